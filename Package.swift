@@ -1,0 +1,99 @@
+// swift-tools-version:6.1
+//
+// photolibd: per-app limited photo libraries for Linux.
+//
+// The target graph mirrors the architecture (see README "Layout"):
+// a pure core, one system layer, the store, the protocol, the daemon
+// wiring, the client and the two executables.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "photolibd",
+    products: [
+        .executable(name: "photolibd", targets: ["photolibd"]),
+        .executable(name: "photolibctl", targets: ["photolibctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // C: libinotifytools (Debian libinotifytools0-dev), through a module map.
+        .systemLibrary(
+            name: "CInotifyTools",
+            path: "Sources/CInotifyTools",
+            providers: [.apt(["libinotifytools0-dev"])]
+        ),
+        // C: the few libc entry points Swift's Glibc module does not import.
+        .target(
+            name: "CSystemShims",
+            path: "Sources/CSystemShims",
+            cSettings: [.define("_GNU_SOURCE")]
+        ),
+
+        // Pure model and decisions: no I/O at all.
+        .target(name: "PhotoLibCore", path: "Sources/PhotoLibCore", swiftSettings: strict),
+        // The only module that makes system calls.
+        .target(
+            name: "PhotoLibSystem",
+            dependencies: ["PhotoLibCore", "CSystemShims", "CInotifyTools"],
+            path: "Sources/PhotoLibSystem",
+            swiftSettings: strict
+        ),
+        // SQLite: schema, migrations, queries.
+        .target(
+            name: "PhotoLibStore",
+            dependencies: ["PhotoLibCore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/PhotoLibStore",
+            swiftSettings: strict
+        ),
+        // Wire format: messages, framing with a length limit.
+        .target(name: "PhotoLibProtocol", dependencies: ["PhotoLibCore"], path: "Sources/PhotoLibProtocol", swiftSettings: strict),
+        // Daemon wiring: watcher, engine (index + views), socket server.
+        .target(
+            name: "PhotoLibDaemon",
+            dependencies: [
+                "PhotoLibCore", "PhotoLibSystem", "PhotoLibStore", "PhotoLibProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
+            path: "Sources/PhotoLibDaemon",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "photolibd",
+            dependencies: ["PhotoLibDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/photolibd",
+            swiftSettings: strict
+        ),
+        // Client library: speaks the socket protocol; never opens the database.
+        .target(
+            name: "PhotoLibClient",
+            dependencies: ["PhotoLibProtocol", "PhotoLibSystem"],
+            path: "Sources/PhotoLibClient",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "photolibctl",
+            dependencies: ["PhotoLibClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/photolibctl",
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "PhotoLibCoreTests", dependencies: ["PhotoLibCore"], swiftSettings: strict),
+        .testTarget(name: "PhotoLibProtocolTests", dependencies: ["PhotoLibProtocol"], swiftSettings: strict),
+        .testTarget(name: "PhotoLibStoreTests", dependencies: ["PhotoLibStore", "PhotoLibCore"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["PhotoLibSystem", "PhotoLibCore"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,31 @@
+#ifndef PHOTOLIBD_CSYSTEMSHIMS_H
+#define PHOTOLIBD_CSYSTEMSHIMS_H
+// Entry points and constants that Swift's Glibc module lacks (they need
+// _GNU_SOURCE or are macros). Each is a one-line forward to libc; all policy
+// lives in Swift's PhotoLibSystem module.
+#include <stdint.h>
+#include <sys/types.h>
+#include <dirent.h>
+
+/// O_PATH: open a path without reading it (no open side effects, never blocks on a FIFO).
+int photolibd_o_path(void);
+/// O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, the flags for walking a tree one component at a time.
+int photolibd_o_directory_nofollow(void);
+
+/// The peer of a connected Unix socket, from SO_PEERCRED. Returns 0, or -1 with errno set.
+int photolibd_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
+
+/// Connects a new stream socket to a Unix socket path. Returns the fd, or -1 with errno set.
+int photolibd_unix_connect(const char *path);
+/// Creates, binds and listens on a Unix stream socket. Returns the fd, or -1 with errno set.
+int photolibd_unix_listen(const char *path, int backlog);
+
+/// readdir's entry name (a NUL-terminated byte string) and type.
+const char *photolibd_dirent_name(const struct dirent *entry);
+unsigned char photolibd_dirent_type(const struct dirent *entry);
+
+/// renameat2(2), which glibc declares only under _GNU_SOURCE.
+int photolibd_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
+/// The mount ID of an open file (statx STX_MNT_ID): equal IDs mean one mount, so hardlinks work.
+int photolibd_mount_id(int fd, uint64_t *mount_id);
+#endif

@@ -1,0 +1,84 @@
+#include "shims.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+int photolibd_o_path(void) { return O_PATH; }
+int photolibd_o_directory_nofollow(void) { return O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC; }
+
+int photolibd_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid) {
+    struct ucred cred;
+    socklen_t len = sizeof(cred);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return -1;
+    *pid = cred.pid;
+    *uid = cred.uid;
+    *gid = cred.gid;
+    return 0;
+}
+
+static int fill_address(struct sockaddr_un *address, const char *path) {
+    memset(address, 0, sizeof(*address));
+    address->sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof(address->sun_path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    strcpy(address->sun_path, path);
+    return 0;
+}
+
+int photolibd_unix_connect(const char *path) {
+    struct sockaddr_un address;
+    if (fill_address(&address, path) != 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int rc;
+    do {
+        rc = connect(fd, (struct sockaddr *)&address, sizeof(address));
+    } while (rc != 0 && errno == EINTR);
+    if (rc != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int photolibd_unix_listen(const char *path, int backlog) {
+    struct sockaddr_un address;
+    if (fill_address(&address, path) != 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (bind(fd, (struct sockaddr *)&address, sizeof(address)) != 0 || listen(fd, backlog) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+const char *photolibd_dirent_name(const struct dirent *entry) { return entry->d_name; }
+unsigned char photolibd_dirent_type(const struct dirent *entry) { return entry->d_type; }
+
+int photolibd_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags) {
+    return renameat2(olddirfd, oldpath, newdirfd, newpath, flags);
+}
+
+int photolibd_mount_id(int fd, uint64_t *mount_id) {
+    struct statx stx;
+    if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) != 0) return -1;
+    if (!(stx.stx_mask & STATX_MNT_ID)) {
+        errno = ENOTSUP;
+        return -1;
+    }
+    *mount_id = stx.stx_mnt_id;
+    return 0;
+}

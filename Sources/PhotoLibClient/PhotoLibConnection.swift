@@ -1,0 +1,95 @@
+import Glibc
+public import PhotoLibCore
+public import PhotoLibProtocol
+import PhotoLibSystem
+
+/// A connection to photolibd's socket: send a request, get its typed result.
+///
+/// Blocking and simple: `photolibctl` makes one call per run. Every failure is
+/// a `PhotoLibError` whose message tells the person what to do.
+public final class PhotoLibConnection {
+    public let socketPath: String
+    public let greeting: Greeting
+    private let socket: UnixStreamSocket
+    private var framer = LineFramer()
+    private let coder = MessageCoder()
+    private var nextID: Int64 = 1
+
+    /// The socket to use: the explicit path, else `$PHOTOLIBD_SOCKET`, else the per-user default.
+    public static func socketPath(explicit: String?) -> String {
+        explicit ?? ProcessIdentity.environment("PHOTOLIBD_SOCKET") ?? DefaultPaths.socket()
+    }
+
+    /// Connects and reads the server's greeting.
+    public init(socketPath: String) throws(PhotoLibError) {
+        self.socketPath = socketPath
+        do {
+            socket = try UnixStreamSocket(connectingTo: socketPath)
+        } catch {
+            switch error.errno {
+            case ENOENT, ECONNREFUSED, ENOTDIR: throw .daemonNotRunning(socket: socketPath)
+            default: throw .systemCall(name: "connect", path: socketPath, errno: error.errno)
+            }
+        }
+        let first = try Self.readLine(socket, &framer)
+        if let refusal = try? coder.decode(ErrorReply.self, from: first) {
+            throw Self.error(from: refusal.error)
+        }
+        do {
+            greeting = try coder.decode(Greeting.self, from: first)
+        } catch {
+            throw .protocolMismatch("the greeting is not understood")
+        }
+        guard greeting.protocol == ProtocolVersion.current else {
+            throw .protocolMismatch("protocol \(greeting.protocol), expected \(ProtocolVersion.current)")
+        }
+    }
+
+    /// Sends one request and waits for its reply.
+    public func call<P: Codable & Sendable, R: Codable & Sendable>(
+        _ method: Method, _ params: P, returning: R.Type
+    ) throws(PhotoLibError) -> R {
+        let id = RequestID.number(nextID)
+        nextID += 1
+        do {
+            try socket.write(try coder.encodeLine(Request(id: id, method: method.rawValue, params: params)))
+        } catch {
+            throw .connectionLost
+        }
+        while true {
+            let line = try Self.readLine(socket, &framer)
+            if let failure = try? coder.decode(ErrorReply.self, from: line) {
+                guard failure.id == nil || failure.id == id else { continue }
+                throw Self.error(from: failure.error)
+            }
+            guard let reply = try? coder.decode(Reply<R>.self, from: line) else {
+                throw .protocolMismatch("a reply to '\(method.rawValue)' has an unexpected shape")
+            }
+            guard reply.id == id else { continue }
+            return reply.result
+        }
+    }
+
+    private static func readLine(_ socket: UnixStreamSocket, _ framer: inout LineFramer) throws(PhotoLibError) -> [UInt8] {
+        while true {
+            do {
+                if let line = try framer.nextLine() { return line }
+            } catch {
+                throw .protocolMismatch("a reply line is longer than \(framer.limit) bytes")
+            }
+            let chunk: [UInt8]
+            do {
+                chunk = try socket.read()
+            } catch {
+                throw .connectionLost
+            }
+            if chunk.isEmpty { throw .connectionLost }
+            framer.append(chunk)
+        }
+    }
+
+    /// A server error as the client's error type, keeping the server's sentence.
+    static func error(from body: ErrorReply.Body) -> PhotoLibError {
+        .remote(code: body.code, message: body.message)
+    }
+}

@@ -1,0 +1,165 @@
+/// Every failure photolibd reports to a person or an app, worded in one place.
+///
+/// Each case knows its protocol `code` (stable, for programs) and its `message`
+/// (a full sentence for people that says what went wrong and what to do). The
+/// daemon sends both over the socket; `photolibctl` prints the message.
+public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
+    // Requests
+    case malformedRequest(String)
+    case unknownMethod(String)
+    case invalidParameter(name: String, reason: String)
+    case lineTooLong(limit: Int)
+    case notPermitted(uid: UInt32)
+    case adminOnly(method: String)
+    case otherAppsView(caller: AppID, target: AppID)
+
+    // Things named in requests
+    case invalidAppID(String)
+    case unknownApp(AppID)
+    case appExists(AppID, uid: UInt32)
+    case invalidAssetID(String)
+    case unknownAsset(String)
+    case notAnAsset(path: String)
+    case unknownAlbum(path: String)
+    case invalidStatus(String)
+    case invalidAccessLevel(String)
+
+    // Start-up and environment
+    case libraryMissing(path: String)
+    case libraryNotDirectory(path: String)
+    case viewsOnOtherMount(library: String, views: String)
+    case viewsInsideLibrary(library: String, views: String)
+    case viewsDirectoryNotOurs(path: String)
+    case cannotCreateDirectory(path: String, errno: Int32)
+    case socketInUse(path: String)
+    case socketFailed(path: String, errno: Int32)
+    case databaseFailed(path: String, detail: String)
+    case configurationInvalid(file: String, line: Int?, key: String?, reason: String)
+    case systemCall(name: String, path: String, errno: Int32)
+
+    // Client side
+    case daemonNotRunning(socket: String)
+    case connectionLost
+    case protocolMismatch(String)
+    /// An error the daemon reported, carried through unchanged.
+    case remote(code: String, message: String)
+
+    /// A stable machine-readable code for the protocol.
+    public var code: String {
+        switch self {
+        case .malformedRequest: "malformedRequest"
+        case .unknownMethod: "unknownMethod"
+        case .invalidParameter: "invalidParameter"
+        case .lineTooLong: "lineTooLong"
+        case .notPermitted: "notPermitted"
+        case .adminOnly: "adminOnly"
+        case .otherAppsView: "otherAppsView"
+        case .invalidAppID: "invalidAppID"
+        case .unknownApp: "unknownApp"
+        case .appExists: "appExists"
+        case .invalidAssetID: "invalidAssetID"
+        case .unknownAsset: "unknownAsset"
+        case .notAnAsset: "notAnAsset"
+        case .unknownAlbum: "unknownAlbum"
+        case .invalidStatus: "invalidStatus"
+        case .invalidAccessLevel: "invalidAccessLevel"
+        case .libraryMissing: "libraryMissing"
+        case .libraryNotDirectory: "libraryNotDirectory"
+        case .viewsOnOtherMount: "viewsOnOtherMount"
+        case .viewsInsideLibrary: "viewsInsideLibrary"
+        case .viewsDirectoryNotOurs: "viewsDirectoryNotOurs"
+        case .cannotCreateDirectory: "cannotCreateDirectory"
+        case .socketInUse: "socketInUse"
+        case .socketFailed: "socketFailed"
+        case .databaseFailed: "databaseFailed"
+        case .configurationInvalid: "configurationInvalid"
+        case .systemCall: "systemCall"
+        case .daemonNotRunning: "daemonNotRunning"
+        case .connectionLost: "connectionLost"
+        case .protocolMismatch: "protocolMismatch"
+        case .remote(let code, _): code
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .malformedRequest(let detail):
+            "The request is not valid JSON of the form {\"id\":…,\"method\":…,\"params\":{…}} (\(detail)); send one JSON object per line."
+        case .unknownMethod(let method):
+            "There is no method '\(method)'; see docs/PROTOCOL.md for the methods this daemon offers."
+        case .invalidParameter(let name, let reason):
+            "The parameter '\(name)' is invalid: \(reason)."
+        case .lineTooLong(let limit):
+            "The request line is longer than \(limit) bytes, so the connection is closed; send shorter requests."
+        case .notPermitted(let uid):
+            "uid \(uid) is neither this daemon's owner nor a registered app; ask the library's owner to run 'photolibctl app add APP --uid \(uid)'."
+        case .adminOnly(let method):
+            "Only the library's owner (or root) may call '\(method)'; apps may only ask about their own view."
+        case .otherAppsView(let caller, let target):
+            "App \(caller) may only use its own view, not that of \(target)."
+        case .invalidAppID(let text):
+            "'\(text)' is not an app ID; use reverse-DNS form such as org.example.Viewer (letters, digits, '-', '_', at least one dot)."
+        case .unknownApp(let app):
+            "No app \(app) is registered; list apps with 'photolibctl apps' or add it with 'photolibctl app add \(app) --uid UID'."
+        case .appExists(let app, let uid):
+            "App \(app) is already registered (uid \(uid)); remove it first with 'photolibctl app remove \(app)' to change its uid."
+        case .invalidAssetID(let text):
+            "'\(text)' is neither an asset ID (16 characters, as 'photolibctl assets' prints) nor a path in the library."
+        case .unknownAsset(let text):
+            "No asset has the ID '\(text)'; list assets with 'photolibctl assets'."
+        case .notAnAsset(let path):
+            "'\(path)' is not an asset in the library; give a path relative to the library (as 'photolibctl assets' prints) or an asset ID."
+        case .unknownAlbum(let path):
+            "'\(path)' is not an album in the library; give a directory path relative to the library, as 'photolibctl assets' prints."
+        case .invalidStatus(let text):
+            "'\(text)' is not an authorization status; use one of authorized, limited, denied, restricted, not-determined."
+        case .invalidAccessLevel(let text):
+            "'\(text)' is not an access level; use read-write or add-only."
+        case .libraryMissing(let path):
+            "The library directory \(path) does not exist; create it or pass --library DIR."
+        case .libraryNotDirectory(let path):
+            "The library path \(path) is not a directory; pass --library with a directory."
+        case .viewsOnOtherMount(let library, let views):
+            "The views directory \(views) is not on the same mount as the library \(library), so hardlinks cannot be made (EXDEV); put --views-dir on the library's mount (for example inside the same home directory), and under systemd use BindPaths= of the home rather than StateDirectory=."
+        case .viewsInsideLibrary(let library, let views):
+            "The views directory \(views) and the library \(library) overlap; put the views outside the library, for example in ~/.local/share/photolibd/views."
+        case .viewsDirectoryNotOurs(let path):
+            "The views directory \(path) is not empty and was not made by photolibd (it has no .photolibd-views marker); pass --views-dir with an empty or new directory."
+        case .cannotCreateDirectory(let path, let errno):
+            "Cannot create the directory \(path): \(Self.describe(errno)); check that the parent exists and is writable by this user."
+        case .socketInUse(let path):
+            "Another photolibd is already listening on \(path); stop it first, or pass --socket with another path."
+        case .socketFailed(let path, let errno):
+            "Cannot listen on the socket \(path): \(Self.describe(errno)); check the directory exists and is writable, or pass --socket."
+        case .databaseFailed(let path, let detail):
+            "The state database \(path) cannot be used (\(detail)); check --state-dir is writable, or move the damaged file aside to start afresh."
+        case .configurationInvalid(let file, let line, let key, let reason):
+            "\(file)\(line.map { ":\($0)" } ?? "")\(key.map { ": key '\($0)'" } ?? ""): \(reason); fix the file (config/photolibd.toml documents every key) or start without --config."
+        case .systemCall(let name, let path, let errno):
+            "\(name) failed on \(path): \(Self.describe(errno))."
+        case .daemonNotRunning(let socket):
+            "photolibd is not running (nothing listens on \(socket)); start it with 'photolibd' (or 'systemctl --user start photolibd'), or point --socket / PHOTOLIBD_SOCKET at its socket."
+        case .connectionLost:
+            "The connection to photolibd was lost before it answered; check 'photolibctl status' and the daemon's log."
+        case .remote(_, let message):
+            message
+        case .protocolMismatch(let detail):
+            "photolibd answered in a form this photolibctl does not understand (\(detail)); use a photolibctl of the same version as the daemon."
+        }
+    }
+
+    public var description: String { message }
+
+    /// strerror(3)'s wording, without importing libc into the pure core.
+    public static func describe(_ errno: Int32) -> String {
+        let known: [Int32: String] = [
+            1: "operation not permitted (EPERM)", 2: "no such file or directory (ENOENT)",
+            13: "permission denied (EACCES)", 17: "file exists (EEXIST)", 18: "invalid cross-device link (EXDEV)",
+            20: "not a directory (ENOTDIR)", 21: "is a directory (EISDIR)", 24: "too many open files (EMFILE)",
+            28: "no space left on device (ENOSPC)", 30: "read-only file system (EROFS)", 36: "file name too long (ENAMETOOLONG)",
+            39: "directory not empty (ENOTEMPTY)", 40: "too many levels of symbolic links (ELOOP)",
+            98: "address already in use (EADDRINUSE)", 111: "connection refused (ECONNREFUSED)",
+        ]
+        return known[errno] ?? "error \(errno)"
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+public import PhotoLibCore
+import PhotoLibSystem
+import TOMLKit
+
+/// The settings a TOML configuration file may give; every key is optional.
+///
+/// Unknown keys and wrong types stop start-up with the file, line and key
+/// named: a typo must never silently fall back to a default.
+public struct ConfigurationFile: Sendable, Equatable {
+    public var library: String?
+    public var viewsDirectory: String?
+    public var stateDirectory: String?
+    public var socket: String?
+    public var imageExtensions: [String]?
+    public var videoExtensions: [String]?
+
+    static let topLevelKeys: Set<String> = ["library", "views_dir", "state_dir", "socket", "assets"]
+    static let assetKeys: Set<String> = ["image_extensions", "video_extensions"]
+
+    public static func load(path: String) throws(PhotoLibError) -> ConfigurationFile {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw .configurationInvalid(file: path, line: nil, key: nil, reason: "the file cannot be read as UTF-8 text")
+        }
+        return try parse(text, file: path)
+    }
+
+    public static func parse(_ text: String, file: String) throws(PhotoLibError) -> ConfigurationFile {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw .configurationInvalid(file: file, line: error.source.begin.line, key: nil, reason: "not valid TOML (\(error.description))")
+        } catch {
+            throw .configurationInvalid(file: file, line: nil, key: nil, reason: "not valid TOML")
+        }
+        func fail(_ key: String, _ reason: String) -> PhotoLibError {
+            .configurationInvalid(file: file, line: lineOf(key, in: text), key: key, reason: reason)
+        }
+        var result = ConfigurationFile()
+        for key in table.keys where !topLevelKeys.contains(key) {
+            throw fail(key, "unknown key (known: \(topLevelKeys.sorted().joined(separator: ", ")))")
+        }
+        func string(_ key: String) throws(PhotoLibError) -> String? {
+            guard let value = table[key] else { return nil }
+            guard let text = value.string, !text.isEmpty else { throw fail(key, "must be a non-empty string") }
+            return expandHome(text)
+        }
+        result.library = try string("library")
+        result.viewsDirectory = try string("views_dir")
+        result.stateDirectory = try string("state_dir")
+        result.socket = try string("socket")
+        if let assets = table["assets"] {
+            guard let section = assets.table else { throw fail("assets", "must be a table ([assets])") }
+            for key in section.keys where !assetKeys.contains(key) {
+                throw fail(key, "unknown key in [assets] (known: \(assetKeys.sorted().joined(separator: ", ")))")
+            }
+            func list(_ key: String) throws(PhotoLibError) -> [String]? {
+                guard let value = section[key] else { return nil }
+                guard let array = value.array else { throw fail(key, "must be an array of extensions such as [\"jpg\", \"png\"]") }
+                var out: [String] = []
+                for element in array {
+                    guard let ext = element.string, !ext.isEmpty, !ext.contains("."), !ext.contains("/") else {
+                        throw fail(key, "every extension must be a string without dots, such as \"jpg\"")
+                    }
+                    out.append(ext)
+                }
+                return out
+            }
+            result.imageExtensions = try list("image_extensions")
+            result.videoExtensions = try list("video_extensions")
+        }
+        return result
+    }
+
+    /// Overrides the embedded defaults with what the file sets.
+    public func apply(to configuration: inout DaemonConfiguration) {
+        if let library {
+            configuration.library = library
+            configuration.libraryIsDefault = false
+        }
+        if let viewsDirectory { configuration.views = viewsDirectory }
+        if let stateDirectory {
+            configuration.state = stateDirectory
+            if socket == nil, ProcessIdentity.environment("XDG_RUNTIME_DIR") == nil {
+                configuration.socket = DaemonConfiguration.defaultSocketPath(stateDirectory: stateDirectory)
+            }
+        }
+        if let socket { configuration.socket = socket }
+        if imageExtensions != nil || videoExtensions != nil {
+            configuration.namePolicy = AssetNamePolicy(
+                imageExtensions: imageExtensions ?? AssetNamePolicy.defaultImageExtensions,
+                videoExtensions: videoExtensions ?? AssetNamePolicy.defaultVideoExtensions)
+        }
+    }
+
+    /// The first line that assigns `key`, for error messages.
+    static func lineOf(_ key: String, in text: String) -> Int? {
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
+            if trimmed.hasPrefix(key), trimmed.dropFirst(key.count).drop(while: { $0 == " " }).hasPrefix("=") {
+                return number + 1
+            }
+            if trimmed.hasPrefix("[\(key)]") { return number + 1 }
+        }
+        return nil
+    }
+
+    static func expandHome(_ path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        return (ProcessIdentity.homeDirectory ?? "") + path.dropFirst()
+    }
+}
+
+/// Command-line overrides: the last word.
+public struct CommandLineOverrides: Sendable {
+    public var library: String?
+    public var views: String?
+    public var state: String?
+    public var socket: String?
+
+    public init(library: String?, views: String?, state: String?, socket: String?) {
+        self.library = library
+        self.views = views
+        self.state = state
+        self.socket = socket
+    }
+}
+
+extension DaemonConfiguration {
+    /// Applies flags over whatever the defaults and config file gave; relative paths become absolute.
+    public mutating func apply(flags: CommandLineOverrides) {
+        if let library = flags.library {
+            self.library = library
+            libraryIsDefault = false
+        }
+        if let views = flags.views { self.views = views }
+        if let state = flags.state {
+            self.state = state
+            if flags.socket == nil, ProcessIdentity.environment("XDG_RUNTIME_DIR") == nil {
+                socket = DaemonConfiguration.defaultSocketPath(stateDirectory: state)
+            }
+        }
+        if let socket = flags.socket { self.socket = socket }
+        let cwd = FileManager.default.currentDirectoryPath
+        func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : cwd + "/" + path }
+        library = absolute(library)
+        views = absolute(views)
+        state = absolute(state)
+        socket = absolute(socket)
+    }
+}

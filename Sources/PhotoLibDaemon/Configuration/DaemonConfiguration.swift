@@ -1,0 +1,51 @@
+public import PhotoLibCore
+import PhotoLibSystem
+
+/// Where the daemon keeps everything, resolved from flags, config and embedded defaults.
+public struct DaemonConfiguration: Sendable, Equatable {
+    /// The photo library directory (absolute).
+    public var library: String
+    /// The directory holding one view directory per app (absolute; on the library's mount).
+    public var views: String
+    /// The directory holding the database (absolute).
+    public var state: String
+    /// The Unix socket path.
+    public var socket: String
+    /// Which names count as assets.
+    public var namePolicy: AssetNamePolicy
+    /// True when the library path came from the embedded default (then it may be created).
+    public var libraryIsDefault: Bool
+
+    public init(library: String, views: String, state: String, socket: String,
+                namePolicy: AssetNamePolicy = .standard, libraryIsDefault: Bool = false) {
+        self.library = library
+        self.views = views
+        self.state = state
+        self.socket = socket
+        self.namePolicy = namePolicy
+        self.libraryIsDefault = libraryIsDefault
+    }
+
+    public var databasePath: String { state + "/photolibd.sqlite" }
+
+    /// The embedded defaults for the calling user (SPEC §7): library `~/Pictures`,
+    /// state and views under `$XDG_DATA_HOME/photolibd` (`~/.local/share/photolibd`),
+    /// socket in `$XDG_RUNTIME_DIR`.
+    public static func defaults() -> DaemonConfiguration {
+        let home = ProcessIdentity.homeDirectory ?? "/"
+        let dataHome = ProcessIdentity.environment("XDG_DATA_HOME") ?? home + "/.local/share"
+        let state = dataHome + "/photolibd"
+        return DaemonConfiguration(
+            library: home + "/Pictures",
+            views: state + "/views",
+            state: state,
+            socket: defaultSocketPath(stateDirectory: state),
+            libraryIsDefault: true
+        )
+    }
+
+    /// See `DefaultPaths.socket(stateDirectory:)`.
+    public static func defaultSocketPath(stateDirectory: String? = nil) -> String {
+        DefaultPaths.socket(stateDirectory: stateDirectory)
+    }
+}

@@ -1,0 +1,155 @@
+import Dispatch
+import Glibc
+public import Logging
+import PhotoLibCore
+import PhotoLibStore
+import PhotoLibSystem
+
+/// Starts photolibd and runs it until SIGTERM or SIGINT.
+///
+/// The order matters: directories and the mount are checked before anything
+/// is written; the socket is up before the first scan so `status` can show
+/// progress; the watcher's watches are in place before the scan starts, so
+/// nothing that changes during the scan is missed.
+public enum Daemon {
+    public static let version = "0.1.0"
+
+    public static func run(configuration: DaemonConfiguration, logger: Logger) async throws {
+        try prepareDirectories(configuration)
+        let store = try Store(path: configuration.databasePath)
+        let board = StatusBoard()
+        let queue = EventQueue()
+        let engine = try Engine(configuration: configuration, store: store, queue: queue, board: board, logger: logger)
+        let router = RequestRouter(engine: engine, store: store, board: board, configuration: configuration, version: version)
+        let server = try SocketServer(path: configuration.socket, router: router, logger: logger)
+        let watcher = LibraryWatcher(libraryPath: configuration.library, queue: queue, board: board, logger: logger)
+        logger.notice("photolibd \(version) starting: library \(configuration.library), views \(configuration.views), socket \(configuration.socket).")
+        watcher.start()
+        let engineTask = Task { await engine.run() }
+
+        await terminationSignal()
+        logger.notice("Stopping.")
+        server.close()
+        watcher.stop()
+        await engine.stop()
+        queue.finish()
+        await engineTask.value
+    }
+
+    /// Creates the state and views directories, and refuses configurations that would lose data or cannot link.
+    static func prepareDirectories(_ configuration: DaemonConfiguration) throws {
+        if !ProcessIdentity.isDirectory(configuration.library) {
+            if configuration.libraryIsDefault {
+                try? ProcessIdentity.makeDirectories(configuration.library, mode: 0o700)
+            }
+            guard ProcessIdentity.isDirectory(configuration.library) else {
+                throw PhotoLibError.libraryMissing(path: configuration.library)
+            }
+        }
+        for directory in [configuration.state, configuration.views] {
+            do {
+                try ProcessIdentity.makeDirectories(directory, mode: 0o700)
+            } catch {
+                throw PhotoLibError.cannotCreateDirectory(path: directory, errno: error.errno)
+            }
+        }
+        // The views root may be traversed but not listed by others: an app
+        // reaches its own view by name and cannot see which other apps exist.
+        chmod(configuration.views, 0o711)
+
+        let library = ProcessIdentity.canonicalPath(configuration.library) ?? configuration.library
+        let views = ProcessIdentity.canonicalPath(configuration.views) ?? configuration.views
+        if isWithin(views, library) || isWithin(library, views) {
+            throw PhotoLibError.viewsInsideLibrary(library: configuration.library, views: configuration.views)
+        }
+
+        let libraryFD = try openDirectory(configuration.library)
+        defer { libraryFD.close() }
+        let viewsFD = try openDirectory(configuration.views)
+        defer { viewsFD.close() }
+        try claimViewsDirectory(viewsFD, path: configuration.views)
+        let outcome: MountCheck.Outcome
+        do {
+            outcome = try MountCheck.probe(library: libraryFD, views: viewsFD)
+        } catch {
+            throw PhotoLibError.systemCall(name: error.call, path: configuration.views, errno: error.errno)
+        }
+        if outcome == .otherMount {
+            throw PhotoLibError.viewsOnOtherMount(library: configuration.library, views: configuration.views)
+        }
+    }
+
+    /// A views directory must be empty or already ours: the daemon deletes what does not belong in it.
+    private static func claimViewsDirectory(_ fd: FileDescriptor, path: String) throws {
+        let marker = FileName(".photolibd-views")!
+        do {
+            if try Directory.status(of: marker, in: fd) != nil { return }
+            if try !Directory.list(fd).isEmpty { throw PhotoLibError.viewsDirectoryNotOurs(path: path) }
+            try Directory.createFile(marker, in: fd, mode: 0o600).close()
+        } catch let error as SystemCallError {
+            throw PhotoLibError.systemCall(name: error.call, path: path, errno: error.errno)
+        }
+    }
+
+    private static func openDirectory(_ path: String) throws -> FileDescriptor {
+        do {
+            return try Directory.open(path: path)
+        } catch {
+            throw PhotoLibError.systemCall(name: "open", path: path, errno: error.errno)
+        }
+    }
+
+    private static func isWithin(_ path: String, _ ancestor: String) -> Bool {
+        path == ancestor || path.hasPrefix(ancestor.hasSuffix("/") ? ancestor : ancestor + "/")
+    }
+
+    /// Waits for SIGTERM or SIGINT.
+    private static func terminationSignal() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumed = ResumeOnce(continuation)
+            for number in [SIGTERM, SIGINT] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { resumed.resume() }
+                source.resume()
+                SignalSources.keep(source)
+            }
+        }
+    }
+}
+
+/// Resumes a continuation at most once, from whichever signal comes first.
+private final class ResumeOnce: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    private var continuation: CheckedContinuation<Void, Never>?
+    private let lock = NSLockLite()
+
+    init(_ continuation: CheckedContinuation<Void, Never>) {
+        self.continuation = continuation
+    }
+
+    func resume() {
+        lock.withLock {
+            continuation?.resume()
+            continuation = nil
+        }
+    }
+}
+
+/// Keeps signal sources alive for the life of the process.
+private enum SignalSources {
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+    static func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
+}
+
+/// A minimal pthread mutex.
+private final class NSLockLite: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+    func withLock<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return body()
+    }
+}

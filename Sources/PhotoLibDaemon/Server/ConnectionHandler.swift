@@ -1,0 +1,116 @@
+import Logging
+import NIOCore
+import PhotoLibCore
+import PhotoLibProtocol
+
+/// One client connection: identify the peer, frame lines, answer them in order.
+///
+/// Requests are answered one at a time, in order, by a task that reads from a
+/// bounded stream; a client that pipelines more than `maximumPending` requests
+/// without reading replies is disconnected rather than buffered without limit.
+final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
+    // @unchecked: NIO calls every method on the channel's event loop; the
+    // mutable state is touched only there.
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    static let maximumPending = 64
+
+    private let router: RequestRouter
+    private let logger: Logger
+    private var framer: LineFramer
+    private var lines: AsyncStream<[UInt8]>.Continuation?
+    private var role: PeerRole?
+
+    init(router: RequestRouter, logger: Logger, lineLimit: Int) {
+        self.router = router
+        self.logger = logger
+        framer = LineFramer(limit: lineLimit)
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let channel = context.channel
+        guard let provider = channel as? any SocketOptionProvider else {
+            channel.close(promise: nil)
+            return
+        }
+        let credentials: EventLoopFuture<RawPeerCredentials> = provider.unsafeGetSocketOption(
+            level: .socket, name: NIOBSDSocket.Option(rawValue: 17 /* SO_PEERCRED */))
+        let loop = context.eventLoop
+        credentials.whenComplete { result in
+            loop.assertInEventLoop()
+            switch result {
+            case .success(let peer):
+                self.admit(uid: peer.uid, channel: channel)
+            case .failure(let error):
+                self.logger.warning("Refusing a connection whose credentials could not be read: \(error)")
+                channel.close(promise: nil)
+            }
+        }
+        context.fireChannelActive()
+    }
+
+    private func admit(uid: UInt32, channel: any Channel) {
+        switch router.role(forUID: uid) {
+        case .failure(let error):
+            logger.notice("Refused a connection from uid \(uid): not the owner and no registered app.")
+            channel.writeAndFlush(ByteBuffer(bytes: router.errorLine(error))).whenComplete { _ in channel.close(promise: nil) }
+        case .success(let role):
+            self.role = role
+            let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingOldest(Self.maximumPending))
+            lines = continuation
+            channel.writeAndFlush(ByteBuffer(bytes: router.greeting(for: role)), promise: nil)
+            let router = self.router
+            Task {
+                for await line in stream {
+                    let reply = await router.handle(line, role: role)
+                    try? await channel.writeAndFlush(ByteBuffer(bytes: reply))
+                }
+            }
+            drainFramer(channel: channel)
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var buffer = unwrapInboundIn(data)
+        framer.append(buffer.readBytes(length: buffer.readableBytes) ?? [])
+        if role != nil { drainFramer(channel: context.channel) }
+    }
+
+    private func drainFramer(channel: any Channel) {
+        do {
+            while let line = try framer.nextLine() {
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                if case .dropped = lines?.yield(line) {
+                    channel.writeAndFlush(ByteBuffer(bytes: router.errorLine(
+                        .malformedRequest("more than \(Self.maximumPending) requests are waiting for replies; read replies before sending more")))
+                    ).whenComplete { _ in channel.close(promise: nil) }
+                    return
+                }
+            }
+        } catch {
+            if case .lineTooLong(let limit) = error {
+                lines?.finish()
+                channel.writeAndFlush(ByteBuffer(bytes: router.errorLine(.lineTooLong(limit: limit))))
+                    .whenComplete { _ in channel.close(promise: nil) }
+            }
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        lines?.finish()
+        lines = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}
+
+/// `struct ucred` from `<sys/socket.h>`: pid, uid, gid.
+struct RawPeerCredentials: Sendable {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+}

@@ -1,0 +1,184 @@
+import Glibc
+import PhotoLibCore
+import PhotoLibProtocol
+import PhotoLibStore
+
+/// Turns one request line into one reply line.
+///
+/// Every failure becomes an error reply with a code and a sentence; nothing
+/// a client sends can stop the daemon.
+struct RequestRouter: Sendable {
+    let engine: Engine
+    let store: Store
+    let board: StatusBoard
+    let configuration: DaemonConfiguration
+    let version: String
+    private let coder = MessageCoder()
+
+    init(engine: Engine, store: Store, board: StatusBoard, configuration: DaemonConfiguration, version: String) {
+        self.engine = engine
+        self.store = store
+        self.board = board
+        self.configuration = configuration
+        self.version = version
+    }
+
+    /// Decides a peer's role from its uid; a uid that is neither admin nor an app is refused.
+    func role(forUID uid: UInt32) -> Result<PeerRole, PhotoLibError> {
+        if uid == 0 || uid == getuid() { return .success(.admin) }
+        let apps = (try? store.read { try $0.apps(uid: uid) }) ?? []
+        return apps.isEmpty ? .failure(.notPermitted(uid: uid)) : .success(.app(apps.map(\.id)))
+    }
+
+    func greeting(for role: PeerRole) -> [UInt8] {
+        switch role {
+        case .admin: encode(Greeting(role: "admin", apps: nil))
+        case .app(let apps): encode(Greeting(role: "app", apps: apps.map(\.rawValue)))
+        }
+    }
+
+    func errorLine(_ error: PhotoLibError, id: RequestID? = nil) -> [UInt8] {
+        encode(ErrorReply(id: id, error: error))
+    }
+
+    func handle(_ line: [UInt8], role: PeerRole) async -> [UInt8] {
+        let head: RequestHead
+        do {
+            head = try coder.decode(RequestHead.self, from: line)
+        } catch {
+            return errorLine(.malformedRequest(Self.describe(error)))
+        }
+        do {
+            guard let method = Method(rawValue: head.method) else { throw PhotoLibError.unknownMethod(head.method) }
+            if case .app = role, method.isAdminOnly { throw PhotoLibError.adminOnly(method: method.rawValue) }
+            return try await dispatch(method, line: line, id: head.id)
+        } catch let error as PhotoLibError {
+            return errorLine(error, id: head.id)
+        } catch {
+            return errorLine(.databaseFailed(path: store.path, detail: "\(error)"), id: head.id)
+        }
+    }
+
+    private func dispatch(_ method: Method, line: [UInt8], id: RequestID?) async throws -> [UInt8] {
+        switch method {
+        case .status:
+            return reply(id, try status())
+        case .assets:
+            return reply(id, try assets(try params(AssetsParams.self, line)))
+        case .apps:
+            return reply(id, AppsResult(apps: try store.read { tx in try tx.apps().map { try appInfo($0, tx) } }))
+        case .addApp:
+            let p = try params(AddAppParams.self, line)
+            let app = try appID(p.app)
+            let record = try await engine.addApp(app, uid: p.uid, purpose: p.purpose ?? "")
+            return reply(id, try store.read { try appInfo(record, $0) })
+        case .removeApp:
+            try await engine.removeApp(try appID(try params(AppParams.self, line).app))
+            return reply(id, EmptyResult())
+        case .authorize:
+            let p = try params(AuthorizeParams.self, line)
+            guard let status = AuthorizationStatus(spelling: p.status) else { throw PhotoLibError.invalidStatus(p.status) }
+            var level = AccessLevel.readWrite
+            if let text = p.access {
+                guard let parsed = AccessLevel(spelling: text) else { throw PhotoLibError.invalidAccessLevel(text) }
+                level = parsed
+            }
+            let record = try await engine.authorize(try appID(p.app), access: level, status: status)
+            return reply(id, try store.read { try appInfo(record, $0) })
+        case .select, .deselect:
+            let p = try params(SelectionEditParams.self, line)
+            let changed = try await engine.editSelection(
+                try appID(p.app), assets: p.assets ?? [], albums: p.albums ?? [], adding: method == .select)
+            return reply(id, SelectionEditResult(assets: changed.assets.map(\.rawValue), albums: changed.albums.map(\.escaped)))
+        case .selection:
+            let app = try appID(try params(AppParams.self, line).app)
+            return reply(id, try store.read { tx in
+                guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
+                let albums = try tx.albumTree()
+                return SelectionResult(
+                    app: app.rawValue, status: record.readWrite.rawValue,
+                    assets: try tx.selectedAssets(app).map { AssetInfo($0, albums: albums) },
+                    albums: try tx.selectedAlbums(app).compactMap { albums.path(of: $0)?.escaped }.sorted())
+            })
+        }
+    }
+
+    private func status() throws -> StatusResult {
+        let snapshot = board.snapshot
+        let (assets, albums, apps) = try store.read { tx in (try tx.assetCount(), try tx.albumCount(), try tx.apps().count) }
+        return StatusResult(
+            version: version, pid: getpid(), library: configuration.library, views: configuration.views,
+            socket: configuration.socket, state: snapshot.phase.rawValue,
+            scannedDirectories: snapshot.scannedDirectories, scannedFiles: snapshot.scannedFiles,
+            assets: assets, albums: albums, apps: apps, watches: snapshot.watches, failedWatches: snapshot.failedWatches)
+    }
+
+    private func assets(_ p: AssetsParams) throws -> AssetsResult {
+        var type: MediaType?
+        if let text = p.type {
+            switch text {
+            case "image", "video": type = MediaType(rawValue: text)
+            case "live": return AssetsResult(assets: [])  // Live Photo pairing is not indexed yet
+            default: throw PhotoLibError.invalidParameter(name: "type", reason: "'\(text)' is not one of image, video, live")
+            }
+        }
+        return try store.read { tx in
+            let albums = try tx.albumTree()
+            var albumFilter: [AlbumTree.ID]?
+            if let text = p.album {
+                guard let path = RelativePath(escaped: text), let album = albums.album(at: path) else {
+                    throw PhotoLibError.unknownAlbum(path: text)
+                }
+                albumFilter = albums.subtree(of: album)
+            }
+            let search = p.search.flatMap(EscapedName.unescape)
+            let records = try tx.assets(albums: albumFilter, mediaType: type, nameContains: search)
+            return AssetsResult(assets: records.map { AssetInfo($0, albums: albums) }.sorted { $0.path < $1.path })
+        }
+    }
+
+    private func appInfo(_ record: AppRecord, _ tx: StoreTransaction) throws -> AppInfo {
+        AppInfo(
+            app: record.id.rawValue, uid: record.uid, purpose: record.purpose,
+            readWrite: record.readWrite.rawValue, addOnly: record.addOnly.rawValue,
+            view: configuration.views + "/" + record.id.rawValue,
+            selectedAssets: try tx.selectedAssetRowIDs(record.id).count,
+            selectedAlbums: try tx.selectedAlbums(record.id).count)
+    }
+
+    private func appID(_ text: String) throws(PhotoLibError) -> AppID {
+        guard let id = AppID(text) else { throw .invalidAppID(text) }
+        return id
+    }
+
+    private func params<P: Codable & Sendable>(_ type: P.Type, _ line: [UInt8]) throws(PhotoLibError) -> P {
+        do {
+            return try coder.decode(Request<P>.self, from: line).params
+        } catch {
+            throw .invalidParameter(name: "params", reason: Self.describe(error))
+        }
+    }
+
+    private func reply<R: Codable & Sendable>(_ id: RequestID?, _ result: R) -> [UInt8] {
+        encode(Reply(id: id, result: result))
+    }
+
+    private func encode<T: Encodable>(_ value: T) -> [UInt8] {
+        (try? coder.encodeLine(value)) ?? Array("{\"error\":{\"code\":\"internal\",\"message\":\"The reply could not be encoded.\"}}\n".utf8)
+    }
+
+    /// A short reason from a decoding error, naming the offending key.
+    static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "not valid JSON" }
+        switch decoding {
+        case .keyNotFound(let key, _): return "'\(key.stringValue)' is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "'\(path)' has the wrong type"
+        case .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? "not valid JSON" : "'\(path)' is invalid"
+        @unknown default: return "not valid JSON"
+        }
+    }
+}

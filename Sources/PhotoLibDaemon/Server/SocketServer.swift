@@ -1,0 +1,50 @@
+import Glibc
+import Logging
+import NIOCore
+import NIOPosix
+import PhotoLibCore
+import PhotoLibProtocol
+
+/// The Unix socket that `photolibctl` and apps connect to.
+final class SocketServer: Sendable {
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+    let path: String
+
+    /// Binds `path` (replacing a stale socket file, refusing a live one) and starts accepting.
+    init(path: String, router: RequestRouter, logger: Logger, lineLimit: Int = LineFramer.defaultLimit) throws {
+        self.path = path
+        if Self.isLive(path) { throw PhotoLibError.socketInUse(path: path) }
+        unlink(path)
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        ConnectionHandler(router: router, logger: logger, lineLimit: lineLimit))
+                }
+            }
+        do {
+            channel = try bootstrap.bind(unixDomainSocketPath: path).wait()
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw PhotoLibError.socketFailed(path: path, errno: (error as? IOError)?.errnoCode ?? EIO)
+        }
+        // Anyone may connect; the peer's uid from SO_PEERCRED decides what it may do.
+        chmod(path, 0o666)
+    }
+
+    /// True when something accepts connections on `path`.
+    private static func isLive(_ path: String) -> Bool {
+        guard let socket = try? PhotoLibSystemBridge.connect(path) else { return false }
+        _ = socket
+        return true
+    }
+
+    func close() {
+        try? channel.close().wait()
+        unlink(path)
+        try? group.syncShutdownGracefully()
+    }
+}

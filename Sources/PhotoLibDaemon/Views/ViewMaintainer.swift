@@ -1,0 +1,281 @@
+import Logging
+import PhotoLibCore
+import PhotoLibStore
+import PhotoLibSystem
+
+/// Makes each app's view directory hold exactly the hardlinks it should.
+///
+/// Views are derived state: the database says what an app may see; this type
+/// brings the directory there, either fully (at start, after a rescan or an
+/// authorization change: list, diff, act) or incrementally (one batch of
+/// `ViewChange`s: a few links per changed asset). Both end in the same state,
+/// so crash recovery is ordinary operation.
+final class ViewMaintainer {
+    /// Per-app facts needed to decide what one change means for its view.
+    struct AppContext {
+        var app: AppRecord
+        var selectedAssets: Set<Int64>
+        var selectedAlbums: Set<AlbumTree.ID>
+    }
+
+    /// What a full reconcile did, for logs and tests.
+    struct Report: Equatable {
+        var linked = 0
+        var unlinked = 0
+        var refused = 0
+    }
+
+    let viewsRoot: FileDescriptor
+    let access: LibraryAccess
+    let logger: Logger
+
+    init(viewsRoot: FileDescriptor, access: LibraryAccess, logger: Logger) {
+        self.viewsRoot = viewsRoot
+        self.access = access
+        self.logger = logger
+    }
+
+    // MARK: Whole views
+
+    /// Opens (creating) an app's view directory.
+    func openView(_ app: AppID) throws -> ViewDirectories {
+        try Directory.makeDirectory(app.directoryName, in: viewsRoot, mode: 0o700)
+        return ViewDirectories(root: try Directory.open(app.directoryName, in: viewsRoot))
+    }
+
+    /// Removes an app's view directory entirely.
+    func removeView(_ app: AppID) throws {
+        try Directory.removeTree(app.directoryName, in: viewsRoot)
+    }
+
+    /// Removes view directories of apps that no longer exist.
+    func removeViews(except apps: Set<AppID>) throws {
+        for entry in try Directory.list(viewsRoot) where !entry.name.isHidden {
+            let known = AppID(String(decoding: entry.name.bytes, as: UTF8.self)).map(apps.contains) ?? false
+            if !known {
+                logger.info("Removing the view of an app that is no longer registered: \(entry.name)")
+                try Directory.removeTree(entry.name, in: viewsRoot)
+            }
+        }
+    }
+
+    /// Brings one app's whole view to the desired state.
+    func reconcile(_ app: AppRecord, index: LibraryIndex, store: Store, libraryAvailable: Bool) throws -> Report {
+        let view = try openView(app.id)
+        var report = Report()
+        switch libraryAvailable ? app.layout : .empty {
+        case .empty:
+            try sync(view.root, wanted: [:], sources: [:], report: &report)
+        case .limited:
+            let visible = try store.read { try $0.visibleAssets(limitedApp: app.id) }
+            var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
+            var sources: [FileName: LocatedAsset] = [:]
+            for record in visible where !record.file.isWritableByOthers {
+                guard let located = index.locate(record) else { continue }
+                let entry = ViewEntryNaming.limitedEntryName(id: record.id, originalName: record.name, mediaType: record.mediaType)
+                wanted[entry] = .file(inode: record.file.inode)
+                sources[entry] = located
+            }
+            try sync(view.root, wanted: wanted, sources: sources, report: &report)
+        case .full:
+            var pending: [(AlbumTree.ID, FileDescriptor, RelativePath)] = [(AlbumTree.rootID, try Directory.duplicate(view.root), .root)]
+            while let (album, directory, path) = pending.popLast() {
+                defer { directory.close() }
+                var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
+                var sources: [FileName: LocatedAsset] = [:]
+                let ancestry = index.albums.ancestry(of: album)
+                for record in try store.read({ try $0.assets(inAlbum: album) }) where !record.file.isWritableByOthers {
+                    wanted[record.name] = .file(inode: record.file.inode)
+                    sources[record.name] = LocatedAsset(record: record, path: path.appending(record.name), ancestry: ancestry)
+                }
+                let children = index.albums.children(of: album)
+                for name in children.keys { wanted[name] = .directory }
+                try sync(directory, wanted: wanted, sources: sources, report: &report)
+                for (name, child) in children {
+                    if let fd = try? Directory.open(name, in: directory) {
+                        pending.append((child, fd, path.appending(name)))
+                    }
+                }
+            }
+        }
+        if report != Report() {
+            logger.info("Reconciled the view of \(app.id): \(report.linked) linked, \(report.unlinked) removed, \(report.refused) refused.")
+        }
+        return report
+    }
+
+    /// Diffs one directory against what it should hold, and acts.
+    private func sync(
+        _ directory: FileDescriptor, wanted: [FileName: ViewDiff<FileName>.Wanted],
+        sources: [FileName: LocatedAsset], report: inout Report
+    ) throws {
+        var present: [FileName: ViewDiff<FileName>.Present] = [:]
+        for entry in try Directory.list(directory) {
+            switch entry.kind {
+            case .regular: present[entry.name] = .file(inode: entry.inode)
+            case .directory: present[entry.name] = .directory
+            case .unknown:
+                let status = try Directory.status(of: entry.name, in: directory)
+                switch status?.kind {
+                case .regular: present[entry.name] = .file(inode: status!.inode)
+                case .directory: present[entry.name] = .directory
+                default: present[entry.name] = .other
+                }
+            case .symlink, .other: present[entry.name] = .other
+            }
+        }
+        let diff = ViewDiff(present: present, wanted: wanted)
+        for name in diff.removeDirectories {
+            try Directory.removeTree(name, in: directory)
+            report.unlinked += 1
+        }
+        for name in diff.unlinkFiles {
+            try Directory.unlink(name, in: directory)
+            report.unlinked += 1
+        }
+        for name in diff.makeDirectories {
+            try Directory.makeDirectory(name, in: directory)
+        }
+        for name in diff.linkFiles {
+            guard let source = sources[name] else { continue }
+            if try link(source, as: name, in: directory) {
+                report.linked += 1
+            } else {
+                report.refused += 1
+            }
+        }
+    }
+
+    /// Hardlinks an asset into a view directory, then checks what was linked.
+    ///
+    /// The link is made by name (`linkat` without following symlinks) and then
+    /// verified: the new entry must be a regular file with the indexed inode
+    /// that no one but the owner may write. Anything else (a file swapped for
+    /// a symlink or a FIFO since it was indexed) is removed at once. Checking
+    /// the result rather than the source closes the race between the two.
+    /// Returns false when nothing was linked.
+    @discardableResult
+    func link(_ asset: LocatedAsset, as entry: FileName, in directory: FileDescriptor) throws -> Bool {
+        guard let albumPath = asset.path.parent, let source = access.directory(albumPath) else { return false }
+        do {
+            try Directory.link(asset.record.name, in: source, as: entry, in: directory)
+        } catch where error.isExists {
+            try Directory.unlink(entry, in: directory)
+            do {
+                try Directory.link(asset.record.name, in: source, as: entry, in: directory)
+            } catch where error.isNotFound {
+                return false
+            }
+        } catch where error.isNotFound {
+            return false  // gone since it was indexed; its event follows
+        } catch where error.errno == 18 /* EXDEV */ {
+            throw PhotoLibError.viewsOnOtherMount(library: "the library", views: "the views directory")
+        }
+        let linked = try Directory.status(of: entry, in: directory)
+        guard let linked, linked.kind == .regular, linked.inode == asset.record.file.inode, !linked.isWritableByOthers else {
+            try Directory.unlink(entry, in: directory)
+            return false
+        }
+        return true
+    }
+
+    // MARK: Incremental
+
+    /// Applies a batch of changes to every app's view. Returns the apps whose
+    /// view needs a full reconcile (an album moved under a live album grant,
+    /// or an incremental step could not be done).
+    func apply(_ changes: [ViewChange], to apps: [AppContext]) -> Set<AppID> {
+        var needsReconcile: Set<AppID> = []
+        for context in apps where context.app.layout != .empty {
+            guard let view = try? openView(context.app.id) else {
+                needsReconcile.insert(context.app.id)
+                continue
+            }
+            for change in changes {
+                if !apply(change, to: view, context: context) {
+                    needsReconcile.insert(context.app.id)
+                }
+            }
+        }
+        return needsReconcile
+    }
+
+    /// Returns false when the view needs a full reconcile.
+    private func apply(_ change: ViewChange, to view: ViewDirectories, context: AppContext) -> Bool {
+        let layout = context.app.layout
+        switch change {
+        case .albumCreated(let path):
+            if layout == .full { return view.directory(path, create: true) != nil }
+            return true
+        case .albumMoved(let from, let to):
+            if layout == .limited { return context.selectedAlbums.isEmpty }
+            view.invalidate()
+            guard let fromName = from.lastComponent, let toName = to.lastComponent,
+                  let fromParent = view.directory(from.parent ?? .root, create: false),
+                  let toParent = view.directory(to.parent ?? .root, create: true) else { return false }
+            do {
+                if let existing = try Directory.status(of: toName, in: toParent), existing.kind == .directory {
+                    try Directory.removeTree(toName, in: toParent)
+                }
+                try Directory.rename(fromName, in: fromParent, to: toName, in: toParent)
+                view.invalidate()
+                return true
+            } catch {
+                return false
+            }
+        case .albumRemoved(let path):
+            guard layout == .full, let name = path.lastComponent else { return true }
+            view.invalidate()
+            guard let parent = view.directory(path.parent ?? .root, create: false) else { return true }
+            do {
+                try Directory.removeTree(name, in: parent)
+                view.invalidate()
+                return true
+            } catch {
+                return false
+            }
+        case .asset(let old, let new):
+            let newEntry = new.flatMap { isVisible($0, context) ? entryPath($0, layout) : nil }
+            let oldEntry = old.map { entryPath($0, layout) }
+            do {
+                if let oldEntry, oldEntry != newEntry || old?.record.file.inode != new?.record.file.inode,
+                   let name = oldEntry.lastComponent, let parent = view.directory(oldEntry.parent ?? .root, create: false) {
+                    try Directory.unlink(name, in: parent)
+                }
+                if let newEntry, let new, let name = newEntry.lastComponent,
+                   let parent = view.directory(newEntry.parent ?? .root, create: true) {
+                    if let existing = try Directory.status(of: name, in: parent),
+                       existing.kind == .regular, existing.inode == new.record.file.inode {
+                        return true
+                    }
+                    try link(new, as: name, in: parent)
+                }
+                return true
+            } catch {
+                logger.warning("Could not update the view of \(context.app.id) for \(new?.path ?? old?.path ?? .root): \(error); reconciling it.")
+                return false
+            }
+        }
+    }
+
+    private func isVisible(_ asset: LocatedAsset, _ context: AppContext) -> Bool {
+        if asset.record.file.isWritableByOthers { return false }
+        switch context.app.layout {
+        case .empty: return false
+        case .full: return true
+        case .limited:
+            return context.selectedAssets.contains(asset.record.rowID)
+                || asset.ancestry.contains(where: context.selectedAlbums.contains)
+        }
+    }
+
+    private func entryPath(_ asset: LocatedAsset, _ layout: ViewLayout) -> RelativePath {
+        switch layout {
+        case .full, .empty:
+            return asset.path
+        case .limited:
+            let record = asset.record
+            return RelativePath([ViewEntryNaming.limitedEntryName(id: record.id, originalName: record.name, mediaType: record.mediaType)])
+        }
+    }
+}

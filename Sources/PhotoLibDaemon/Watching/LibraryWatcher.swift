@@ -1,0 +1,310 @@
+import Foundation
+import Glibc
+import Logging
+import PhotoLibCore
+import PhotoLibSystem
+import Synchronization
+
+/// Watches the library tree with inotify, on one dedicated thread, and reports `WatchEvent`s.
+///
+/// - A directory's watch is added *before* it is listed, so a file created in
+///   a new directory is either in the listing or produces an event: never lost.
+/// - Paths come from the watcher's own `WatchTree`, not libinotifytools' tables.
+/// - `IN_MOVED_FROM`/`IN_MOVED_TO` pair by cookie; an unpaired half means the
+///   entry left (or entered) the library.
+/// - `IN_Q_OVERFLOW` rebuilds every watch and asks for a full rescan; the root
+///   disappearing reports `.rootGone` and waits for it to come back.
+final class LibraryWatcher: Sendable {
+    private let libraryPath: String
+    private let queue: EventQueue
+    private let board: StatusBoard
+    private let logger: Logger
+    private let stopping = Atomic<Bool>(false)
+    private let finished = Mutex<Bool>(false)
+
+    init(libraryPath: String, queue: EventQueue, board: StatusBoard, logger: Logger) {
+        self.libraryPath = libraryPath
+        self.queue = queue
+        self.board = board
+        self.logger = logger
+    }
+
+    /// Starts the watcher thread. Errors setting up inotify itself are reported through the queue as `.rootGone`.
+    func start() {
+        let thread = Thread { [self] in
+            do {
+                let source = try InotifySource()
+                var loop = WatchLoop(source: source, libraryPath: libraryPath, queue: queue, board: board, logger: logger)
+                loop.run(until: { self.stopping.load(ordering: .relaxed) })
+            } catch {
+                logger.critical("Cannot start inotify: \(error). Raise fs.inotify.max_user_instances, or stop other inotify users.")
+                queue.push(.rootGone)
+            }
+            finished.withLock { $0 = true }
+        }
+        thread.name = "photolibd-watcher"
+        // Deep trees are walked recursively; nesting near PATH_MAX needs room.
+        thread.stackSize = 64 << 20
+        thread.start()
+    }
+
+    /// Asks the thread to stop; it notices within a second.
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+    }
+}
+
+/// The watcher thread's state. Not `Sendable`: it lives and dies on that thread.
+private struct WatchLoop {
+    private struct PendingMove {
+        let cookie: UInt32
+        let parent: WatchTree.Key
+        let name: FileName
+        let path: RelativePath
+        let isDirectory: Bool
+    }
+
+    let source: InotifySource
+    let libraryPath: String
+    let queue: EventQueue
+    let board: StatusBoard
+    let logger: Logger
+
+    private var tree = WatchTree()
+    private var root: FileDescriptor?
+    private var pending: PendingMove?
+    private var failedWatches = 0
+
+    init(source: InotifySource, libraryPath: String, queue: EventQueue, board: StatusBoard, logger: Logger) {
+        self.source = source
+        self.libraryPath = libraryPath
+        self.queue = queue
+        self.board = board
+        self.logger = logger
+    }
+
+    mutating func run(until shouldStop: () -> Bool) {
+        setUp()
+        var idlePolls = 0
+        while !shouldStop() {
+            if root == nil {
+                // The library is gone: wait for it to come back.
+                if source.next(timeoutSeconds: 1) == nil, ProcessIdentity.isDirectory(libraryPath) {
+                    setUp()
+                }
+                continue
+            }
+            // With half a rename pending, poll without blocking for a moment:
+            // the other half is normally already queued.
+            if let event = source.next(timeoutSeconds: pending == nil ? 1 : 0) {
+                idlePolls = 0
+                handle(event)
+            } else if pending != nil {
+                idlePolls += 1
+                if idlePolls > 20 {
+                    flushPendingMove()
+                } else {
+                    usleep(100)
+                }
+            }
+        }
+        tearDown()
+    }
+
+    // MARK: Setting up watches
+
+    private mutating func setUp() {
+        tearDown()
+        let rootFD: FileDescriptor
+        do {
+            rootFD = try Directory.open(path: libraryPath)
+            let key = try source.addWatch(rootFD)
+            tree.setRoot(key.rawValue)
+        } catch {
+            logger.error("Cannot watch the library \(libraryPath): \(error); waiting for it to appear.")
+            queue.push(.rootGone)
+            return
+        }
+        root = rootFD
+        failedWatches = 0
+        watchSubtree(of: rootFD, key: tree.root!, path: .root)
+        publishWatchCounts()
+        queue.push(.watchesReady(failedDirectories: failedWatches))
+    }
+
+    private mutating func tearDown() {
+        if let rootKey = tree.root {
+            for key in tree.detach(rootKey) {
+                source.removeWatch(WatchDescriptor(rawValue: key))
+            }
+        }
+        tree = WatchTree()
+        root?.close()
+        root = nil
+        pending = nil
+    }
+
+    /// Adds watches to every directory below `directory` (already watched as `key`).
+    private mutating func watchSubtree(of directory: FileDescriptor, key: WatchTree.Key, path: RelativePath) {
+        let entries: [DirectoryEntry]
+        do {
+            entries = try Directory.list(directory)
+        } catch {
+            return  // removed meanwhile: its deletion event follows
+        }
+        for entry in entries {
+            switch entry.kind {
+            case .directory, .unknown: break
+            default: continue
+            }
+            watchChild(entry.name, of: directory, parentKey: key, parentPath: path)
+        }
+    }
+
+    /// Opens, watches, then lists one child directory (in that order: see the type's comment).
+    @discardableResult
+    private mutating func watchChild(
+        _ name: FileName, of parent: FileDescriptor, parentKey: WatchTree.Key, parentPath: RelativePath
+    ) -> Bool {
+        let child: FileDescriptor
+        do {
+            child = try Directory.open(name, in: parent)
+        } catch {
+            return false  // not a directory (or a symlink to one), or gone
+        }
+        defer { child.close() }
+        let path = parentPath.appending(name)
+        do {
+            let key = try source.addWatch(child)
+            tree.insert(key.rawValue, parent: parentKey, name: name)
+            watchSubtree(of: child, key: key.rawValue, path: path)
+            return true
+        } catch {
+            failedWatches += 1
+            if failedWatches <= 3 {
+                logger.error("Cannot watch \(path): \(error). Changes there are missed until a rescan; if this is ENOSPC, raise the sysctl fs.inotify.max_user_watches.")
+            }
+            queue.push(.watchFailed(path, errno: error.errno))
+            return false
+        }
+    }
+
+    /// Watches a directory that just appeared under a watched one.
+    private mutating func watchNewDirectory(_ name: FileName, parentKey: WatchTree.Key, parentPath: RelativePath) {
+        guard let root else { return }
+        guard let parent = try? Directory.open(parentPath, in: root) else { return }
+        defer { parent.close() }
+        watchChild(name, of: parent, parentKey: parentKey, parentPath: parentPath)
+        publishWatchCounts()
+    }
+
+    private func publishWatchCounts() {
+        let (count, failed) = (tree.count, failedWatches)
+        board.update {
+            $0.watches = count
+            $0.failedWatches = failed
+        }
+    }
+
+    // MARK: Events
+
+    private mutating func handle(_ event: InotifyEvent) {
+        if event.mask.contains(.queueOverflow) {
+            logger.warning("The kernel's inotify queue overflowed; rebuilding watches and rescanning the library.")
+            pending = nil
+            setUp()
+            queue.push(.overflow)
+            return
+        }
+        let key = event.watch.rawValue
+        if event.mask.contains(.ignored) {
+            if key == tree.root {
+                rootGone()
+            } else {
+                tree.forget(key)
+            }
+            return
+        }
+        guard let directoryPath = tree.path(of: key) else { return }  // a watch already detached
+
+        if event.name.isEmpty {
+            if key == tree.root, !event.mask.intersection([.deleteSelf, .moveSelf, .unmount]).isEmpty {
+                rootGone()
+            }
+            return
+        }
+        guard let name = FileName(bytes: event.name) else { return }
+        let path = directoryPath.appending(name)
+        let isDirectory = event.mask.contains(.isDirectory)
+
+        if let move = pending {
+            pending = nil
+            if event.mask.contains(.movedTo), event.cookie == move.cookie {
+                completeMove(move, to: path, parentKey: key, name: name)
+                return
+            }
+            emitMovedOut(move)
+        }
+
+        if event.mask.contains(.movedFrom) {
+            pending = PendingMove(cookie: event.cookie, parent: key, name: name, path: path, isDirectory: isDirectory)
+        } else if event.mask.contains(.movedTo) {
+            if isDirectory { watchNewDirectory(name, parentKey: key, parentPath: directoryPath) }
+            queue.push(.movedIn(path, isDirectory: isDirectory))
+        } else if event.mask.contains(.create) {
+            if isDirectory {
+                watchNewDirectory(name, parentKey: key, parentPath: directoryPath)
+                queue.push(.directoryCreated(path))
+            } else {
+                queue.push(.fileCreated(path))
+            }
+        } else if event.mask.contains(.closeWrite) {
+            queue.push(.fileWritten(path))
+        } else if event.mask.contains(.delete) {
+            if isDirectory, let child = tree.child(of: key, named: name) {
+                tree.detach(child)
+            }
+            queue.push(.removed(path, isDirectory: isDirectory))
+        } else if event.mask.contains(.attributes), !isDirectory {
+            queue.push(.attributesChanged(path))
+        }
+    }
+
+    private mutating func completeMove(_ move: PendingMove, to path: RelativePath, parentKey: WatchTree.Key, name: FileName) {
+        if move.isDirectory {
+            if let child = tree.child(of: move.parent, named: move.name) {
+                tree.move(child, toParent: parentKey, name: name)
+            } else {
+                // We never knew that directory (it appeared and moved before
+                // we saw it): treat it as new here.
+                watchNewDirectory(name, parentKey: parentKey, parentPath: path.parent ?? .root)
+                queue.push(.movedIn(path, isDirectory: true))
+                return
+            }
+        }
+        queue.push(.moved(from: move.path, to: path, isDirectory: move.isDirectory))
+    }
+
+    private mutating func flushPendingMove() {
+        guard let move = pending else { return }
+        pending = nil
+        emitMovedOut(move)
+    }
+
+    /// The entry left the library by a rename: stop watching it, report it gone.
+    private mutating func emitMovedOut(_ move: PendingMove) {
+        if move.isDirectory, let child = tree.child(of: move.parent, named: move.name) {
+            for key in tree.detach(child) {
+                source.removeWatch(WatchDescriptor(rawValue: key))
+            }
+            publishWatchCounts()
+        }
+        queue.push(.removed(move.path, isDirectory: move.isDirectory))
+    }
+
+    private mutating func rootGone() {
+        logger.error("The library \(libraryPath) was deleted, moved or unmounted; views are emptied until it is back.")
+        tearDown()
+        queue.push(.rootGone)
+    }
+}

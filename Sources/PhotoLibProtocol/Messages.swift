@@ -1,0 +1,176 @@
+/// `status` result: the daemon, its library, and how far the scan has come.
+public struct StatusResult: Codable, Sendable, Equatable {
+    public var version: String
+    public var pid: Int32
+    public var library: String
+    public var views: String
+    public var socket: String
+    /// `starting`, `scanning`, `ready`, or `libraryMissing`.
+    public var state: String
+    public var scannedDirectories: Int
+    public var scannedFiles: Int
+    public var assets: Int
+    public var albums: Int
+    public var apps: Int
+    public var watches: Int
+    public var failedWatches: Int
+
+    public init(version: String, pid: Int32, library: String, views: String, socket: String, state: String,
+                scannedDirectories: Int, scannedFiles: Int, assets: Int, albums: Int, apps: Int, watches: Int, failedWatches: Int) {
+        self.version = version
+        self.pid = pid
+        self.library = library
+        self.views = views
+        self.socket = socket
+        self.state = state
+        self.scannedDirectories = scannedDirectories
+        self.scannedFiles = scannedFiles
+        self.assets = assets
+        self.albums = albums
+        self.apps = apps
+        self.watches = watches
+        self.failedWatches = failedWatches
+    }
+}
+
+/// `assets` parameters: every filter is optional.
+public struct AssetsParams: Codable, Sendable, Equatable {
+    /// An album path relative to the library (escaped); includes its sub-albums.
+    public var album: String?
+    /// `image`, `video` or `live`.
+    public var type: String?
+    /// A case-insensitive substring of the file name.
+    public var search: String?
+
+    public init(album: String? = nil, type: String? = nil, search: String? = nil) {
+        self.album = album
+        self.type = type
+        self.search = search
+    }
+}
+
+/// An asset as the owner sees it.
+public struct AssetInfo: Codable, Sendable, Equatable {
+    public var id: String
+    /// Path relative to the library, escaped (see docs/PROTOCOL.md, "Names").
+    public var path: String
+    public var mediaType: String
+    public var size: Int64
+    /// Modification time, nanoseconds since the Unix epoch.
+    public var mtime: Int64
+    /// Present and true when group or others may write the file: it is never linked into views.
+    public var writableByOthers: Bool?
+
+    public init(id: String, path: String, mediaType: String, size: Int64, mtime: Int64, writableByOthers: Bool?) {
+        self.id = id
+        self.path = path
+        self.mediaType = mediaType
+        self.size = size
+        self.mtime = mtime
+        self.writableByOthers = writableByOthers
+    }
+}
+
+public struct AssetsResult: Codable, Sendable, Equatable {
+    public var assets: [AssetInfo]
+    public init(assets: [AssetInfo]) { self.assets = assets }
+}
+
+public struct AddAppParams: Codable, Sendable, Equatable {
+    public var app: String
+    public var uid: UInt32
+    public var purpose: String?
+    public init(app: String, uid: UInt32, purpose: String?) {
+        self.app = app
+        self.uid = uid
+        self.purpose = purpose
+    }
+}
+
+public struct AppParams: Codable, Sendable, Equatable {
+    public var app: String
+    public init(app: String) { self.app = app }
+}
+
+public struct AppInfo: Codable, Sendable, Equatable {
+    public var app: String
+    public var uid: UInt32
+    public var purpose: String
+    public var readWrite: String
+    public var addOnly: String
+    public var view: String
+    public var selectedAssets: Int
+    public var selectedAlbums: Int
+
+    public init(app: String, uid: UInt32, purpose: String, readWrite: String, addOnly: String, view: String,
+                selectedAssets: Int, selectedAlbums: Int) {
+        self.app = app
+        self.uid = uid
+        self.purpose = purpose
+        self.readWrite = readWrite
+        self.addOnly = addOnly
+        self.view = view
+        self.selectedAssets = selectedAssets
+        self.selectedAlbums = selectedAlbums
+    }
+}
+
+public struct AppsResult: Codable, Sendable, Equatable {
+    public var apps: [AppInfo]
+    public init(apps: [AppInfo]) { self.apps = apps }
+}
+
+public struct AuthorizeParams: Codable, Sendable, Equatable {
+    public var app: String
+    /// A PhotoKit status: `authorized`, `limited`, `denied`, `restricted`, `notDetermined`.
+    public var status: String
+    /// `readWrite` (default) or `addOnly`.
+    public var access: String?
+    public init(app: String, status: String, access: String?) {
+        self.app = app
+        self.status = status
+        self.access = access
+    }
+}
+
+/// `select` / `deselect` parameters.
+public struct SelectionEditParams: Codable, Sendable, Equatable {
+    public var app: String
+    /// Asset IDs or paths in the library (escaped).
+    public var assets: [String]?
+    /// Album paths in the library (escaped); `""` is the whole library.
+    public var albums: [String]?
+    public init(app: String, assets: [String]?, albums: [String]?) {
+        self.app = app
+        self.assets = assets
+        self.albums = albums
+    }
+}
+
+public struct SelectionEditResult: Codable, Sendable, Equatable {
+    /// Asset IDs whose selection changed.
+    public var assets: [String]
+    /// Album paths whose selection changed.
+    public var albums: [String]
+    public init(assets: [String], albums: [String]) {
+        self.assets = assets
+        self.albums = albums
+    }
+}
+
+public struct SelectionResult: Codable, Sendable, Equatable {
+    public var app: String
+    public var status: String
+    public var assets: [AssetInfo]
+    public var albums: [String]
+    public init(app: String, status: String, assets: [AssetInfo], albums: [String]) {
+        self.app = app
+        self.status = status
+        self.assets = assets
+        self.albums = albums
+    }
+}
+
+public struct EmptyResult: Codable, Sendable, Equatable {
+    public init() {}
+}

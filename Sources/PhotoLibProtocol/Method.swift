@@ -1,0 +1,16 @@
+/// Every method name the daemon answers, and who may call it.
+public enum Method: String, CaseIterable, Sendable {
+    // Admin (the daemon's owner or root)
+    case status
+    case assets
+    case apps
+    case addApp = "app.add"
+    case removeApp = "app.remove"
+    case authorize
+    case select
+    case deselect
+    case selection
+
+    /// True for methods only the library's owner (or root) may call.
+    public var isAdminOnly: Bool { true }
+}

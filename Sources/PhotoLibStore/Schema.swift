@@ -1,0 +1,60 @@
+import GRDB
+
+/// The database schema, as ordered migrations (never edit one that has shipped; add another).
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: index, apps, selections") { db in
+            // Album 1 is the library root. Names are BLOBs: file names are bytes.
+            try db.execute(sql: """
+                CREATE TABLE album (
+                    id INTEGER PRIMARY KEY,
+                    parent INTEGER REFERENCES album(id) ON DELETE CASCADE,
+                    name BLOB NOT NULL,
+                    UNIQUE (parent, name)
+                );
+                INSERT INTO album (id, parent, name) VALUES (1, NULL, X'');
+
+                CREATE TABLE asset (
+                    rowid INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
+                    album INTEGER NOT NULL REFERENCES album(id) ON DELETE CASCADE,
+                    name BLOB NOT NULL,
+                    mediaType TEXT NOT NULL,
+                    device INTEGER NOT NULL,
+                    inode INTEGER NOT NULL,
+                    size INTEGER NOT NULL,
+                    mtime INTEGER NOT NULL,
+                    mode INTEGER NOT NULL,
+                    UNIQUE (album, name)
+                );
+                CREATE INDEX asset_inode ON asset (inode);
+
+                CREATE TABLE app (
+                    id TEXT PRIMARY KEY,
+                    uid INTEGER NOT NULL,
+                    purpose TEXT NOT NULL DEFAULT '',
+                    readWrite TEXT NOT NULL DEFAULT 'notDetermined',
+                    addOnly TEXT NOT NULL DEFAULT 'notDetermined',
+                    createdAt INTEGER NOT NULL
+                );
+                CREATE INDEX app_uid ON app (uid);
+
+                CREATE TABLE selectedAsset (
+                    app TEXT NOT NULL REFERENCES app(id) ON DELETE CASCADE,
+                    asset INTEGER NOT NULL REFERENCES asset(rowid) ON DELETE CASCADE,
+                    PRIMARY KEY (app, asset)
+                ) WITHOUT ROWID;
+                CREATE INDEX selectedAsset_asset ON selectedAsset (asset);
+
+                CREATE TABLE selectedAlbum (
+                    app TEXT NOT NULL REFERENCES app(id) ON DELETE CASCADE,
+                    album INTEGER NOT NULL REFERENCES album(id) ON DELETE CASCADE,
+                    PRIMARY KEY (app, album)
+                ) WITHOUT ROWID;
+                CREATE INDEX selectedAlbum_album ON selectedAlbum (album);
+                """)
+        }
+        return migrator
+    }
+}

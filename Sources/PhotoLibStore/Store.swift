@@ -1,0 +1,61 @@
+import GRDB
+public import PhotoLibCore
+import Foundation
+
+/// The daemon's state in SQLite: the asset index, albums, apps and selections.
+///
+/// Write-ahead logging (`DatabasePool`) lets status and listing requests read
+/// while the engine writes. Every write is one transaction: a batch of library
+/// changes, or one `photolibctl` edit, is either wholly stored or not at all,
+/// and once stored survives a crash of the daemon (WAL with
+/// `synchronous=NORMAL` survives a process crash; a power loss may lose the
+/// last commits).
+public final class Store: Sendable {
+    private let writer: any DatabaseWriter
+    public let path: String
+
+    /// Opens (creating and migrating as needed) the database at `path`.
+    public init(path: String) throws(PhotoLibError) {
+        self.path = path
+        do {
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            configuration.maximumReaderCount = 2
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try Schema.migrator.migrate(pool)
+            writer = pool
+        } catch {
+            throw PhotoLibError.databaseFailed(path: path, detail: "\(error)")
+        }
+    }
+
+    /// An in-memory database with the same schema, for tests.
+    public init(inMemory: Void = ()) throws {
+        path = ":memory:"
+        let queue = try DatabaseQueue()
+        try Schema.migrator.migrate(queue)
+        writer = queue
+    }
+
+    /// Runs `body` in one write transaction.
+    public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        try writer.write { db in try body(StoreTransaction(db: db)) }
+    }
+
+    /// Runs `body` on a consistent read snapshot, concurrently with writes.
+    public func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        try writer.read { db in try body(StoreTransaction(db: db)) }
+    }
+
+    /// SQLite's own consistency check: "ok", or the problems found.
+    public func integrityCheck() throws -> String {
+        try writer.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
+    }
+}
+
+/// Typed queries inside one transaction. Only this module knows the SQL.
+public struct StoreTransaction {
+    let db: Database
+}

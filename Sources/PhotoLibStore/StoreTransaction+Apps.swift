@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+public import PhotoLibCore
+
+extension StoreTransaction {
+    public func apps() throws -> [AppRecord] {
+        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly FROM app ORDER BY id").compactMap(Self.app(from:))
+    }
+
+    public func app(_ id: AppID) throws -> AppRecord? {
+        try Row.fetchOne(db, sql: "SELECT id, uid, purpose, readWrite, addOnly FROM app WHERE id = ?", arguments: [id.rawValue])
+            .flatMap(Self.app(from:))
+    }
+
+    public func apps(uid: UInt32) throws -> [AppRecord] {
+        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly FROM app WHERE uid = ? ORDER BY id",
+                         arguments: [Int64(uid)]).compactMap(Self.app(from:))
+    }
+
+    public func insertApp(_ app: AppRecord, createdAt: Int64) throws {
+        try db.execute(sql: "INSERT INTO app (id, uid, purpose, readWrite, addOnly, createdAt) VALUES (?,?,?,?,?,?)",
+                       arguments: [app.id.rawValue, Int64(app.uid), app.purpose, app.readWrite.rawValue, app.addOnly.rawValue, createdAt])
+    }
+
+    public func deleteApp(_ id: AppID) throws {
+        try db.execute(sql: "DELETE FROM app WHERE id = ?", arguments: [id.rawValue])
+    }
+
+    public func setAuthorization(_ id: AppID, access: AccessLevel, status: AuthorizationStatus) throws {
+        let column = access == .readWrite ? "readWrite" : "addOnly"
+        try db.execute(sql: "UPDATE app SET \(column) = ? WHERE id = ?", arguments: [status.rawValue, id.rawValue])
+    }
+
+    static func app(from row: Row) -> AppRecord? {
+        let idText: String = row["id"]
+        let uid: Int64 = row["uid"]
+        let readWrite: String = row["readWrite"]
+        let addOnly: String = row["addOnly"]
+        guard let id = AppID(idText), let rw = AuthorizationStatus(rawValue: readWrite),
+              let ao = AuthorizationStatus(rawValue: addOnly) else { return nil }
+        return AppRecord(id: id, uid: UInt32(truncatingIfNeeded: uid), purpose: row["purpose"], readWrite: rw, addOnly: ao)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+public import PhotoLibCore
+
+extension StoreTransaction {
+    static let assetColumns = "rowid, id, album, name, mediaType, device, inode, size, mtime, mode"
+
+    public func asset(album: AlbumTree.ID, name: FileName) throws -> AssetRecord? {
+        try Row.fetchOne(db, sql: "SELECT \(Self.assetColumns) FROM asset WHERE album = ? AND name = ?",
+                         arguments: [album, Data(name.bytes)]).flatMap(Self.asset(from:))
+    }
+
+    public func asset(id: AssetID) throws -> AssetRecord? {
+        try Row.fetchOne(db, sql: "SELECT \(Self.assetColumns) FROM asset WHERE id = ?", arguments: [id.rawValue])
+            .flatMap(Self.asset(from:))
+    }
+
+    public func assets(inAlbum album: AlbumTree.ID) throws -> [AssetRecord] {
+        try Row.fetchAll(db, sql: "SELECT \(Self.assetColumns) FROM asset WHERE album = ?", arguments: [album])
+            .compactMap(Self.asset(from:))
+    }
+
+    /// Assets in any of the given albums.
+    public func assets(inAlbums albums: [AlbumTree.ID]) throws -> [AssetRecord] {
+        var out: [AssetRecord] = []
+        for chunk in stride(from: 0, to: albums.count, by: 500).map({ Array(albums[$0..<min($0 + 500, albums.count)]) }) {
+            let marks = chunk.map { _ in "?" }.joined(separator: ",")
+            out += try Row.fetchAll(db, sql: "SELECT \(Self.assetColumns) FROM asset WHERE album IN (\(marks))",
+                                    arguments: StatementArguments(chunk)).compactMap(Self.asset(from:))
+        }
+        return out
+    }
+
+    public func assets(withIDs ids: [AssetID]) throws -> [AssetRecord] {
+        var out: [AssetRecord] = []
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = ids[start..<min(start + 500, ids.count)].map(\.rawValue)
+            let marks = chunk.map { _ in "?" }.joined(separator: ",")
+            out += try Row.fetchAll(db, sql: "SELECT \(Self.assetColumns) FROM asset WHERE id IN (\(marks))",
+                                    arguments: StatementArguments(chunk)).compactMap(Self.asset(from:))
+        }
+        return out
+    }
+
+    /// Adds an asset under a fresh random ID.
+    public func insertAsset<G: RandomNumberGenerator>(
+        album: AlbumTree.ID, name: FileName, mediaType: MediaType, file: FileFacts, generator: inout G
+    ) throws -> AssetRecord {
+        while true {
+            let id = AssetID.random(using: &generator)
+            do {
+                try db.execute(
+                    sql: "INSERT INTO asset (id, album, name, mediaType, device, inode, size, mtime, mode) VALUES (?,?,?,?,?,?,?,?,?)",
+                    arguments: [id.rawValue, album, Data(name.bytes), mediaType.rawValue,
+                                Int64(bitPattern: file.device), Int64(bitPattern: file.inode), file.size,
+                                file.modificationTime, Int64(file.permissions)])
+                return AssetRecord(rowID: db.lastInsertedRowID, id: id, album: album, name: name, mediaType: mediaType, file: file)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT
+                && (error.message ?? "").contains("asset.id") {
+                continue  // 80 random bits collided: draw again
+            }
+        }
+    }
+
+    /// Stores a record's location and file facts (its `rowID` and `id` stay).
+    public func updateAsset(_ record: AssetRecord) throws {
+        try db.execute(
+            sql: "UPDATE asset SET album = ?, name = ?, mediaType = ?, device = ?, inode = ?, size = ?, mtime = ?, mode = ? WHERE rowid = ?",
+            arguments: [record.album, Data(record.name.bytes), record.mediaType.rawValue,
+                        Int64(bitPattern: record.file.device), Int64(bitPattern: record.file.inode), record.file.size,
+                        record.file.modificationTime, Int64(record.file.permissions), record.rowID])
+    }
+
+    public func deleteAsset(rowID: Int64) throws {
+        try db.execute(sql: "DELETE FROM asset WHERE rowid = ?", arguments: [rowID])
+    }
+
+    public func assetCount() throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM asset") ?? 0
+    }
+
+    /// Assets matching a listing filter, ordered by album and name.
+    public func assets(albums: [AlbumTree.ID]?, mediaType: MediaType?, nameContains: [UInt8]?) throws -> [AssetRecord] {
+        var clauses: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        if let albums {
+            clauses.append("album IN (\(albums.map { _ in "?" }.joined(separator: ",")))")
+            arguments += albums.map { $0 as any DatabaseValueConvertible }
+        }
+        if let mediaType {
+            clauses.append("mediaType = ?")
+            arguments.append(mediaType.rawValue)
+        }
+        if let nameContains, !nameContains.isEmpty {
+            // lower() folds ASCII only and leaves other bytes alone: a byte-safe, case-insensitive match.
+            clauses.append("instr(lower(CAST(name AS TEXT)), lower(CAST(? AS TEXT))) > 0")
+            arguments.append(Data(nameContains))
+        }
+        let whereClause = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
+        return try Row.fetchAll(db, sql: "SELECT \(Self.assetColumns) FROM asset \(whereClause) ORDER BY album, name",
+                                arguments: StatementArguments(arguments)).compactMap(Self.asset(from:))
+    }
+
+    static func asset(from row: Row) -> AssetRecord? {
+        let nameData: Data = row["name"]
+        let idText: String = row["id"]
+        let typeText: String = row["mediaType"]
+        guard let name = FileName(bytes: Array(nameData)), let id = AssetID(idText),
+              let mediaType = MediaType(rawValue: typeText) else { return nil }
+        let device: Int64 = row["device"]
+        let inode: Int64 = row["inode"]
+        let mode: Int64 = row["mode"]
+        return AssetRecord(
+            rowID: row["rowid"], id: id, album: row["album"], name: name, mediaType: mediaType,
+            file: FileFacts(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: row["size"],
+                            modificationTime: row["mtime"], permissions: UInt32(truncatingIfNeeded: mode)))
+    }
+}
+
+extension StoreTransaction {
+    /// The largest asset row ID so far (0 when empty): rows above it were inserted later.
+    public func maxAssetRowID() throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM asset") ?? 0
+    }
+
+    /// An asset with this inode inserted after `rowID`.
+    public func asset(device: UInt64, inode: UInt64, insertedAfter rowID: Int64) throws -> AssetRecord? {
+        try Row.fetchOne(db, sql: "SELECT \(Self.assetColumns) FROM asset WHERE inode = ? AND device = ? AND rowid > ? LIMIT 1",
+                         arguments: [Int64(bitPattern: inode), Int64(bitPattern: device), rowID]).flatMap(Self.asset(from:))
+    }
+}

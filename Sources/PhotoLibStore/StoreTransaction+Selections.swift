@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+public import PhotoLibCore
+
+extension StoreTransaction {
+    /// Adds assets to an app's selection; returns the row IDs that were not selected before.
+    public func selectAssets(_ app: AppID, rowIDs: [Int64]) throws -> [Int64] {
+        var added: [Int64] = []
+        for rowID in rowIDs {
+            try db.execute(sql: "INSERT OR IGNORE INTO selectedAsset (app, asset) VALUES (?, ?)", arguments: [app.rawValue, rowID])
+            if db.changesCount > 0 { added.append(rowID) }
+        }
+        return added
+    }
+
+    /// Removes assets from an app's selection; returns the row IDs that were selected.
+    public func deselectAssets(_ app: AppID, rowIDs: [Int64]) throws -> [Int64] {
+        var removed: [Int64] = []
+        for rowID in rowIDs {
+            try db.execute(sql: "DELETE FROM selectedAsset WHERE app = ? AND asset = ?", arguments: [app.rawValue, rowID])
+            if db.changesCount > 0 { removed.append(rowID) }
+        }
+        return removed
+    }
+
+    public func selectAlbums(_ app: AppID, albums: [AlbumTree.ID]) throws -> [AlbumTree.ID] {
+        var added: [AlbumTree.ID] = []
+        for album in albums {
+            try db.execute(sql: "INSERT OR IGNORE INTO selectedAlbum (app, album) VALUES (?, ?)", arguments: [app.rawValue, album])
+            if db.changesCount > 0 { added.append(album) }
+        }
+        return added
+    }
+
+    public func deselectAlbums(_ app: AppID, albums: [AlbumTree.ID]) throws -> [AlbumTree.ID] {
+        var removed: [AlbumTree.ID] = []
+        for album in albums {
+            try db.execute(sql: "DELETE FROM selectedAlbum WHERE app = ? AND album = ?", arguments: [app.rawValue, album])
+            if db.changesCount > 0 { removed.append(album) }
+        }
+        return removed
+    }
+
+    public func selectedAssetRowIDs(_ app: AppID) throws -> Set<Int64> {
+        Set(try Int64.fetchAll(db, sql: "SELECT asset FROM selectedAsset WHERE app = ?", arguments: [app.rawValue]))
+    }
+
+    public func selectedAlbums(_ app: AppID) throws -> Set<AlbumTree.ID> {
+        Set(try Int64.fetchAll(db, sql: "SELECT album FROM selectedAlbum WHERE app = ?", arguments: [app.rawValue]))
+    }
+
+    /// The individually selected assets of an app, by ID.
+    public func selectedAssets(_ app: AppID) throws -> [AssetRecord] {
+        try Row.fetchAll(db, sql: """
+            SELECT \(Self.assetColumns) FROM asset WHERE rowid IN (SELECT asset FROM selectedAsset WHERE app = ?) ORDER BY id
+            """, arguments: [app.rawValue]).compactMap(Self.asset(from:))
+    }
+
+    /// Everything a limited app may see: its selected assets and every asset
+    /// in a selected album or below it (album grants are live).
+    public func visibleAssets(limitedApp app: AppID) throws -> [AssetRecord] {
+        try Row.fetchAll(db, sql: """
+            WITH RECURSIVE granted(id) AS (
+                SELECT album FROM selectedAlbum WHERE app = ?1
+                UNION SELECT album.id FROM album JOIN granted ON album.parent = granted.id
+            )
+            SELECT \(Self.assetColumns) FROM asset
+            WHERE album IN granted OR rowid IN (SELECT asset FROM selectedAsset WHERE app = ?1)
+            """, arguments: [app.rawValue]).compactMap(Self.asset(from:))
+    }
+}

@@ -1,0 +1,19 @@
+/// The per-user default locations shared by the daemon and its clients (SPEC §7).
+public enum DefaultPaths {
+    /// `$XDG_DATA_HOME/photolibd`, normally `~/.local/share/photolibd`.
+    public static var stateDirectory: String {
+        let home = ProcessIdentity.homeDirectory ?? "/"
+        return (ProcessIdentity.environment("XDG_DATA_HOME") ?? home + "/.local/share") + "/photolibd"
+    }
+
+    /// `$XDG_RUNTIME_DIR/photolibd.sock`; else `/run/user/UID/photolibd.sock` when that
+    /// directory exists; else `photolibd.sock` in the state directory.
+    public static func socket(stateDirectory: String? = nil) -> String {
+        if let runtime = ProcessIdentity.environment("XDG_RUNTIME_DIR") {
+            return runtime + "/photolibd.sock"
+        }
+        let perUser = "/run/user/\(ProcessIdentity.userID)"
+        if ProcessIdentity.isDirectory(perUser) { return perUser + "/photolibd.sock" }
+        return (stateDirectory ?? Self.stateDirectory) + "/photolibd.sock"
+    }
+}

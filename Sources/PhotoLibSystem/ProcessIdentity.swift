@@ -1,0 +1,49 @@
+import Glibc
+
+/// Who this process runs as, and user lookups for the command line.
+public enum ProcessIdentity {
+    public static var userID: UInt32 { getuid() }
+
+    /// `$HOME`, else the password database's home of the real uid.
+    public static var homeDirectory: String? {
+        if let home = getenv("HOME"), home.pointee != 0 { return String(cString: home) }
+        guard let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir else { return nil }
+        return String(cString: dir)
+    }
+
+    /// The uid of a user name from the password database. The corresponding C function is `getpwnam`.
+    public static func userID(named name: String) -> UInt32? {
+        guard let entry = getpwnam(name) else { return nil }
+        return entry.pointee.pw_uid
+    }
+
+    public static func environment(_ name: String) -> String? {
+        guard let value = getenv(name), value.pointee != 0 else { return nil }
+        return String(cString: value)
+    }
+
+    /// True when `path` names an existing directory (following symlinks: for configured paths only).
+    public static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Creates `path` and missing parents with `mode`; quiet when it exists.
+    public static func makeDirectories(_ path: String, mode: UInt32 = 0o700) throws(SystemCallError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += part
+            if mkdir(prefix, mode_t(mode)) != 0, errno != EEXIST {
+                throw SystemCallError("mkdir \(prefix)", errno: errno)
+            }
+            prefix += "/"
+        }
+    }
+
+    /// The canonical absolute form of an existing path. The corresponding C function is `realpath`.
+    public static func canonicalPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

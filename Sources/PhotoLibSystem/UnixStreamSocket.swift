@@ -1,0 +1,67 @@
+import CSystemShims
+import Glibc
+
+/// A blocking, connected Unix stream socket, for clients.
+public final class UnixStreamSocket: @unchecked Sendable {
+    // @unchecked: the descriptor is immutable; reads and writes on a stream
+    // socket from different threads are safe at the kernel level, and each
+    // client uses one reader thread and serialised writers.
+    public let descriptor: FileDescriptor
+
+    /// Connects to `path`. The corresponding C functions are `socket` and `connect`.
+    public init(connectingTo path: String) throws(SystemCallError) {
+        let fd = try systemCall("connect") { photolibd_unix_connect(path) }
+        descriptor = FileDescriptor(rawValue: fd)
+    }
+
+    deinit { descriptor.close() }
+
+    /// Writes every byte, retrying short writes.
+    public func write(_ bytes: [UInt8]) throws(SystemCallError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = try systemCall("send") {
+                bytes.withUnsafeBytes { buffer in
+                    send(descriptor.rawValue, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                }
+            }
+            offset += written
+        }
+    }
+
+    /// Reads what is available (at most `maximum` bytes); empty at end of stream.
+    public func read(maximum: Int = 65536) throws(SystemCallError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: maximum)
+        let count = try systemCall("recv") {
+            buffer.withUnsafeMutableBytes { raw in recv(descriptor.rawValue, raw.baseAddress!, maximum, 0) }
+        }
+        return Array(buffer[0..<count])
+    }
+
+    /// Half-closes the sending side, so the server sees end of input.
+    public func shutdownWrite() {
+        _ = Glibc.shutdown(descriptor.rawValue, Int32(SHUT_WR))
+    }
+}
+
+/// The credentials of a connected Unix socket's peer, from the kernel (`SO_PEERCRED`).
+public struct PeerCredentials: Sendable, Equatable {
+    public let pid: Int32
+    public let uid: UInt32
+    public let gid: UInt32
+
+    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
+
+    /// The corresponding C function is `getsockopt(SO_PEERCRED)`.
+    public static func of(_ socket: FileDescriptor) throws(SystemCallError) -> PeerCredentials {
+        var pid: Int32 = 0
+        var uid: UInt32 = 0
+        var gid: UInt32 = 0
+        _ = try systemCall("getsockopt(SO_PEERCRED)") { photolibd_peer_credentials(socket.rawValue, &pid, &uid, &gid) }
+        return PeerCredentials(pid: pid, uid: uid, gid: gid)
+    }
+}

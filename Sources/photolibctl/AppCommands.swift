@@ -1,0 +1,75 @@
+import ArgumentParser
+import PhotoLibClient
+import PhotoLibProtocol
+import PhotoLibSystem
+
+struct AppCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app", abstract: "Register or remove an app.", subcommands: [Add.self, Remove.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register an app and the user ID it runs as (it starts as not-determined).")
+
+        @Argument(help: "The app's reverse-DNS ID, such as org.example.Viewer.")
+        var app: String
+
+        @Option(help: "The uid the app runs as.")
+        var uid: UInt32?
+
+        @Option(help: "The user name the app runs as.")
+        var user: String?
+
+        @Option(help: "Why the app wants photos, shown when it asks.")
+        var purpose: String?
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func validate() throws {
+            if (uid == nil) == (user == nil) {
+                throw ValidationError("Give exactly one of --uid UID or --user NAME: the identity the app runs as.")
+            }
+            if let user, ProcessIdentity.userID(named: user) == nil {
+                throw ValidationError("There is no user named '\(user)'; give an existing user name, or --uid.")
+            }
+        }
+
+        func run() throws {
+            let uid = self.uid ?? ProcessIdentity.userID(named: user!)!
+            let info = try connection.withConnection {
+                try $0.call(.addApp, AddAppParams(app: app, uid: uid, purpose: purpose), returning: AppInfo.self)
+            }
+            print("Registered \(info.app) for uid \(info.uid); its view is \(info.view) (empty until you authorize it).")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove an app: its view is deleted at once (files it already opened stay readable to it).")
+
+        @Argument(help: "The app's ID.")
+        var app: String
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            _ = try connection.withConnection { try $0.call(.removeApp, AppParams(app: app), returning: EmptyResult.self) }
+            print("Removed \(app).")
+        }
+    }
+}
+
+struct AppsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "apps", abstract: "List registered apps and their authorizations.")
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: JSONOption
+
+    func run() throws {
+        let result = try connection.withConnection { try $0.call(.apps, NoParams(), returning: AppsResult.self) }
+        if output.json { return Output.json(result.apps) }
+        Output.table(["APP", "UID", "READ-WRITE", "ADD-ONLY", "SELECTED", "VIEW"], result.apps.map { app in
+            [app.app, String(app.uid), app.readWrite, app.addOnly, "\(app.selectedAssets) assets, \(app.selectedAlbums) albums", app.view]
+        })
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import PhotoLibClient
+import PhotoLibProtocol
+
+struct AssetsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "assets", abstract: "List the library's assets with their IDs.")
+
+    @Option(help: "Only assets in this album (a directory relative to the library) and below it.")
+    var album: String?
+
+    @Option(help: "Only this type: image, video or live.")
+    var type: String?
+
+    @Option(help: "Only names containing this text (ASCII case-insensitive).")
+    var search: String?
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: JSONOption
+
+    func validate() throws {
+        if let type, !["image", "video", "live"].contains(type) {
+            throw ValidationError("'--type \(type)' is not a type; use image, video or live.")
+        }
+    }
+
+    func run() throws {
+        let result = try connection.withConnection {
+            try $0.call(.assets, AssetsParams(album: album, type: type, search: search), returning: AssetsResult.self)
+        }
+        if output.json { return Output.json(result.assets) }
+        Output.table(["ID", "TYPE", "SIZE", "PATH"], result.assets.map { asset in
+            [asset.id, asset.mediaType, Output.size(asset.size), asset.path + (asset.writableByOthers == true ? "  (writable by others: never shared)" : "")]
+        })
+    }
+}

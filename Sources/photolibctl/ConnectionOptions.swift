@@ -1,0 +1,28 @@
+import ArgumentParser
+import Glibc
+import PhotoLibClient
+import PhotoLibCore
+import PhotoLibProtocol
+
+/// Options every command shares: where the daemon listens.
+struct ConnectionOptions: ParsableArguments {
+    @Option(help: "The daemon's socket (default: $PHOTOLIBD_SOCKET, else $XDG_RUNTIME_DIR/photolibd.sock).")
+    var socket: String?
+
+    /// Connects, runs `body`, and turns any failure into one line on stderr and exit status 1.
+    func withConnection<T>(_ body: (PhotoLibConnection) throws -> T) throws -> T {
+        do {
+            let connection = try PhotoLibConnection(socketPath: PhotoLibConnection.socketPath(explicit: socket))
+            return try body(connection)
+        } catch let error as PhotoLibError {
+            Output.error(error.message)
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// `--json` for listing commands.
+struct JSONOption: ParsableArguments {
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import PhotoLibCore
+
+/// `photolibctl`: manage photolibd (apps, authorizations, selections) over its socket.
+@main
+struct PhotoLibCtl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photolibctl",
+        abstract: "Control photolibd: which app sees which photos.",
+        discussion: """
+            Paths in the library are relative to it (absolute paths inside it work too). \
+            Names that are not valid UTF-8 are written with \\xNN escapes and a backslash as \\\\, \
+            exactly as 'photolibctl assets' prints them.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            StatusCommand.self, AssetsCommand.self, AppCommand.self, AppsCommand.self, AuthorizeCommand.self,
+            SelectCommand.self, DeselectCommand.self, SelectionCommand.self,
+        ]
+    )
+
+    /// Runs with the raw argument bytes: an argument that is not valid UTF-8
+    /// (a file name typed or completed by the shell) is passed on in escaped
+    /// form instead of being mangled by Swift's lossy decoding.
+    static func main() {
+        var arguments: [String] = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[index] else { continue }
+            var bytes: [UInt8] = []
+            var pointer = UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self)
+            while pointer.pointee != 0 {
+                bytes.append(pointer.pointee)
+                pointer += 1
+            }
+            if let text = String(validating: bytes, as: UTF8.self) {
+                arguments.append(text)
+            } else {
+                arguments.append(EscapedName.escape(bytes))
+            }
+        }
+        main(arguments)
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import PhotoLibClient
+import PhotoLibProtocol
+
+/// The items a selection edit names.
+struct SelectionItems: ParsableArguments {
+    @Argument(help: "The app's ID.")
+    var app: String
+
+    @Argument(help: "Asset IDs, or paths of files in the library.")
+    var items: [String] = []
+
+    @Option(name: .customLong("album"), help: "An album (a directory relative to the library); repeat for more. Album grants are live.")
+    var albums: [String] = []
+
+    func validate() throws {
+        if items.isEmpty && albums.isEmpty {
+            throw ValidationError("Name at least one asset ID, path in the library, or --album ALBUM.")
+        }
+    }
+
+    var params: SelectionEditParams { SelectionEditParams(app: app, assets: items, albums: albums) }
+}
+
+struct SelectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "select", abstract: "Add assets or albums to an app's selection (shown in its view when it is limited).")
+
+    @OptionGroup var selection: SelectionItems
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let result = try connection.withConnection { try $0.call(.select, selection.params, returning: SelectionEditResult.self) }
+        print("Selected \(result.assets.count) new assets and \(result.albums.count) new albums for \(selection.app).")
+    }
+}
+
+struct DeselectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deselect", abstract: "Remove assets or albums from an app's selection; their links go at once.")
+
+    @OptionGroup var selection: SelectionItems
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let result = try connection.withConnection { try $0.call(.deselect, selection.params, returning: SelectionEditResult.self) }
+        print("Deselected \(result.assets.count) assets and \(result.albums.count) albums for \(selection.app).")
+    }
+}
+
+struct SelectionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "selection", abstract: "Show an app's selection.")
+
+    @Argument(help: "The app's ID.")
+    var app: String
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: JSONOption
+
+    func run() throws {
+        let result = try connection.withConnection { try $0.call(.selection, AppParams(app: app), returning: SelectionResult.self) }
+        if output.json { return Output.json(result) }
+        print("\(result.app): \(result.status)")
+        for album in result.albums { print("album  \(album.isEmpty ? "(whole library)" : album)") }
+        Output.table(["ID", "TYPE", "PATH"], result.assets.map { [$0.id, $0.mediaType, $0.path] })
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import PhotoLibClient
+import PhotoLibProtocol
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show the daemon, its library, counts, apps and scan progress.")
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: JSONOption
+
+    func run() throws {
+        let status = try connection.withConnection { try $0.call(.status, NoParams(), returning: StatusResult.self) }
+        if output.json { return Output.json(status) }
+        print("photolibd \(status.version) (pid \(status.pid)): \(status.state)")
+        print("library:  \(status.library)")
+        print("views:    \(status.views)")
+        print("socket:   \(status.socket)")
+        print("assets:   \(status.assets) in \(status.albums) albums")
+        print("apps:     \(status.apps)")
+        print("watches:  \(status.watches)\(status.failedWatches > 0 ? " (\(status.failedWatches) failed: raise fs.inotify.max_user_watches)" : "")")
+        if status.state == "scanning" || status.state == "starting" {
+            print("scan:     \(status.scannedFiles) files in \(status.scannedDirectories) directories so far")
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Logging
+import PhotoLibCore
+import PhotoLibDaemon
+
+/// `photolibd`: per-app limited photo libraries. Flags override the config file; the config file overrides the embedded defaults.
+@main
+struct PhotoLibd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photolibd",
+        abstract: "Per-app limited photo libraries: watches a photo directory and keeps a hardlink view per app.",
+        discussion: """
+            With no flags, serves ~/Pictures for the calling user: state and views under \
+            ~/.local/share/photolibd, socket in $XDG_RUNTIME_DIR. Manage it with photolibctl.
+            """,
+        version: Daemon.version
+    )
+
+    @Option(help: "The photo library directory (default: ~/Pictures).")
+    var library: String?
+
+    @Option(name: .customLong("views-dir"), help: "Where each app's view directory is kept; must be on the library's mount.")
+    var viewsDir: String?
+
+    @Option(name: .customLong("state-dir"), help: "Where the database is kept (default: ~/.local/share/photolibd).")
+    var stateDir: String?
+
+    @Option(help: "The Unix socket to listen on (default: $XDG_RUNTIME_DIR/photolibd.sock).")
+    var socket: String?
+
+    @Option(help: "A configuration file (TOML); see config/photolibd.toml.")
+    var config: String?
+
+    @Flag(help: "Log debug detail.")
+    var verbose = false
+
+    mutating func run() async throws {
+        let verbose = self.verbose
+        LoggingSystem.bootstrap { label in
+            var handler = StderrLogHandler(label: label)
+            handler.logLevel = verbose ? .debug : .info
+            return handler
+        }
+        let logger = Logger(label: "photolibd")
+        do {
+            var resolved = DaemonConfiguration.defaults()
+            if let config {
+                try ConfigurationFile.load(path: config).apply(to: &resolved)
+            }
+            resolved.apply(flags: .init(library: library, views: viewsDir, state: stateDir, socket: socket))
+            try await Daemon.run(configuration: resolved, logger: logger)
+        } catch let error as PhotoLibError {
+            logger.critical("\(error.message)")
+            throw ExitCode(1)
+        }
+    }
+}
+
