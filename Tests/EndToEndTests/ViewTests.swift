@@ -1,0 +1,195 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A person's view of photolibd: grant, select, edit the library, and find exactly the right hardlinks.
+@Suite("Views follow selections and the library", .serialized)
+struct ViewTests {
+    let app = "org.example.Viewer"
+
+    func started(_ setUp: (TestLibrary) throws -> Void = { _ in }) async throws -> RunningDaemon {
+        let library = try TestLibrary()
+        try setUp(library)
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        return daemon
+    }
+
+    @Test("a selection gives exactly those hardlinks, on the originals' inodes")
+    func selectionGivesExactHardlinks() async throws {
+        let daemon = try await started { lib in
+            try lib.makeDirectory(lib.path("Trips/2024"))
+            for i in 1...5 { try lib.write("Trips/2024/IMG_\(i).jpg", contents: "photo \(i)") }
+            try lib.write("Home/clip.mov")
+        }
+        let lib = daemon.library
+        try daemon.ok("app", "add", app, "--uid", "4242")
+        try daemon.ok("authorize", app, "limited")
+        let assets = try daemon.assets()
+        let chosen = ["Trips/2024/IMG_2.jpg", "Trips/2024/IMG_4.jpg"]
+        try daemon.ok("select", app, assets[chosen[0]]!, chosen[1])  // by ID and by path
+        let expected = Set(chosen.map { assets[$0]! + ".jpg" })
+        #expect(Set(lib.entries(daemon.view(app)).map { String(decoding: $0, as: UTF8.self) }) == expected)
+        for path in chosen {
+            #expect(lib.inode(daemon.view(app) + "/" + assets[path]! + ".jpg") == lib.inode(lib.path(path)))
+        }
+        // Denying empties the view at once; a new limited grant restores the same names.
+        try daemon.ok("authorize", app, "denied")
+        #expect(lib.entries(daemon.view(app)).isEmpty)
+        try daemon.ok("authorize", app, "limited")
+        #expect(Set(lib.entries(daemon.view(app)).map { String(decoding: $0, as: UTF8.self) }) == expected)
+        try daemon.ok("deselect", app, chosen[0])
+        #expect(Set(lib.entries(daemon.view(app)).map { String(decoding: $0, as: UTF8.self) }) == [assets[chosen[1]]! + ".jpg"])
+    }
+
+    @Test("an album grant is live: a photo added to the album later joins the view")
+    func albumGrantPicksUpLaterFiles() async throws {
+        let daemon = try await started { lib in
+            try lib.makeDirectory(lib.path("Family"))
+            try lib.write("Family/a.jpg")
+            try lib.write("Other/b.jpg")
+        }
+        let lib = daemon.library
+        try daemon.ok("app", "add", app, "--uid", "4242")
+        try daemon.ok("authorize", app, "limited")
+        try daemon.ok("select", app, "--album", "Family")
+        #expect(lib.entries(daemon.view(app)).count == 1)
+        try lib.write("Family/later.jpg")
+        try lib.makeDirectory(lib.path("Family/Sub"))
+        try lib.write("Family/Sub/deeper.png")
+        try await waitUntil("the later photos to join the view") { lib.entries(daemon.view(app)).count == 3 }
+        let ids = try daemon.assets()
+        let names = Set(lib.entries(daemon.view(app)).map { String(decoding: $0, as: UTF8.self) })
+        #expect(names == [ids["Family/a.jpg"]! + ".jpg", ids["Family/later.jpg"]! + ".jpg", ids["Family/Sub/deeper.png"]! + ".png"])
+        #expect(!names.contains { $0.contains("Family") })
+    }
+
+    @Test("an album rename keeps asset IDs and selections, and the authorized view follows")
+    func albumRenameKeepsIDs() async throws {
+        let daemon = try await started { lib in
+            try lib.makeDirectory(lib.path("Trips/2024"))
+            try lib.write("Trips/2024/a.jpg")
+            try lib.write("Trips/b.jpg")
+        }
+        let lib = daemon.library
+        try daemon.ok("app", "add", app, "--uid", "4242")
+        try daemon.ok("app", "add", "org.example.All", "--uid", "4243")
+        try daemon.ok("authorize", app, "limited")
+        try daemon.ok("authorize", "org.example.All", "authorized")
+        try daemon.ok("select", app, "--album", "Trips/2024", "Trips/b.jpg")
+        let before = try daemon.assets()
+        #expect(rename(lib.path("Trips"), lib.path("Voyages")) == 0)
+        try await waitUntil("the rename to reach the index") { try daemon.assets()["Voyages/2024/a.jpg"] != nil }
+        let after = try daemon.assets()
+        #expect(after["Voyages/2024/a.jpg"] == before["Trips/2024/a.jpg"])
+        #expect(after["Voyages/b.jpg"] == before["Trips/b.jpg"])
+        let selection = try daemon.ok("selection", app, "--json")
+        #expect(selection.contains("Voyages/2024"))
+        #expect(selection.contains(before["Trips/b.jpg"]!))
+        #expect(lib.entries(daemon.view(app)).count == 2)
+        try await waitUntil("the authorized view to follow") {
+            lib.files(below: daemon.view("org.example.All")) == ["Voyages/2024/a.jpg", "Voyages/b.jpg"]
+        }
+    }
+
+    @Test("an atomic save relinks the view to the new content and keeps the asset's ID")
+    func atomicSaveRelinks() async throws {
+        let daemon = try await started { lib in try lib.write("edit.jpg", contents: "old") }
+        let lib = daemon.library
+        try daemon.ok("app", "add", app, "--uid", "4242")
+        try daemon.ok("authorize", app, "limited")
+        let id = try daemon.assets()["edit.jpg"]!
+        try daemon.ok("select", app, id)
+        let entry = daemon.view(app) + "/" + id + ".jpg"
+        #expect(try String(contentsOfFile: entry, encoding: .utf8) == "old")
+        try lib.write(".edit.jpg.swp", contents: "new content")
+        #expect(rename(lib.path(".edit.jpg.swp"), lib.path("edit.jpg")) == 0)
+        try await waitUntil("the view to show the saved content") {
+            (try? String(contentsOfFile: entry, encoding: .utf8)) == "new content"
+        }
+        #expect(lib.inode(entry) == lib.inode(lib.path("edit.jpg")))
+        #expect(try daemon.assets() == ["edit.jpg": id])
+    }
+
+    @Test("a deleted file leaves every view")
+    func deletedFileLeavesEveryView() async throws {
+        let daemon = try await started { lib in
+            try lib.write("gone.jpg")
+            try lib.write("stays.jpg")
+        }
+        let lib = daemon.library
+        for (name, status) in [("org.example.A", "limited"), ("org.example.B", "authorized")] {
+            try daemon.ok("app", "add", name, "--uid", "4242")
+            try daemon.ok("authorize", name, status)
+        }
+        try daemon.ok("select", "org.example.A", "gone.jpg", "stays.jpg")
+        #expect(lib.entries(daemon.view("org.example.A")).count == 2)
+        #expect(unlink(lib.path("gone.jpg")) == 0)
+        try await waitUntil("the file to leave both views") {
+            lib.entries(daemon.view("org.example.A")).count == 1 && lib.files(below: daemon.view("org.example.B")) == ["stays.jpg"]
+        }
+        #expect(try daemon.assets().keys.sorted() == ["stays.jpg"])
+    }
+
+    @Test("symlinks, FIFOs and non-photo files never become assets or view entries")
+    func onlyRegularPhotoFiles() async throws {
+        let daemon = try await started { lib in
+            try lib.write("real.jpg")
+            try lib.write("notes.txt")
+            try lib.write(".hidden.jpg")
+            symlink("/etc/passwd", lib.path("link.jpg"))
+            mkfifo(lib.path("fifo.jpg"), 0o644)
+        }
+        let lib = daemon.library
+        #expect(try daemon.assets().keys.sorted() == ["real.jpg"])
+        try daemon.ok("app", "add", app, "--uid", "4242")
+        try daemon.ok("authorize", app, "authorized")
+        #expect(lib.files(below: daemon.view(app)) == ["real.jpg"])
+        symlink("/etc/hostname", lib.path("later-link.jpg"))
+        try lib.write("later.jpg")
+        try await waitUntil("the later photo") { lib.files(below: daemon.view(app)).contains("later.jpg") }
+        #expect(lib.files(below: daemon.view(app)) == ["real.jpg", "later.jpg"])
+    }
+
+    @Test("a file others may write is indexed but never linked")
+    func writableOriginalsAreNotLinked() async throws {
+        let daemon = try await started { lib in
+            try lib.write("safe.jpg")
+            try lib.write("open.jpg")
+            chmod(lib.path("open.jpg"), 0o666)
+        }
+        let lib = daemon.library
+        try daemon.ok("app", "add", app, "--uid", "4242")
+        try daemon.ok("authorize", app, "authorized")
+        #expect(lib.files(below: daemon.view(app)) == ["safe.jpg"])
+        #expect(try daemon.ok("assets").contains("writable by others"))
+        chmod(lib.path("open.jpg"), 0o644)
+        try await waitUntil("the fixed file to be linked") { lib.files(below: daemon.view(app)).count == 2 }
+        chmod(lib.path("safe.jpg"), 0o664)
+        try await waitUntil("the now group-writable file to be unlinked") { lib.files(below: daemon.view(app)) == ["open.jpg"] }
+    }
+
+    @Test("a view damaged while the daemon was down is repaired at start, and edits survive a kill")
+    func restartRepairsViews() async throws {
+        let daemon = try await started { lib in
+            for i in 1...3 { try lib.write("p\(i).jpg") }
+        }
+        let lib = daemon.library
+        try daemon.ok("app", "add", app, "--uid", "4242")
+        try daemon.ok("authorize", app, "limited")
+        try daemon.ok("select", app, "p1.jpg", "p2.jpg")
+        let ids = try daemon.assets()
+        daemon.kill()
+        // While it is down: damage the view, and change the library.
+        #expect(unlink(daemon.view(app) + "/" + ids["p1.jpg"]! + ".jpg") == 0)
+        _ = FileManager.default.createFile(atPath: daemon.view(app) + "/intruder.jpg", contents: Data("x".utf8))
+        symlink("/etc/passwd", daemon.view(app) + "/evil.jpg")
+        #expect(rename(lib.path("p2.jpg"), lib.path("renamed.jpg")) == 0)
+        try await daemon.start()
+        let after = try daemon.assets()
+        #expect(after["renamed.jpg"] == ids["p2.jpg"])  // matched by inode: same asset, same selection
+        #expect(Set(lib.entries(daemon.view(app)).map { String(decoding: $0, as: UTF8.self) })
+                == [ids["p1.jpg"]! + ".jpg", ids["p2.jpg"]! + ".jpg"])
+    }
+}
+

@@ -1,0 +1,66 @@
+import PhotoLibCore
+import PhotoLibStore
+import Testing
+
+@Suite("Store")
+struct StoreTests {
+    let app = AppID("org.example.Viewer")!
+
+    func facts(_ inode: UInt64) -> FileFacts {
+        FileFacts(device: 1, inode: inode, size: 10, modificationTime: 5, permissions: 0o644)
+    }
+
+    @Test("byte names that Swift strings would merge stay separate rows")
+    func byteNames() throws {
+        let store = try Store(inMemory: ())
+        var generator = SystemRandomNumberGenerator()
+        let names: [[UInt8]] = [[0x63, 0x61, 0x66, 0xC3, 0xA9, 0x2E, 0x6A, 0x70, 0x67], [0x63, 0x61, 0x66, 0x65, 0xCC, 0x81, 0x2E, 0x6A, 0x70, 0x67],
+                                [0x62, 0xFF, 0x2E, 0x6A, 0x70, 0x67], [0x62, 0xFE, 0x2E, 0x6A, 0x70, 0x67]]
+        try store.write { tx in
+            for (index, bytes) in names.enumerated() {
+                _ = try tx.insertAsset(album: AlbumTree.rootID, name: FileName(bytes: bytes)!, mediaType: .image,
+                                       file: facts(UInt64(index + 1)), generator: &generator)
+            }
+        }
+        let stored = try store.read { try $0.assets(inAlbum: AlbumTree.rootID) }
+        #expect(Set(stored.map(\.name.bytes)) == Set(names))
+    }
+
+    @Test("album grants are live and cover sub-albums; single selections survive an album move")
+    func visibility() throws {
+        let store = try Store(inMemory: ())
+        var generator = SystemRandomNumberGenerator()
+        let (trips, inner, other) = try store.write { tx in
+            (try tx.insertAlbum(parent: 1, name: FileName("Trips")!), 0, try tx.insertAlbum(parent: 1, name: FileName("Other")!))
+        }
+        let nested = try store.write { tx in try tx.insertAlbum(parent: trips, name: FileName("2024")!) }
+        _ = inner
+        try store.write { tx in
+            try tx.insertApp(AppRecord(id: app, uid: 1000, purpose: "", readWrite: .limited, addOnly: .notDetermined), createdAt: 0)
+            _ = try tx.selectAlbums(app, albums: [trips])
+        }
+        let (later, single) = try store.write { tx in
+            (try tx.insertAsset(album: nested, name: FileName("later.jpg")!, mediaType: .image, file: facts(1), generator: &generator),
+             try tx.insertAsset(album: other, name: FileName("one.jpg")!, mediaType: .image, file: facts(2), generator: &generator))
+        }
+        _ = try store.write { try $0.selectAssets(app, rowIDs: [single.rowID]) }
+        #expect(Set(try store.read { try $0.visibleAssets(limitedApp: app) }.map(\.id)) == [later.id, single.id])
+
+        try store.write { tx in try tx.moveAlbum(other, parent: nested, name: FileName("Moved")!) }
+        #expect(try store.read { try $0.selectedAssets(app) }.map(\.id) == [single.id])
+    }
+
+    @Test("deleting an asset drops it from every selection")
+    func cascade() throws {
+        let store = try Store(inMemory: ())
+        var generator = SystemRandomNumberGenerator()
+        let record = try store.write { tx in
+            try tx.insertApp(AppRecord(id: app, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined), createdAt: 0)
+            let record = try tx.insertAsset(album: 1, name: FileName("a.jpg")!, mediaType: .image, file: facts(9), generator: &generator)
+            _ = try tx.selectAssets(app, rowIDs: [record.rowID])
+            return record
+        }
+        try store.write { try $0.deleteAsset(rowID: record.rowID) }
+        #expect(try store.read { try $0.selectedAssetRowIDs(app) }.isEmpty)
+    }
+}
