@@ -11,7 +11,8 @@ public final class PhotoLibConnection {
     public let socketPath: String
     public let greeting: Greeting
     private let socket: UnixStreamSocket
-    private var framer = LineFramer()
+    /// Replies may be far longer than requests (a listing of 100,000 assets is ~15 MB).
+    private var framer = LineFramer(limit: 1 << 30)
     private let coder = MessageCoder()
     private var nextID: Int64 = 1
 

@@ -1,0 +1,108 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Every bad input gets one clear line and a non-zero exit; nothing changes.
+@Suite("photolibctl errors", .serialized)
+struct CommandLineTests {
+    @Test("with no daemon, photolibctl says so and how to start it")
+    func daemonNotRunning() throws {
+        let library = try TestLibrary()
+        let result = try run(RunningDaemon.buildDirectory + "/photolibctl", ["status", "--socket", library.socket])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("photolibd is not running"))
+        #expect(result.stderr.contains("start it"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("PHOTOLIBD_SOCKET is used when --socket is not given")
+    func socketFromEnvironment() async throws {
+        let library = try TestLibrary()
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        var environment = ProcessInfo.processInfo.environment
+        environment["PHOTOLIBD_SOCKET"] = library.socket
+        let result = try run(RunningDaemon.buildDirectory + "/photolibctl", ["status"], environment: environment)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(library.library))
+    }
+
+    @Test("bad names, unknown apps, assets and albums are refused with one line each, and nothing changes")
+    func badInputs() async throws {
+        let library = try TestLibrary()
+        try library.write("a.jpg")
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        try daemon.ok("app", "add", "org.example.Viewer", "--uid", "4242")
+        let cases: [([String], String)] = [
+            (["app", "add", "Viewer", "--uid", "1"], "reverse-DNS"),
+            (["app", "add", "org.example.Viewer", "--uid", "1"], "already registered"),
+            (["authorize", "org.example.Nope", "limited"], "No app org.example.Nope"),
+            (["select", "org.example.Viewer", "missing.jpg"], "not an asset"),
+            (["select", "org.example.Viewer", "a.jpg", "zzzzzzzzzzzzzzzz"], "No asset has the ID"),
+            (["select", "org.example.Viewer", "--album", "Nope"], "not an album"),
+            (["selection", "org.example.Nope"], "No app"),
+            (["app", "remove", "org.example.Nope"], "No app"),
+        ]
+        for (arguments, expected) in cases {
+            let result = try daemon.ctl(arguments)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
+        }
+        // The failed select with one good and one bad item selected nothing.
+        #expect(try daemon.ok("selection", "org.example.Viewer", "--json").contains("\"assets\" : [\n\n  ]"))
+        let usage = try daemon.ctl("authorize", "org.example.Viewer", "full")
+        #expect(usage.status != 0)
+        #expect(usage.stderr.contains("not an authorization status"))
+    }
+
+    @Test("the daemon refuses a views directory it did not make, and one inside the library")
+    func refusesForeignViewsDirectory() async throws {
+        let library = try TestLibrary()
+        try library.makeDirectory(library.views)
+        _ = FileManager.default.createFile(atPath: library.views + "/precious.txt", contents: Data("keep".utf8))
+        let foreign = try run(RunningDaemon.buildDirectory + "/photolibd",
+                              ["--library", library.library, "--views-dir", library.views, "--state-dir", library.state, "--socket", library.socket])
+        #expect(foreign.status != 0)
+        #expect(foreign.stderr.contains("not made by photolibd"))
+        #expect(FileManager.default.fileExists(atPath: library.views + "/precious.txt"))
+
+        let inside = try run(RunningDaemon.buildDirectory + "/photolibd",
+                             ["--library", library.library, "--views-dir", library.library + "/views", "--state-dir", library.state, "--socket", library.socket])
+        #expect(inside.status != 0)
+        #expect(inside.stderr.contains("overlap"))
+    }
+
+    @Test("a bad configuration file stops start-up naming the file, line and key")
+    func configurationErrors() throws {
+        let library = try TestLibrary()
+        let config = library.root + "/photolibd.toml"
+        try "library = \"\(library.library)\"\nviews_dri = \"/x\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let result = try run(RunningDaemon.buildDirectory + "/photolibd", ["--config", config, "--socket", library.socket])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("\(config):2: key 'views_dri': unknown key"))
+
+        try "[assets]\nimage_extensions = \"jpg\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let typed = try run(RunningDaemon.buildDirectory + "/photolibd", ["--config", config, "--socket", library.socket])
+        #expect(typed.stderr.contains("key 'image_extensions': must be an array"))
+    }
+
+    @Test("the configuration file sets paths and extensions; flags override it")
+    func configurationApplies() async throws {
+        let library = try TestLibrary()
+        try library.write("a.jpg")
+        try library.write("b.xyz")
+        let config = library.root + "/photolibd.toml"
+        try """
+            library = "\(library.root)/elsewhere"
+            views_dir = "\(library.views)"
+            state_dir = "\(library.state)"
+            [assets]
+            image_extensions = ["xyz"]
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon(library)
+        try await daemon.start(extraArguments: ["--config", config])  // --library from the harness wins
+        #expect(try daemon.assets().keys.sorted() == ["b.xyz"])
+    }
+}
