@@ -15,9 +15,16 @@ extension StoreTransaction {
             .flatMap(Self.asset(from:))
     }
 
+    /// The assets of one album. Runs once per directory in every scan and
+    /// reconcile, so it reuses a cached statement and decodes rows in place.
     public func assets(inAlbum album: AlbumTree.ID) throws -> [AssetRecord] {
-        try Row.fetchAll(db, sql: "SELECT \(Self.assetColumns) FROM asset WHERE album = ?", arguments: [album])
-            .compactMap(Self.asset(from:))
+        let statement = try db.cachedStatement(sql: "SELECT \(Self.assetColumns) FROM asset WHERE album = ?")
+        let rows = try Row.fetchCursor(statement, arguments: [album])
+        var out: [AssetRecord] = []
+        while let row = try rows.next() {
+            if let record = Self.asset(from: row) { out.append(record) }
+        }
+        return out
     }
 
     /// Assets in any of the given albums.
@@ -25,8 +32,7 @@ extension StoreTransaction {
         var out: [AssetRecord] = []
         for chunk in stride(from: 0, to: albums.count, by: 500).map({ Array(albums[$0..<min($0 + 500, albums.count)]) }) {
             let marks = chunk.map { _ in "?" }.joined(separator: ",")
-            out += try Row.fetchAll(db, sql: "SELECT \(Self.assetColumns) FROM asset WHERE album IN (\(marks))",
-                                    arguments: StatementArguments(chunk)).compactMap(Self.asset(from:))
+            out += try fetchAssets(sql: "SELECT \(Self.assetColumns) FROM asset WHERE album IN (\(marks))", arguments: StatementArguments(chunk), cached: false)
         }
         return out
     }
@@ -36,8 +42,7 @@ extension StoreTransaction {
         for start in stride(from: 0, to: ids.count, by: 500) {
             let chunk = ids[start..<min(start + 500, ids.count)].map(\.rawValue)
             let marks = chunk.map { _ in "?" }.joined(separator: ",")
-            out += try Row.fetchAll(db, sql: "SELECT \(Self.assetColumns) FROM asset WHERE id IN (\(marks))",
-                                    arguments: StatementArguments(chunk)).compactMap(Self.asset(from:))
+            out += try fetchAssets(sql: "SELECT \(Self.assetColumns) FROM asset WHERE id IN (\(marks))", arguments: StatementArguments(chunk), cached: false)
         }
         return out
     }
@@ -97,23 +102,36 @@ extension StoreTransaction {
             arguments.append(Data(nameContains))
         }
         let whereClause = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
-        return try Row.fetchAll(db, sql: "SELECT \(Self.assetColumns) FROM asset \(whereClause) ORDER BY album, name",
-                                arguments: StatementArguments(arguments)).compactMap(Self.asset(from:))
+        return try fetchAssets(sql: "SELECT \(Self.assetColumns) FROM asset \(whereClause) ORDER BY album, name", arguments: StatementArguments(arguments), cached: false)
     }
 
+    /// Runs an asset query and decodes its rows in place (no copied rows).
+    /// Statements with a variable number of parameters pass `cached: false`,
+    /// so they do not fill the statement cache.
+    func fetchAssets(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = true) throws -> [AssetRecord] {
+        let statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        var out: [AssetRecord] = []
+        while let row = try rows.next() {
+            if let record = Self.asset(from: row) { out.append(record) }
+        }
+        return out
+    }
+
+    /// Decodes a row selected with `assetColumns`, by column index (the hot path of every scan).
     static func asset(from row: Row) -> AssetRecord? {
-        let nameData: Data = row["name"]
-        let idText: String = row["id"]
-        let typeText: String = row["mediaType"]
+        let nameData: Data = row[3]
+        let idText: String = row[1]
+        let typeText: String = row[4]
         guard let name = FileName(bytes: Array(nameData)), let id = AssetID(idText),
               let mediaType = MediaType(rawValue: typeText) else { return nil }
-        let device: Int64 = row["device"]
-        let inode: Int64 = row["inode"]
-        let mode: Int64 = row["mode"]
+        let device: Int64 = row[5]
+        let inode: Int64 = row[6]
+        let mode: Int64 = row[9]
         return AssetRecord(
-            rowID: row["rowid"], id: id, album: row["album"], name: name, mediaType: mediaType,
-            file: FileFacts(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: row["size"],
-                            modificationTime: row["mtime"], permissions: UInt32(truncatingIfNeeded: mode)))
+            rowID: row[0], id: id, album: row[2], name: name, mediaType: mediaType,
+            file: FileFacts(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: row[7],
+                            modificationTime: row[8], permissions: UInt32(truncatingIfNeeded: mode)))
     }
 }
 

@@ -51,21 +51,21 @@ extension StoreTransaction {
 
     /// The individually selected assets of an app, by ID.
     public func selectedAssets(_ app: AppID) throws -> [AssetRecord] {
-        try Row.fetchAll(db, sql: """
+        try fetchAssets(sql: """
             SELECT \(Self.assetColumns) FROM asset WHERE rowid IN (SELECT asset FROM selectedAsset WHERE app = ?) ORDER BY id
-            """, arguments: [app.rawValue]).compactMap(Self.asset(from:))
+            """, arguments: [app.rawValue])
     }
 
     /// Everything a limited app may see: its selected assets and every asset
     /// in a selected album or below it (album grants are live).
     public func visibleAssets(limitedApp app: AppID) throws -> [AssetRecord] {
-        try Row.fetchAll(db, sql: """
+        try fetchAssets(sql: """
             WITH RECURSIVE granted(id) AS (
                 SELECT album FROM selectedAlbum WHERE app = ?1
                 UNION SELECT album.id FROM album JOIN granted ON album.parent = granted.id
             )
             SELECT \(Self.assetColumns) FROM asset
             WHERE album IN granted OR rowid IN (SELECT asset FROM selectedAsset WHERE app = ?1)
-            """, arguments: [app.rawValue]).compactMap(Self.asset(from:))
+            """, arguments: [app.rawValue])
     }
 }

@@ -189,10 +189,14 @@ public enum Directory {
         return FileDescriptor(rawValue: fd)
     }
 
+    /// Calls `body` with the name as a NUL-terminated C string, built on the stack.
     static func withName<R>(_ name: FileName, _ body: (UnsafePointer<CChar>) throws(SystemCallError) -> R) throws(SystemCallError) -> R {
-        var bytes = name.bytes.map { CChar(bitPattern: $0) }
-        bytes.append(0)
-        let result: Result<R, SystemCallError> = bytes.withUnsafeBufferPointer { buffer in
+        let count = name.bytes.count
+        let result: Result<R, SystemCallError> = withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { buffer in
+            name.bytes.withUnsafeBufferPointer { source in
+                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: source.baseAddress!, byteCount: count)
+            }
+            buffer[count] = 0
             do throws(SystemCallError) {
                 return .success(try body(buffer.baseAddress!))
             } catch {

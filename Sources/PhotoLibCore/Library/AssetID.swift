@@ -8,11 +8,15 @@ public struct AssetID: Hashable, Sendable, Comparable, CustomStringConvertible, 
 
     static let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz".utf8)
     public static let length = 16
+    private static let isAlphabet: [Bool] = (0..<256).map { alphabet.contains(UInt8($0)) }
 
     /// Validates a user-supplied ID; `nil` unless it has the exact shape of an asset ID.
     public init?(_ text: String) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == Self.length, bytes.allSatisfy(Self.alphabet.contains) else { return nil }
+        var text = text
+        let valid = text.withUTF8 { bytes in
+            bytes.count == Self.length && bytes.allSatisfy { Self.isAlphabet[Int($0)] }
+        }
+        guard valid else { return nil }
         rawValue = text
     }
 

@@ -41,6 +41,12 @@ public struct FileName: Hashable, Sendable, Comparable, CustomStringConvertible 
         return Array(bytes[(dot + 1)...])
     }
 
+    public func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
+    public static func == (lhs: FileName, rhs: FileName) -> Bool { lhs.bytes == rhs.bytes }
+
     public static func < (lhs: FileName, rhs: FileName) -> Bool {
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }

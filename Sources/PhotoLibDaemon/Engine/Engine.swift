@@ -99,10 +99,11 @@ actor Engine {
         }
         let started = ContinuousClock.now
         try index.fullScan(recorder: ChangeRecorder(recording: false))
+        let scanned = ContinuousClock.now
         try reconcileAllViews()
         board.update { $0.phase = .ready }
         let snapshot = board.snapshot
-        logger.info("Library scanned: \(snapshot.scannedFiles) assets in \(snapshot.scannedDirectories) directories, views reconciled in \(ContinuousClock.now - started).")
+        logger.info("Library scanned: \(snapshot.scannedFiles) assets in \(snapshot.scannedDirectories) directories in \(scanned - started); views reconciled in \(ContinuousClock.now - scanned).")
     }
 
     private func reconcileAllViews() throws {

@@ -319,21 +319,22 @@ final class LibraryIndex {
             $0.scannedDirectories = 0
             $0.scannedFiles = 0
         }
-        let watermark = try store.read { tx in try tx.maxAssetRowID() }
-        var vanished: [(AssetRecord, LocatedAsset?)] = []
-        var pending: [(AlbumTree.ID, FileDescriptor, RelativePath)] = [(AlbumTree.rootID, try Directory.duplicate(access.root), .root)]
-        while let (id, directory, path) = pending.popLast() {
-            defer { directory.close() }
-            let result = try store.write { tx in try reconcileDirectory(id, directory, path, tx: tx, recorder: recorder) }
-            vanished += result.vanished
-            pending += result.subdirectories
-            board.update {
-                $0.scannedDirectories += 1
-                $0.scannedFiles += result.files
-            }
-        }
-        guard !vanished.isEmpty else { return }
+        // One transaction for the whole walk: a crash midway leaves the old
+        // index, and the next start scans again anyway.
         try store.write { tx in
+            let watermark = try tx.maxAssetRowID()
+            var vanished: [(AssetRecord, LocatedAsset?)] = []
+            var pending: [(AlbumTree.ID, FileDescriptor, RelativePath)] = [(AlbumTree.rootID, try Directory.duplicate(access.root), .root)]
+            while let (id, directory, path) = pending.popLast() {
+                defer { directory.close() }
+                let result = try reconcileDirectory(id, directory, path, tx: tx, recorder: recorder)
+                vanished += result.vanished
+                pending += result.subdirectories
+                board.update {
+                    $0.scannedDirectories += 1
+                    $0.scannedFiles += result.files
+                }
+            }
             for (gone, goneLocation) in vanished {
                 if let arrived = try tx.asset(device: gone.file.device, inode: gone.file.inode, insertedAfter: watermark) {
                     // Same inode: the old asset (ID, selections) takes the new place.

@@ -61,13 +61,19 @@ final class ViewMaintainer {
 
     /// Brings one app's whole view to the desired state.
     func reconcile(_ app: AppRecord, index: LibraryIndex, store: Store, libraryAvailable: Bool) throws -> Report {
+        // One read snapshot for the whole view: consistent, and far cheaper
+        // than a transaction per album.
+        try store.read { tx in try reconcile(app, index: index, tx: tx, libraryAvailable: libraryAvailable) }
+    }
+
+    private func reconcile(_ app: AppRecord, index: LibraryIndex, tx: StoreTransaction, libraryAvailable: Bool) throws -> Report {
         let view = try openView(app.id)
         var report = Report()
         switch libraryAvailable ? app.layout : .empty {
         case .empty:
             try sync(view.root, wanted: [:], sources: [:], report: &report)
         case .limited:
-            let visible = try store.read { try $0.visibleAssets(limitedApp: app.id) }
+            let visible = try tx.visibleAssets(limitedApp: app.id)
             var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
             var sources: [FileName: LocatedAsset] = [:]
             for record in visible where !record.file.isWritableByOthers {
@@ -84,7 +90,7 @@ final class ViewMaintainer {
                 var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
                 var sources: [FileName: LocatedAsset] = [:]
                 let ancestry = index.albums.ancestry(of: album)
-                for record in try store.read({ try $0.assets(inAlbum: album) }) where !record.file.isWritableByOthers {
+                for record in try tx.assets(inAlbum: album) where !record.file.isWritableByOthers {
                     wanted[record.name] = .file(inode: record.file.inode)
                     sources[record.name] = LocatedAsset(record: record, path: path.appending(record.name), ancestry: ancestry)
                 }
