@@ -39,9 +39,14 @@ struct LibraryRootTests {
 @Suite("Who may connect", .serialized)
 struct PeerIdentityTests {
     /// Runs photolibctl as another uid, with no passwd entry (setpriv).
+    /// The binary is copied next to the socket: the checkout may sit below a directory other uids cannot enter.
     func ctl(as uid: Int, _ daemon: RunningDaemon, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try run("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups",
-                                     RunningDaemon.buildDirectory + "/photolibctl"] + arguments + ["--socket", daemon.library.socket])
+        let copy = daemon.library.root + "/photolibctl"
+        if !FileManager.default.fileExists(atPath: copy) {
+            try FileManager.default.copyItem(atPath: RunningDaemon.buildDirectory + "/photolibctl", toPath: copy)
+        }
+        return try run("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", copy]
+                       + arguments + ["--socket", daemon.library.socket])
     }
 
     @Test("identity comes from SO_PEERCRED: a stranger is refused, a registered app may not administer")
@@ -52,7 +57,6 @@ struct PeerIdentityTests {
         }
         let library = try TestLibrary()
         chmod(library.root, 0o755)  // let other uids reach the socket; the daemon decides who may talk
-        // The package checkout itself must be traversable for the other uid to run the binary.
         let daemon = try RunningDaemon(library)
         try await daemon.start()
         try daemon.ok("app", "add", "org.example.Viewer", "--uid", "54321")
