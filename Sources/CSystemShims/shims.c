@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -82,3 +83,5 @@ int photolibd_mount_id(int fd, uint64_t *mount_id) {
     *mount_id = stx.stx_mnt_id;
     return 0;
 }
+
+int photolibd_release_free_memory(void) { return malloc_trim(0); }

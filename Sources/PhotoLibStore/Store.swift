@@ -21,6 +21,9 @@ public final class Store: Sendable {
             var configuration = Configuration()
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // 1 MiB of page cache per connection: the kernel's page cache
+                // holds the file anyway, and the daemon should stay small.
+                try db.execute(sql: "PRAGMA cache_size = -1024")
             }
             configuration.maximumReaderCount = 2
             let pool = try DatabasePool(path: path, configuration: configuration)

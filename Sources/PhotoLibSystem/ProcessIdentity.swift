@@ -1,3 +1,4 @@
+import CSystemShims
 import Glibc
 
 /// Who this process runs as, and user lookups for the command line.
@@ -38,6 +39,12 @@ public enum ProcessIdentity {
             }
             prefix += "/"
         }
+    }
+
+    /// Hands memory freed after a large one-off job (the start-up walk) back to the kernel,
+    /// so resident memory reflects what the daemon keeps, not what it once needed.
+    public static func releaseFreeMemory() {
+        _ = photolibd_release_free_memory()
     }
 
     /// The canonical absolute form of an existing path. The corresponding C function is `realpath`.

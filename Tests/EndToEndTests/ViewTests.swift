@@ -92,6 +92,25 @@ struct ViewTests {
         }
     }
 
+    @Test("nested directory renames: later files land under the new path (where libinotifytools' tables go wrong)")
+    func nestedRenamesTrackPaths() async throws {
+        let daemon = try await started { lib in try lib.write("a/b/c/one.jpg") }
+        let lib = daemon.library
+        try daemon.ok("app", "add", "org.example.All", "--uid", "4243")
+        try daemon.ok("authorize", "org.example.All", "authorized")
+        let id = try daemon.assets()["a/b/c/one.jpg"]!
+        #expect(rename(lib.path("a/b"), lib.path("b2")) == 0)      // inner directory out to the root
+        #expect(rename(lib.path("a"), lib.path("b2/c/a3")) == 0)   // outer directory into the moved one
+        try lib.write("b2/c/two.jpg")
+        try lib.write("b2/c/a3/three.jpg")
+        #expect(rename(lib.path("b2/c/one.jpg"), lib.path("b2/c/a3/one.jpg")) == 0)  // a file between albums
+        let expected: Set<String> = ["b2/c/a3/one.jpg", "b2/c/two.jpg", "b2/c/a3/three.jpg"]
+        try await waitUntil("the view to show the new layout") { lib.files(below: daemon.view("org.example.All")) == expected }
+        let assets = try daemon.assets()
+        #expect(Set(assets.keys) == expected)
+        #expect(assets["b2/c/a3/one.jpg"] == id)
+    }
+
     @Test("an atomic save relinks the view to the new content and keeps the asset's ID")
     func atomicSaveRelinks() async throws {
         let daemon = try await started { lib in try lib.write("edit.jpg", contents: "old") }
@@ -149,6 +168,22 @@ struct ViewTests {
         try lib.write("later.jpg")
         try await waitUntil("the later photo") { lib.files(below: daemon.view(app)).contains("later.jpg") }
         #expect(lib.files(below: daemon.view(app)) == ["real.jpg", "later.jpg"])
+    }
+
+    @Test("a photo hardlinked into the library (IN_CREATE only, no close) is indexed; one still being written is not yet")
+    func hardlinkedArrivals() async throws {
+        let daemon = try await started()
+        let lib = daemon.library
+        try daemon.ok("app", "add", app, "--uid", "4242")
+        try daemon.ok("authorize", app, "authorized")
+        _ = FileManager.default.createFile(atPath: lib.root + "/outside.jpg", contents: Data("x".utf8))
+        #expect(link(lib.root + "/outside.jpg", lib.path("linked.jpg")) == 0)
+        let writing = open(lib.path("writing.jpg"), O_WRONLY | O_CREAT, 0o644)
+        _ = write(writing, "partial", 7)
+        try await waitUntil("the linked photo") { lib.files(below: daemon.view(app)).contains("linked.jpg") }
+        #expect(!lib.files(below: daemon.view(app)).contains("writing.jpg"))
+        close(writing)
+        try await waitUntil("the completed photo") { lib.files(below: daemon.view(app)).contains("writing.jpg") }
     }
 
     @Test("a file others may write is indexed but never linked")

@@ -28,4 +28,6 @@ unsigned char photolibd_dirent_type(const struct dirent *entry);
 int photolibd_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
 /// The mount ID of an open file (statx STX_MNT_ID): equal IDs mean one mount, so hardlinks work.
 int photolibd_mount_id(int fd, uint64_t *mount_id);
+/// Returns freed heap memory to the kernel (glibc malloc_trim(0)); 1 when some was released.
+int photolibd_release_free_memory(void);
 #endif

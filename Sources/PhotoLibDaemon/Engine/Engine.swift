@@ -101,6 +101,7 @@ actor Engine {
         try index.fullScan(recorder: ChangeRecorder(recording: false))
         let scanned = ContinuousClock.now
         try reconcileAllViews()
+        ProcessIdentity.releaseFreeMemory()
         board.update { $0.phase = .ready }
         let snapshot = board.snapshot
         logger.info("Library scanned: \(snapshot.scannedFiles) assets in \(snapshot.scannedDirectories) directories in \(scanned - started); views reconciled in \(ContinuousClock.now - scanned).")
