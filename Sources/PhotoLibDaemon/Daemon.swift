@@ -16,6 +16,13 @@ public enum Daemon {
 
     public static func run(configuration: DaemonConfiguration, logger: Logger) async throws {
         try prepareDirectories(configuration)
+        do {
+            guard try ProcessIdentity.lockExclusively(configuration.state + "/photolibd.lock") else {
+                throw PhotoLibError.stateInUse(path: configuration.state)
+            }
+        } catch let error as SystemCallError {
+            throw PhotoLibError.systemCall(name: error.call, path: configuration.state, errno: error.errno)
+        }
         let store = try Store(path: configuration.databasePath)
         let board = StatusBoard()
         let queue = EventQueue()

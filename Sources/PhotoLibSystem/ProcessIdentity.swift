@@ -47,6 +47,18 @@ public enum ProcessIdentity {
         _ = photolibd_release_free_memory()
     }
 
+    /// Takes an exclusive lock on `path` (created if missing) for the life of the process.
+    ///
+    /// Returns false when another process holds it. The corresponding C function is `flock`.
+    public static func lockExclusively(_ path: String) throws(SystemCallError) -> Bool {
+        let fd = try systemCall("open \(path)") { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }  // the descriptor stays open: the lock lives until exit
+        let code = errno
+        close(fd)
+        if code == EWOULDBLOCK { return false }
+        throw SystemCallError("flock \(path)", errno: code)
+    }
+
     /// The canonical absolute form of an existing path. The corresponding C function is `realpath`.
     public static func canonicalPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }

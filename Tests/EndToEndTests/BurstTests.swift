@@ -12,8 +12,7 @@ struct BurstTests {
         let library = try TestLibrary()
         let daemon = try RunningDaemon(library)
         try await daemon.start()
-        try daemon.ok("app", "add", app, "--uid", "4242")
-        try daemon.ok("authorize", app, "authorized")
+        try daemon.addApp(app, "authorized", uid: 4242)
         var expected: Set<String> = []
         for round in 0..<20 {
             let directory = "r\(round)/a/b/c"
@@ -40,8 +39,7 @@ struct BurstTests {
         let library = try TestLibrary()
         let daemon = try RunningDaemon(library)
         try await daemon.start()
-        try daemon.ok("app", "add", app, "--uid", "4242")
-        try daemon.ok("authorize", app, "authorized")
+        try daemon.addApp(app, "authorized", uid: 4242)
         let staging = library.root + "/staging"
         try library.makeDirectory(staging)
         for index in 0..<10_000 {
@@ -83,13 +81,11 @@ struct HostileNameTests {
         let assets = try daemon.assetList()
         #expect(assets.count == Self.names.count)
         #expect(Set(assets.map(\.id)).count == Self.names.count)
-        try daemon.ok("app", "add", "org.example.All", "--uid", "4242")
-        try daemon.ok("authorize", "org.example.All", "authorized")
+        try daemon.addApp("org.example.All", "authorized", uid: 4242)
         #expect(Set(library.entries(daemon.view("org.example.All"))) == Set(Self.names))
 
         // Each can be selected by the escaped path `assets` printed, and by ID.
-        try daemon.ok("app", "add", "org.example.Some", "--uid", "4243")
-        try daemon.ok("authorize", "org.example.Some", "limited")
+        try daemon.addApp("org.example.Some", "limited", uid: 4243)
         for asset in assets.prefix(4) { try daemon.ok("select", "org.example.Some", asset.path) }
         for asset in assets.dropFirst(4) { try daemon.ok("select", "org.example.Some", asset.id) }
         #expect(library.entries(daemon.view("org.example.Some")).count == Self.names.count)

@@ -106,3 +106,23 @@ struct CommandLineTests {
         #expect(try daemon.assets().keys.sorted() == ["b.xyz"])
     }
 }
+
+@Suite("One daemon per state directory", .serialized)
+struct SingleInstanceTests {
+    @Test("a second photolibd on the same state directory refuses to start, and the first keeps serving")
+    func secondInstanceRefused() async throws {
+        let library = try TestLibrary()
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        let second = try run(RunningDaemon.buildDirectory + "/photolibd",
+                             ["--library", library.library, "--views-dir", library.views, "--state-dir", library.state,
+                              "--socket", library.root + "/other.sock"])
+        #expect(second.status != 0)
+        #expect(second.stderr.contains("Another photolibd already uses the state directory"))
+        let same = try run(RunningDaemon.buildDirectory + "/photolibd",
+                           ["--library", library.library, "--views-dir", library.views, "--state-dir", library.root + "/state2",
+                            "--socket", library.socket])
+        #expect(same.stderr.contains("already listening"))
+        #expect(try daemon.ok("status").contains("ready"))
+    }
+}

@@ -23,8 +23,7 @@ struct ViewTests {
             try lib.write("Home/clip.mov")
         }
         let lib = daemon.library
-        try daemon.ok("app", "add", app, "--uid", "4242")
-        try daemon.ok("authorize", app, "limited")
+        try daemon.addApp(app, "limited", uid: 4242)
         let assets = try daemon.assets()
         let chosen = ["Trips/2024/IMG_2.jpg", "Trips/2024/IMG_4.jpg"]
         try daemon.ok("select", app, assets[chosen[0]]!, chosen[1])  // by ID and by path
@@ -50,8 +49,7 @@ struct ViewTests {
             try lib.write("Other/b.jpg")
         }
         let lib = daemon.library
-        try daemon.ok("app", "add", app, "--uid", "4242")
-        try daemon.ok("authorize", app, "limited")
+        try daemon.addApp(app, "limited", uid: 4242)
         try daemon.ok("select", app, "--album", "Family")
         #expect(lib.entries(daemon.view(app)).count == 1)
         try lib.write("Family/later.jpg")
@@ -96,8 +94,7 @@ struct ViewTests {
     func nestedRenamesTrackPaths() async throws {
         let daemon = try await started { lib in try lib.write("a/b/c/one.jpg") }
         let lib = daemon.library
-        try daemon.ok("app", "add", "org.example.All", "--uid", "4243")
-        try daemon.ok("authorize", "org.example.All", "authorized")
+        try daemon.addApp("org.example.All", "authorized", uid: 4243)
         let id = try daemon.assets()["a/b/c/one.jpg"]!
         #expect(rename(lib.path("a/b"), lib.path("b2")) == 0)      // inner directory out to the root
         #expect(rename(lib.path("a"), lib.path("b2/c/a3")) == 0)   // outer directory into the moved one
@@ -115,8 +112,7 @@ struct ViewTests {
     func atomicSaveRelinks() async throws {
         let daemon = try await started { lib in try lib.write("edit.jpg", contents: "old") }
         let lib = daemon.library
-        try daemon.ok("app", "add", app, "--uid", "4242")
-        try daemon.ok("authorize", app, "limited")
+        try daemon.addApp(app, "limited", uid: 4242)
         let id = try daemon.assets()["edit.jpg"]!
         try daemon.ok("select", app, id)
         let entry = daemon.view(app) + "/" + id + ".jpg"
@@ -161,8 +157,7 @@ struct ViewTests {
         }
         let lib = daemon.library
         #expect(try daemon.assets().keys.sorted() == ["real.jpg"])
-        try daemon.ok("app", "add", app, "--uid", "4242")
-        try daemon.ok("authorize", app, "authorized")
+        try daemon.addApp(app, "authorized", uid: 4242)
         #expect(lib.files(below: daemon.view(app)) == ["real.jpg"])
         symlink("/etc/hostname", lib.path("later-link.jpg"))
         try lib.write("later.jpg")
@@ -174,8 +169,7 @@ struct ViewTests {
     func hardlinkedArrivals() async throws {
         let daemon = try await started()
         let lib = daemon.library
-        try daemon.ok("app", "add", app, "--uid", "4242")
-        try daemon.ok("authorize", app, "authorized")
+        try daemon.addApp(app, "authorized", uid: 4242)
         _ = FileManager.default.createFile(atPath: lib.root + "/outside.jpg", contents: Data("x".utf8))
         #expect(link(lib.root + "/outside.jpg", lib.path("linked.jpg")) == 0)
         let writing = open(lib.path("writing.jpg"), O_WRONLY | O_CREAT, 0o644)
@@ -194,8 +188,7 @@ struct ViewTests {
             chmod(lib.path("open.jpg"), 0o666)
         }
         let lib = daemon.library
-        try daemon.ok("app", "add", app, "--uid", "4242")
-        try daemon.ok("authorize", app, "authorized")
+        try daemon.addApp(app, "authorized", uid: 4242)
         #expect(lib.files(below: daemon.view(app)) == ["safe.jpg"])
         #expect(try daemon.ok("assets").contains("writable by others"))
         chmod(lib.path("open.jpg"), 0o644)
@@ -210,8 +203,7 @@ struct ViewTests {
             for i in 1...3 { try lib.write("p\(i).jpg") }
         }
         let lib = daemon.library
-        try daemon.ok("app", "add", app, "--uid", "4242")
-        try daemon.ok("authorize", app, "limited")
+        try daemon.addApp(app, "limited", uid: 4242)
         try daemon.ok("select", app, "p1.jpg", "p2.jpg")
         let ids = try daemon.assets()
         daemon.kill()

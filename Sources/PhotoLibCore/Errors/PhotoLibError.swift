@@ -32,6 +32,7 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
     case viewsDirectoryNotOurs(path: String)
     case cannotCreateDirectory(path: String, errno: Int32)
     case socketInUse(path: String)
+    case stateInUse(path: String)
     case socketFailed(path: String, errno: Int32)
     case databaseFailed(path: String, detail: String)
     case configurationInvalid(file: String, line: Int?, key: String?, reason: String)
@@ -70,6 +71,7 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .viewsDirectoryNotOurs: "viewsDirectoryNotOurs"
         case .cannotCreateDirectory: "cannotCreateDirectory"
         case .socketInUse: "socketInUse"
+        case .stateInUse: "stateInUse"
         case .socketFailed: "socketFailed"
         case .databaseFailed: "databaseFailed"
         case .configurationInvalid: "configurationInvalid"
@@ -129,6 +131,8 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
             "Cannot create the directory \(path): \(Self.describe(errno)); check that the parent exists and is writable by this user."
         case .socketInUse(let path):
             "Another photolibd is already listening on \(path); stop it first, or pass --socket with another path."
+        case .stateInUse(let path):
+            "Another photolibd already uses the state directory \(path); stop it first (photolibctl status shows its pid), or pass --state-dir with another directory."
         case .socketFailed(let path, let errno):
             "Cannot listen on the socket \(path): \(Self.describe(errno)); check the directory exists and is writable, or pass --socket."
         case .databaseFailed(let path, let detail):

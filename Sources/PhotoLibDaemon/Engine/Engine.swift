@@ -44,7 +44,8 @@ actor Engine {
         } catch {
             throw PhotoLibError.cannotCreateDirectory(path: configuration.views, errno: error.errno)
         }
-        views = ViewMaintainer(viewsRoot: viewsRoot, access: access, logger: logger)
+        views = ViewMaintainer(viewsRoot: viewsRoot, access: access, logger: logger,
+                               paths: (configuration.library, configuration.views))
     }
 
     // MARK: Watch events

@@ -28,11 +28,14 @@ final class ViewMaintainer {
     let viewsRoot: FileDescriptor
     let access: LibraryAccess
     let logger: Logger
+    /// For messages only.
+    let paths: (library: String, views: String)
 
-    init(viewsRoot: FileDescriptor, access: LibraryAccess, logger: Logger) {
+    init(viewsRoot: FileDescriptor, access: LibraryAccess, logger: Logger, paths: (library: String, views: String)) {
         self.viewsRoot = viewsRoot
         self.access = access
         self.logger = logger
+        self.paths = paths
     }
 
     // MARK: Whole views
@@ -175,7 +178,7 @@ final class ViewMaintainer {
         } catch where error.isNotFound {
             return false  // gone since it was indexed; its event follows
         } catch where error.errno == 18 /* EXDEV */ {
-            throw PhotoLibError.viewsOnOtherMount(library: "the library", views: "the views directory")
+            throw PhotoLibError.viewsOnOtherMount(library: paths.library, views: paths.views)
         }
         let linked = try Directory.status(of: entry, in: directory)
         guard let linked, linked.kind == .regular, linked.inode == asset.record.file.inode, !linked.isWritableByOthers else {

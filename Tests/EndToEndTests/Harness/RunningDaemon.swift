@@ -83,6 +83,12 @@ final class RunningDaemon {
         return result.stdout
     }
 
+    /// Registers an app under a test uid and sets its read-write authorization.
+    func addApp(_ app: String, _ status: String, uid: Int = 4242) throws {
+        try ok("app", "add", app, "--uid", String(uid))
+        try ok("authorize", app, status)
+    }
+
     /// The library's assets as (path → id), from `photolibctl assets --json`.
     func assets() throws -> [String: String] {
         let data = Data(try ok("assets", "--json").utf8)
