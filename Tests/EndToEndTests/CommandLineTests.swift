@@ -126,3 +126,29 @@ struct SingleInstanceTests {
         #expect(try daemon.ok("status").contains("ready"))
     }
 }
+
+@Suite("Views must share the library's mount", .serialized)
+struct MountProbeTests {
+    @Test("views on a bind mount of the same filesystem (EXDEV) or on a tmpfs: the daemon refuses and says what to change", arguments: [
+        "mount --bind \"$R/real\" \"$R/bound\"", "mount -t tmpfs none \"$R/bound\"",
+    ])
+    func refusesOtherMount(mountCommand: String) throws {
+        guard getuid() == 0 else {
+            Issue.record("this test mounts in a private mount namespace and must run as root (CI does)")
+            return
+        }
+        let library = try TestLibrary()
+        try library.write("a.jpg")
+        // The mount exists only in the daemon's own namespace: nothing to clean up.
+        let script = """
+            R='\(library.root)'
+            mkdir -p "$R/real" "$R/bound" && \(mountCommand) && exec '\(RunningDaemon.buildDirectory)/photolibd' \
+              --library "$R/lib" --views-dir "$R/bound/views" --state-dir "$R/state" --socket "$R/sock"
+            """
+        let result = try run("/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/sh", "-c", script])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("is not on the same mount as the library"), "\(result.stderr)")
+        #expect(result.stderr.contains("BindPaths="))
+        #expect(!FileManager.default.fileExists(atPath: library.root + "/sock"))
+    }
+}
