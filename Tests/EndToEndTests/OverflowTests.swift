@@ -28,11 +28,22 @@ struct OverflowTests {
 
         try daemon.addApp("org.example.All", "authorized")
         try library.makeDirectory(library.path("burst"))
+        // Once a first file there is linked, the directory is watched: events
+        // for the burst must then queue (a directory not yet watched would be
+        // listed instead, and nothing would overflow).
+        try library.write("burst/first.jpg")
+        try await waitUntil("the burst directory to be watched") {
+            library.entries(daemon.view("org.example.All") + "/burst").count == 1
+        }
+        // Paused, the daemon cannot read: the 64-event queue must overflow.
+        let pid = daemon.process!.processIdentifier
+        kill(pid, SIGSTOP)
         for index in 0..<3_000 { try library.write(Array("burst/p\(index).jpg".utf8)) }
-        try await waitUntil("all 3,000 files after the rescan", timeout: 120) {
-            library.entries(daemon.view("org.example.All") + "/burst").count == 3_000
+        kill(pid, SIGCONT)
+        try await waitUntil("all 3,001 files after the rescan", timeout: 120) {
+            library.entries(daemon.view("org.example.All") + "/burst").count == 3_001
         }
         #expect(daemon.log.contains("overflowed"))
-        #expect(try daemon.assetList().count == 3_000)
+        #expect(try daemon.assetList().count == 3_001)
     }
 }
