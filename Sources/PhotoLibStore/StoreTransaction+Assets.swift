@@ -147,3 +147,34 @@ extension StoreTransaction {
                          arguments: [Int64(bitPattern: inode), Int64(bitPattern: device), rowID]).flatMap(Self.asset(from:))
     }
 }
+
+/// An album's file as the index knows it: enough to compare with a listing, without a full record.
+public struct IndexedFile: Sendable, Equatable {
+    public var rowID: Int64
+    public var file: FileFacts
+}
+
+extension StoreTransaction {
+    /// The files of one album by name: the hot path of every scan and full reconcile,
+    /// so it reads only what a comparison needs (no IDs or strings to decode).
+    public func indexedFiles(inAlbum album: AlbumTree.ID) throws -> [FileName: IndexedFile] {
+        let statement = try db.cachedStatement(sql: "SELECT rowid, name, device, inode, size, mtime, mode FROM asset WHERE album = ?")
+        let rows = try Row.fetchCursor(statement, arguments: [album])
+        var out: [FileName: IndexedFile] = [:]
+        while let row = try rows.next() {
+            let nameData: Data = row[1]
+            guard let name = FileName(bytes: Array(nameData)) else { continue }
+            let device: Int64 = row[2]
+            let inode: Int64 = row[3]
+            let mode: Int64 = row[6]
+            out[name] = IndexedFile(rowID: row[0], file: FileFacts(
+                device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: row[4],
+                modificationTime: row[5], permissions: UInt32(truncatingIfNeeded: mode)))
+        }
+        return out
+    }
+
+    public func asset(rowID: Int64) throws -> AssetRecord? {
+        try fetchAssets(sql: "SELECT \(Self.assetColumns) FROM asset WHERE rowid = ?", arguments: [rowID]).first
+    }
+}

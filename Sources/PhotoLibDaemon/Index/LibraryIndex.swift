@@ -248,8 +248,7 @@ final class LibraryIndex {
     ) throws -> DirectoryResult {
         var result = DirectoryResult()
         guard let entries = try? Directory.list(directory) else { return result }
-        var known: [FileName: AssetRecord] = [:]
-        for record in try tx.assets(inAlbum: album) { known[record.name] = record }
+        var known = try tx.indexedFiles(inAlbum: album)
         var knownAlbums = albums.children(of: album)
 
         for entry in entries {
@@ -275,8 +274,8 @@ final class LibraryIndex {
                   status.kind == .regular else { continue }
             result.files += 1
             let facts = FileFacts(status)
-            if var existing = known.removeValue(forKey: entry.name) {
-                if existing.file != facts {
+            if let indexed = known.removeValue(forKey: entry.name) {
+                if indexed.file != facts, var existing = try tx.asset(rowID: indexed.rowID) {
                     let old = locate(existing)
                     existing.file = facts
                     try tx.updateAsset(existing)
@@ -287,7 +286,9 @@ final class LibraryIndex {
                 recorder.record(.asset(old: nil, new: locate(record)))
             }
         }
-        result.vanished = known.values.map { ($0, locate($0)) }
+        for indexed in known.values {
+            if let record = try tx.asset(rowID: indexed.rowID) { result.vanished.append((record, locate(record))) }
+        }
         for (_, gone) in knownAlbums {
             guard let gonePath = albums.path(of: gone) else { continue }
             // Keep the rows of vanished assets until the caller decides (a full

@@ -18,6 +18,23 @@ final class ViewMaintainer {
         var selectedAlbums: Set<AlbumTree.ID>
     }
 
+    /// What to link: a file in a library album, by name, expected to have this inode.
+    struct LinkSource {
+        var album: RelativePath
+        var name: FileName
+        var inode: UInt64
+
+        init(album: RelativePath, name: FileName, inode: UInt64) {
+            self.album = album
+            self.name = name
+            self.inode = inode
+        }
+
+        init(_ asset: LocatedAsset) {
+            self.init(album: asset.path.parent ?? .root, name: asset.record.name, inode: asset.record.file.inode)
+        }
+    }
+
     /// What a full reconcile did, for logs and tests.
     struct Report: Equatable {
         var linked = 0
@@ -78,12 +95,12 @@ final class ViewMaintainer {
         case .limited:
             let visible = try tx.visibleAssets(limitedApp: app.id)
             var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
-            var sources: [FileName: LocatedAsset] = [:]
+            var sources: [FileName: LinkSource] = [:]
             for record in visible where !record.file.isWritableByOthers {
                 guard let located = index.locate(record) else { continue }
                 let entry = ViewEntryNaming.limitedEntryName(id: record.id, originalName: record.name, mediaType: record.mediaType)
                 wanted[entry] = .file(inode: record.file.inode)
-                sources[entry] = located
+                sources[entry] = LinkSource(located)
             }
             try sync(view.root, wanted: wanted, sources: sources, report: &report)
         case .full:
@@ -91,11 +108,10 @@ final class ViewMaintainer {
             while let (album, directory, path) = pending.popLast() {
                 defer { directory.close() }
                 var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
-                var sources: [FileName: LocatedAsset] = [:]
-                let ancestry = index.albums.ancestry(of: album)
-                for record in try tx.assets(inAlbum: album) where !record.file.isWritableByOthers {
-                    wanted[record.name] = .file(inode: record.file.inode)
-                    sources[record.name] = LocatedAsset(record: record, path: path.appending(record.name), ancestry: ancestry)
+                var sources: [FileName: LinkSource] = [:]
+                for (name, indexed) in try tx.indexedFiles(inAlbum: album) where !indexed.file.isWritableByOthers {
+                    wanted[name] = .file(inode: indexed.file.inode)
+                    sources[name] = LinkSource(album: path, name: name, inode: indexed.file.inode)
                 }
                 let children = index.albums.children(of: album)
                 for name in children.keys { wanted[name] = .directory }
@@ -116,7 +132,7 @@ final class ViewMaintainer {
     /// Diffs one directory against what it should hold, and acts.
     private func sync(
         _ directory: FileDescriptor, wanted: [FileName: ViewDiff<FileName>.Wanted],
-        sources: [FileName: LocatedAsset], report: inout Report
+        sources: [FileName: LinkSource], report: inout Report
     ) throws {
         var present: [FileName: ViewDiff<FileName>.Present] = [:]
         for entry in try Directory.list(directory) {
@@ -164,14 +180,14 @@ final class ViewMaintainer {
     /// the result rather than the source closes the race between the two.
     /// Returns false when nothing was linked.
     @discardableResult
-    func link(_ asset: LocatedAsset, as entry: FileName, in directory: FileDescriptor) throws -> Bool {
-        guard let albumPath = asset.path.parent, let source = access.directory(albumPath) else { return false }
+    func link(_ asset: LinkSource, as entry: FileName, in directory: FileDescriptor) throws -> Bool {
+        guard let source = access.directory(asset.album) else { return false }
         do {
-            try Directory.link(asset.record.name, in: source, as: entry, in: directory)
+            try Directory.link(asset.name, in: source, as: entry, in: directory)
         } catch where error.isExists {
             try Directory.unlink(entry, in: directory)
             do {
-                try Directory.link(asset.record.name, in: source, as: entry, in: directory)
+                try Directory.link(asset.name, in: source, as: entry, in: directory)
             } catch where error.isNotFound {
                 return false
             }
@@ -181,7 +197,7 @@ final class ViewMaintainer {
             throw PhotoLibError.viewsOnOtherMount(library: paths.library, views: paths.views)
         }
         let linked = try Directory.status(of: entry, in: directory)
-        guard let linked, linked.kind == .regular, linked.inode == asset.record.file.inode, !linked.isWritableByOthers else {
+        guard let linked, linked.kind == .regular, linked.inode == asset.inode, !linked.isWritableByOthers else {
             try Directory.unlink(entry, in: directory)
             return false
         }
@@ -257,7 +273,7 @@ final class ViewMaintainer {
                        existing.kind == .regular, existing.inode == new.record.file.inode {
                         return true
                     }
-                    try link(new, as: name, in: parent)
+                    try link(LinkSource(new), as: name, in: parent)
                 }
                 return true
             } catch {
