@@ -12,5 +12,8 @@ public enum Method: String, CaseIterable, Sendable {
     case selection
 
     /// True for methods only the library's owner (or root) may call.
+    ///
+    /// Every method so far manages apps; the app-scoped ones (authorization
+    /// status, list, subscribe) are the next protocol step and answer `false`.
     public var isAdminOnly: Bool { true }
 }

@@ -37,16 +37,6 @@ extension StoreTransaction {
         return out
     }
 
-    public func assets(withIDs ids: [AssetID]) throws -> [AssetRecord] {
-        var out: [AssetRecord] = []
-        for start in stride(from: 0, to: ids.count, by: 500) {
-            let chunk = ids[start..<min(start + 500, ids.count)].map(\.rawValue)
-            let marks = chunk.map { _ in "?" }.joined(separator: ",")
-            out += try fetchAssets(sql: "SELECT \(Self.assetColumns) FROM asset WHERE id IN (\(marks))", arguments: StatementArguments(chunk), cached: false)
-        }
-        return out
-    }
-
     /// Adds an asset under a fresh random ID.
     public func insertAsset<G: RandomNumberGenerator>(
         album: AlbumTree.ID, name: FileName, mediaType: MediaType, file: FileFacts, generator: inout G

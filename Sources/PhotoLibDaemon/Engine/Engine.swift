@@ -246,7 +246,5 @@ actor Engine {
         logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(changedAssetIDs.count) assets and \(changedAlbumPaths.count) albums.")
         return (changedAssetIDs, changedAlbumPaths)
     }
-
-    var isLibraryAvailable: Bool { libraryAvailable }
 }
 

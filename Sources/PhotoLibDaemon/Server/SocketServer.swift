@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import PhotoLibCore
 import PhotoLibProtocol
+import PhotoLibSystem
 
 /// The Unix socket that `photolibctl` and apps connect to.
 final class SocketServer: Sendable {
@@ -37,9 +38,7 @@ final class SocketServer: Sendable {
 
     /// True when something accepts connections on `path`.
     private static func isLive(_ path: String) -> Bool {
-        guard let socket = try? PhotoLibSystemBridge.connect(path) else { return false }
-        _ = socket
-        return true
+        (try? UnixStreamSocket(connectingTo: path)) != nil
     }
 
     func close() {

@@ -48,7 +48,5 @@ public final class EventQueue: Sendable {
         }
     }
 
-    public var isEmpty: Bool { state.withLock { $0.events.isEmpty } }
-
     public func finish() { continuation.finish() }
 }
