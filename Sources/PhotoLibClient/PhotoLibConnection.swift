@@ -71,6 +71,11 @@ public final class PhotoLibConnection {
         }
     }
 
+    /// The next line from the daemon, waiting as long as it takes.
+    func readLine() throws(PhotoLibError) -> [UInt8] {
+        try Self.readLine(socket, &framer)
+    }
+
     private static func readLine(_ socket: UnixStreamSocket, _ framer: inout LineFramer) throws(PhotoLibError) -> [UInt8] {
         while true {
             do {

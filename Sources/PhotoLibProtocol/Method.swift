@@ -11,9 +11,17 @@ public enum Method: String, CaseIterable, Sendable {
     case deselect
     case selection
 
+    // An app's own view (an admin may name any app)
+    case authorizationStatus
+    case list
+    case subscribe
+    case unsubscribe
+
     /// True for methods only the library's owner (or root) may call.
-    ///
-    /// Every method so far manages apps; the app-scoped ones (authorization
-    /// status, list, subscribe) are the next protocol step and answer `false`.
-    public var isAdminOnly: Bool { true }
+    public var isAdminOnly: Bool {
+        switch self {
+        case .authorizationStatus, .list, .subscribe, .unsubscribe: false
+        default: true
+        }
+    }
 }

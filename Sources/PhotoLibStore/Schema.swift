@@ -15,8 +15,10 @@ enum Schema {
                 );
                 INSERT INTO album (id, parent, name) VALUES (1, NULL, X'');
 
+                -- AUTOINCREMENT: a deleted asset's row number is never reused, so
+                -- selections loaded before a batch can never match a new asset.
                 CREATE TABLE asset (
-                    rowid INTEGER PRIMARY KEY,
+                    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
                     id TEXT NOT NULL UNIQUE,
                     album INTEGER NOT NULL REFERENCES album(id) ON DELETE CASCADE,
                     name BLOB NOT NULL,
@@ -36,7 +38,11 @@ enum Schema {
                     purpose TEXT NOT NULL DEFAULT '',
                     readWrite TEXT NOT NULL DEFAULT 'notDetermined',
                     addOnly TEXT NOT NULL DEFAULT 'notDetermined',
-                    createdAt INTEGER NOT NULL
+                    createdAt INTEGER NOT NULL,
+                    -- The app's change token: only increases.
+                    lastToken INTEGER NOT NULL DEFAULT 0,
+                    -- Tokens at or below this were pruned from the log: older ones get a reset.
+                    historyFloor INTEGER NOT NULL DEFAULT 0
                 );
                 CREATE INDEX app_uid ON app (uid);
 
@@ -53,6 +59,15 @@ enum Schema {
                     PRIMARY KEY (app, album)
                 ) WITHOUT ROWID;
                 CREATE INDEX selectedAlbum_album ON selectedAlbum (album);
+
+                -- Every event of every app's view, by token, as sent (JSON).
+                CREATE TABLE changeLog (
+                    app TEXT NOT NULL REFERENCES app(id) ON DELETE CASCADE,
+                    token INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    body BLOB NOT NULL,
+                    PRIMARY KEY (app, token)
+                ) WITHOUT ROWID;
                 """)
         }
         return migrator

@@ -9,6 +9,10 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownMethod(String)
     case invalidParameter(name: String, reason: String)
     case lineTooLong(limit: Int)
+    case tooManyConnections(limit: Int, perUID: Bool)
+    case sinceInFuture(since: Int64, current: Int64)
+    case sinceNeedsOneApp
+    case ambiguousApp(apps: [String])
     case notPermitted(uid: UInt32)
     case adminOnly(method: String)
     case otherAppsView(caller: AppID, target: AppID)
@@ -52,6 +56,10 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownMethod: "unknownMethod"
         case .invalidParameter: "invalidParameter"
         case .lineTooLong: "lineTooLong"
+        case .tooManyConnections: "tooManyConnections"
+        case .sinceInFuture: "sinceInFuture"
+        case .sinceNeedsOneApp: "sinceNeedsOneApp"
+        case .ambiguousApp: "ambiguousApp"
         case .notPermitted: "notPermitted"
         case .adminOnly: "adminOnly"
         case .otherAppsView: "otherAppsView"
@@ -93,6 +101,16 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
             "The parameter '\(name)' is invalid: \(reason)."
         case .lineTooLong(let limit):
             "The request line is longer than \(limit) bytes, so the connection is closed; send shorter requests."
+        case .tooManyConnections(let limit, let perUID):
+            perUID
+                ? "This uid already has \(limit) connections open, the most allowed; close some before opening more."
+                : "The daemon already serves \(limit) connections, the most allowed; try again later."
+        case .sinceInFuture(let since, let current):
+            "The token \(since) is newer than the app's current token \(current); resume from a token a reply or event gave you, or subscribe without since."
+        case .sinceNeedsOneApp:
+            "'since' resumes one app's changes; name the app in 'app' to use it."
+        case .ambiguousApp(let apps):
+            "This uid is registered for several apps (\(apps.joined(separator: ", "))); name one in 'app'."
         case .notPermitted(let uid):
             "uid \(uid) is neither this daemon's owner nor a registered app; ask the library's owner to run 'photolibctl app add APP --uid \(uid)'."
         case .adminOnly(let method):

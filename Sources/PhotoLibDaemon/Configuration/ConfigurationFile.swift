@@ -14,9 +14,14 @@ public struct ConfigurationFile: Sendable, Equatable {
     public var socket: String?
     public var imageExtensions: [String]?
     public var videoExtensions: [String]?
+    public var historyRetention: Int?
+    public var maxConnections: Int?
+    public var maxConnectionsPerUID: Int?
+    public var idleTimeoutSeconds: Int?
 
-    static let topLevelKeys: Set<String> = ["library", "views_dir", "state_dir", "socket", "assets"]
+    static let topLevelKeys: Set<String> = ["library", "views_dir", "state_dir", "socket", "assets", "protocol"]
     static let assetKeys: Set<String> = ["image_extensions", "video_extensions"]
+    static let protocolKeys: Set<String> = ["history_retention", "max_connections", "max_connections_per_uid", "idle_timeout_seconds"]
 
     public static func load(path: String) throws(PhotoLibError) -> ConfigurationFile {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
@@ -70,6 +75,21 @@ public struct ConfigurationFile: Sendable, Equatable {
             result.imageExtensions = try list("image_extensions")
             result.videoExtensions = try list("video_extensions")
         }
+        if let protocolSection = table["protocol"] {
+            guard let section = protocolSection.table else { throw fail("protocol", "must be a table ([protocol])") }
+            for key in section.keys where !protocolKeys.contains(key) {
+                throw fail(key, "unknown key in [protocol] (known: \(protocolKeys.sorted().joined(separator: ", ")))")
+            }
+            func positive(_ key: String) throws(PhotoLibError) -> Int? {
+                guard let value = section[key] else { return nil }
+                guard let number = value.int, number > 0 else { throw fail(key, "must be a positive whole number") }
+                return number
+            }
+            result.historyRetention = try positive("history_retention")
+            result.maxConnections = try positive("max_connections")
+            result.maxConnectionsPerUID = try positive("max_connections_per_uid")
+            result.idleTimeoutSeconds = try positive("idle_timeout_seconds")
+        }
         return result
     }
 
@@ -87,6 +107,10 @@ public struct ConfigurationFile: Sendable, Equatable {
             }
         }
         if let socket { configuration.socket = socket }
+        if let historyRetention { configuration.historyRetention = historyRetention }
+        if let maxConnections { configuration.limits.maxConnections = maxConnections }
+        if let maxConnectionsPerUID { configuration.limits.maxConnectionsPerUID = maxConnectionsPerUID }
+        if let idleTimeoutSeconds { configuration.limits.idleTimeoutSeconds = idleTimeoutSeconds }
         if imageExtensions != nil || videoExtensions != nil {
             configuration.namePolicy = AssetNamePolicy(
                 imageExtensions: imageExtensions ?? AssetNamePolicy.defaultImageExtensions,

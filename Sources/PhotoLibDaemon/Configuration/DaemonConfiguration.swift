@@ -15,6 +15,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var namePolicy: AssetNamePolicy
     /// True when the library path came from the embedded default (then it may be created).
     public var libraryIsDefault: Bool
+    /// Events kept per app for resuming; an older token gets a reset.
+    public var historyRetention = 10_000
+    /// Connection limits and timeouts (SPEC §5: limits on everything a client controls).
+    public var limits = ConnectionLimits.Settings()
 
     public init(library: String, views: String, state: String, socket: String,
                 namePolicy: AssetNamePolicy = .standard, libraryIsDefault: Bool = false) {

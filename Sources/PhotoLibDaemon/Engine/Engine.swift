@@ -1,6 +1,7 @@
 import Glibc
 import Logging
 import PhotoLibCore
+import PhotoLibProtocol
 import PhotoLibStore
 import PhotoLibSystem
 
@@ -17,6 +18,8 @@ actor Engine {
     let queue: EventQueue
     let index: LibraryIndex
     let views: ViewMaintainer
+    let hub: SubscriptionHub
+    private let journal: ChangeJournal
     private let access: LibraryAccess
     private var libraryAvailable = true
     private var stopped = false
@@ -24,8 +27,13 @@ actor Engine {
     /// Batches are capped so a burst is applied in bounded transactions and requests get a turn between them.
     static let batchSize = 2048
 
-    init(configuration: DaemonConfiguration, store: Store, queue: EventQueue, board: StatusBoard, logger: Logger) throws {
+    /// Changes recorded by one rescan before the apps are told "reload" instead of a list.
+    static let rescanChangeLimit = 20_000
+
+    init(configuration: DaemonConfiguration, store: Store, queue: EventQueue, board: StatusBoard, hub: SubscriptionHub, logger: Logger) throws {
         self.configuration = configuration
+        self.hub = hub
+        journal = ChangeJournal(retention: configuration.historyRetention)
         self.store = store
         self.queue = queue
         self.board = board
@@ -64,26 +72,37 @@ actor Engine {
 
     private func process(_ batch: [WatchEvent]) {
         do {
-            let recorder = ChangeRecorder(recording: true)
-            let outcome = try index.apply(batch, recorder: recorder)
+            // Selections as they were before the batch: an asset deleted by it
+            // was visible, and the apps must hear that it left.
+            let contexts = try appContexts()
+            let recorder = ChangeRecorder(recording: true, limit: Self.rescanChangeLimit)
+            var published: [PublishedEvent] = []
+            let outcome = try index.apply(batch, recorder: recorder) { tx, recorder in
+                published = try journal.recordLibraryChanges(
+                    recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: index.albums, tx: tx)
+            }
             for path in outcome.failedWatches.prefix(3) {
                 logger.error("No inotify watch on \(path): changes there are seen only by a rescan; raise fs.inotify.max_user_watches.")
             }
             if outcome.rootGone {
-                libraryGone()
+                hub.publish(published)
+                try libraryGone()
                 return
             }
             if outcome.needsFullScan {
+                hub.publish(published)
                 try rescanAndReconcile()
                 return
             }
-            guard !recorder.changes.isEmpty else { return }
-            let dirty = views.apply(recorder.changes, to: try appContexts())
-            for app in dirty {
-                if let record = try store.read({ try $0.app(app) }) {
-                    _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
+            if !recorder.changes.isEmpty || recorder.overflowed {
+                let dirty = recorder.overflowed ? Set(contexts.map(\.app.id)) : views.apply(recorder.changes, to: contexts)
+                for app in dirty {
+                    if let record = try store.read({ try $0.app(app) }) {
+                        _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
+                    }
                 }
             }
+            hub.publish(published)
         } catch {
             logger.error("Applying \(batch.count) library changes failed: \(error); rescanning.")
             try? rescanAndReconcile()
@@ -99,9 +118,15 @@ actor Engine {
             logger.notice("The library \(configuration.library) is back; rescanning.")
         }
         let started = ContinuousClock.now
-        try index.fullScan(recorder: ChangeRecorder(recording: false))
+        let contexts = try appContexts()
+        var published: [PublishedEvent] = []
+        try index.fullScan(recorder: ChangeRecorder(recording: !contexts.isEmpty, limit: Self.rescanChangeLimit)) { tx, recorder in
+            published = try journal.recordLibraryChanges(
+                recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: index.albums, tx: tx)
+        }
         let scanned = ContinuousClock.now
         try reconcileAllViews()
+        hub.publish(published)
         ProcessIdentity.releaseFreeMemory()
         board.update { $0.phase = .ready }
         let snapshot = board.snapshot
@@ -116,23 +141,23 @@ actor Engine {
         }
     }
 
-    private func libraryGone() {
+    private func libraryGone() throws {
         libraryAvailable = false
         board.update { $0.phase = .libraryMissing }
-        do {
-            try reconcileAllViews()
-        } catch {
-            logger.error("Could not empty the views after the library disappeared: \(error)")
+        let published = try store.write { tx in
+            try tx.apps().filter { $0.layout != .empty }.map { try journal.recordReload($0.id, tx: tx) }
         }
+        try reconcileAllViews()
+        hub.publish(published)
     }
 
-    private func appContexts() throws -> [ViewMaintainer.AppContext] {
+    private func appContexts(only app: AppID? = nil) throws -> [AppViewContext] {
         try store.read { tx in
-            try tx.apps().filter { $0.layout != .empty }.map { app in
+            try tx.apps().filter { $0.layout != .empty && (app == nil || $0.id == app) }.map { app in
                 app.layout == .limited
-                    ? ViewMaintainer.AppContext(app: app, selectedAssets: try tx.selectedAssetRowIDs(app.id),
+                    ? AppViewContext(app: app, selectedAssets: try tx.selectedAssetRowIDs(app.id),
                                                 selectedAlbums: try tx.selectedAlbums(app.id))
-                    : ViewMaintainer.AppContext(app: app, selectedAssets: [], selectedAlbums: [])
+                    : AppViewContext(app: app, selectedAssets: [], selectedAlbums: [])
             }
         }
     }
@@ -164,13 +189,19 @@ actor Engine {
         logger.notice("App \(id) removed; its view is gone.")
     }
 
-    func authorize(_ id: AppID, access level: AccessLevel, status: AuthorizationStatus) throws -> AppRecord {
+    func authorize(_ id: AppID, access level: AccessLevel, status: AuthorizationStatus, by: EventActor) throws -> AppRecord {
+        var published: [PublishedEvent] = []
         let record = try store.write { tx -> AppRecord in
-            guard try tx.app(id) != nil else { throw PhotoLibError.unknownApp(id) }
+            guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
             try tx.setAuthorization(id, access: level, status: status)
+            published.append(try journal.recordAuthorization(id, access: level, status: status, by: by, tx: tx))
+            if level == .readWrite, before.readWrite != status {
+                published.append(try journal.recordReload(id, tx: tx))
+            }
             return try tx.app(id)!
         }
         _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
+        hub.publish(published)
         logger.notice("App \(id) is now \(status.rawValue) for \(level.rawValue).")
         return record
     }
@@ -219,28 +250,53 @@ actor Engine {
     }
 
     /// Adds to (or, with `adding: false`, removes from) an app's selection; returns what changed.
-    func editSelection(_ id: AppID, assets: [String], albums: [String], adding: Bool) throws -> (assets: [AssetID], albums: [RelativePath]) {
+    func editSelection(
+        _ id: AppID, assets: [String], albums: [String], adding: Bool, by: EventActor
+    ) throws -> (assets: [AssetID], albums: [RelativePath]) {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
         let edit = try resolve(assets: assets, albums: albums)
-        let (changedAssets, changedAlbums) = try store.write { tx in
-            adding
-                ? (try tx.selectAssets(id, rowIDs: edit.assets.map(\.rowID)), try tx.selectAlbums(id, albums: edit.albums))
-                : (try tx.deselectAssets(id, rowIDs: edit.assets.map(\.rowID)), try tx.deselectAlbums(id, albums: edit.albums))
-        }
-        if app.layout == .limited {
+        let before = try appContexts(only: id).first
+        var published: [PublishedEvent] = []
+        let (changedAssets, changedAlbums, changes) = try store.write { tx in
+            let changedAssets = adding ? try tx.selectAssets(id, rowIDs: edit.assets.map(\.rowID)) : try tx.deselectAssets(id, rowIDs: edit.assets.map(\.rowID))
+            let changedAlbums = adding ? try tx.selectAlbums(id, albums: edit.albums) : try tx.deselectAlbums(id, albums: edit.albums)
             var affected = edit.assets.filter { changedAssets.contains($0.rowID) }
             if !changedAlbums.isEmpty {
-                affected += try store.read { tx in try tx.assets(inAlbums: changedAlbums.flatMap { index.albums.subtree(of: $0) }) }
+                affected += try tx.assets(inAlbums: changedAlbums.flatMap { index.albums.subtree(of: $0) })
             }
             let changes: [ViewChange] = affected.compactMap { record in
-                guard let located = index.locate(record) else { return nil }
-                return adding ? .asset(old: nil, new: located) : .asset(old: located, new: located)
+                index.locate(record).map { .asset(old: $0, new: $0) }
             }
-            let contexts = try appContexts().filter { $0.app.id == id }
-            if !views.apply(changes, to: contexts).isEmpty {
+            let changedIDs = edit.assets.filter { changedAssets.contains($0.rowID) }.map(\.id.rawValue)
+            published.append(try journal.recordSelection(
+                id, addedAssets: adding ? changedIDs : [], removedAssets: adding ? [] : changedIDs,
+                addedAlbums: adding ? changedAlbums.count : 0, removedAlbums: adding ? 0 : changedAlbums.count, by: by, tx: tx))
+            // What the view gained or lost: visibility before the edit against after it.
+            if app.layout == .limited, let before {
+                let after = AppViewContext(app: app, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id))
+                var coalescer = ChangeCoalescer()
+                for case .asset(let old?, _) in changes {
+                    coalescer.add(id: old.record.id.rawValue, old: before.viewAsset(old), new: after.viewAsset(old))
+                }
+                let details = coalescer.details
+                if !details.isEmpty { published.append(try journal.recordChange(id, details, tx: tx)) }
+            }
+            return (changedAssets, changedAlbums, changes)
+        }
+        if app.layout == .limited {
+            // Old and new location are the same: the view maintainer links or
+            // unlinks each entry by its visibility under the new selection.
+            let contexts = try appContexts(only: id)
+            let removals: [ViewChange] = adding ? [] : changes
+            let additions: [ViewChange] = adding ? changes.map { change in
+                if case .asset(_, let new) = change { return .asset(old: nil, new: new) }
+                return change
+            } : []
+            if !views.apply(removals + additions, to: contexts).isEmpty {
                 _ = try views.reconcile(app, index: index, store: store, libraryAvailable: libraryAvailable)
             }
         }
+        hub.publish(published)
         let changedAssetIDs = edit.assets.filter { changedAssets.contains($0.rowID) }.map(\.id)
         let changedAlbumPaths = changedAlbums.compactMap { index.albums.path(of: $0) }
         logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(changedAssetIDs.count) assets and \(changedAlbumPaths.count) albums.")

@@ -42,8 +42,12 @@ final class LibraryIndex {
         var failedWatches: [RelativePath] = []
     }
 
-    /// Applies a batch of watch events in one transaction.
-    func apply(_ events: [WatchEvent], recorder: ChangeRecorder) throws -> Outcome {
+    /// Applies a batch of watch events in one transaction; `inTransaction`
+    /// runs at its end with the recorded changes (to log them atomically).
+    func apply(
+        _ events: [WatchEvent], recorder: ChangeRecorder,
+        inTransaction: (StoreTransaction, ChangeRecorder) throws -> Void = { _, _ in }
+    ) throws -> Outcome {
         var outcome = Outcome()
         defer { access.invalidate() }
         try store.write { tx in
@@ -77,6 +81,7 @@ final class LibraryIndex {
                     outcome.failedWatches.append(path)
                 }
             }
+            try inTransaction(tx, recorder)
         }
         return outcome
     }
@@ -313,7 +318,7 @@ final class LibraryIndex {
     /// Assets that disappeared from one place and an inode that appeared in
     /// another are the same asset moved while the daemon was not watching:
     /// it keeps its ID (and so its selections).
-    func fullScan(recorder: ChangeRecorder) throws {
+    func fullScan(recorder: ChangeRecorder, inTransaction: (StoreTransaction, ChangeRecorder) throws -> Void = { _, _ in }) throws {
         access.invalidate()
         board.update {
             $0.phase = .scanning
@@ -352,6 +357,7 @@ final class LibraryIndex {
                     try delete(gone, tx: tx, recorder: recorder, located: goneLocation)
                 }
             }
+            try inTransaction(tx, recorder)
         }
     }
 }

@@ -23,15 +23,28 @@ enum ViewChange: Sendable, Equatable {
 
 /// Collects view changes while the index works (or drops them, during a full scan
 /// that is followed by a full reconcile anyway).
+///
+/// Bounded: past `limit` changes it stops keeping them and reports
+/// `overflowed`, and the apps are told to reload rather than sent a list
+/// that would not fit in memory (a first scan of 100,000 files, say).
 final class ChangeRecorder {
     private(set) var changes: [ViewChange] = []
+    private(set) var overflowed = false
     let isRecording: Bool
+    let limit: Int
 
-    init(recording: Bool) {
+    init(recording: Bool, limit: Int = .max) {
         isRecording = recording
+        self.limit = limit
     }
 
     func record(_ change: ViewChange) {
-        if isRecording { changes.append(change) }
+        guard isRecording, !overflowed else { return }
+        if changes.count >= limit {
+            overflowed = true
+            changes = []
+            return
+        }
+        changes.append(change)
     }
 }

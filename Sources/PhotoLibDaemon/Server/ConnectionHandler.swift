@@ -18,12 +18,14 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     private let router: RequestRouter
     private let logger: Logger
+    private let limits: ConnectionLimits
     private var framer: LineFramer
     private var lines: AsyncStream<[UInt8]>.Continuation?
-    private var role: PeerRole?
+    private var connection: Connection?
 
-    init(router: RequestRouter, logger: Logger, lineLimit: Int) {
+    init(router: RequestRouter, limits: ConnectionLimits, logger: Logger, lineLimit: Int) {
         self.router = router
+        self.limits = limits
         self.logger = logger
         framer = LineFramer(limit: lineLimit)
     }
@@ -51,30 +53,45 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     private func admit(uid: UInt32, channel: any Channel) {
+        let role: PeerRole
         switch router.role(forUID: uid) {
         case .failure(let error):
             logger.notice("Refused a connection from uid \(uid): not the owner and no registered app.")
-            channel.writeAndFlush(ByteBuffer(bytes: router.errorLine(error))).whenComplete { _ in channel.close(promise: nil) }
-        case .success(let role):
-            self.role = role
-            let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingOldest(Self.maximumPending))
-            lines = continuation
-            channel.writeAndFlush(ByteBuffer(bytes: router.greeting(for: role)), promise: nil)
-            let router = self.router
-            Task {
-                for await line in stream {
-                    let reply = await router.handle(line, role: role)
+            refuse(channel, error)
+            return
+        case .success(let admitted):
+            role = admitted
+        }
+        if let error = limits.admit(uid: uid, limitedPerUID: role != .admin) {
+            logger.warning("Refused a connection from uid \(uid): \(error.message)")
+            refuse(channel, error)
+            return
+        }
+        let connection = Connection(channel: channel, uid: uid, role: role, hub: router.hub)
+        self.connection = connection
+        let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingOldest(Self.maximumPending))
+        lines = continuation
+        channel.writeAndFlush(ByteBuffer(bytes: router.greeting(for: role)), promise: nil)
+        let router = self.router
+        Task {
+            for await line in stream {
+                // nil: a subscribe reply, already sent in order with its events.
+                if let reply = await router.handle(line, connection: connection) {
                     try? await channel.writeAndFlush(ByteBuffer(bytes: reply))
                 }
             }
-            drainFramer(channel: channel)
         }
+        drainFramer(channel: channel)
+    }
+
+    private func refuse(_ channel: any Channel, _ error: PhotoLibError) {
+        channel.writeAndFlush(ByteBuffer(bytes: router.errorLine(error))).whenComplete { _ in channel.close(promise: nil) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
         framer.append(buffer.readBytes(length: buffer.readableBytes) ?? [])
-        if role != nil { drainFramer(channel: context.channel) }
+        if connection != nil { drainFramer(channel: context.channel) }
     }
 
     private func drainFramer(channel: any Channel) {
@@ -100,7 +117,26 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     func channelInactive(context: ChannelHandlerContext) {
         lines?.finish()
         lines = nil
+        if let connection {
+            connection.closed()
+            limits.release(uid: connection.uid)
+            self.connection = nil
+        }
         context.fireChannelInactive()
+    }
+
+    /// Closes half-open clients: nothing sent for the idle timeout while not
+    /// subscribed, or a request line left unfinished that long. A subscriber
+    /// may stay silent for ever: it only listens.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            let subscribed = connection?.isSubscribed ?? false
+            if !subscribed || framer.pendingByteCount > 0 {
+                context.close(promise: nil)
+                return
+            }
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

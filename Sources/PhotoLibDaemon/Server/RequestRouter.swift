@@ -11,14 +11,16 @@ struct RequestRouter: Sendable {
     let engine: Engine
     let store: Store
     let board: StatusBoard
+    let hub: SubscriptionHub
     let configuration: DaemonConfiguration
     let version: String
-    private let coder = MessageCoder()
+    let coder = MessageCoder()
 
-    init(engine: Engine, store: Store, board: StatusBoard, configuration: DaemonConfiguration, version: String) {
+    init(engine: Engine, store: Store, board: StatusBoard, hub: SubscriptionHub, configuration: DaemonConfiguration, version: String) {
         self.engine = engine
         self.store = store
         self.board = board
+        self.hub = hub
         self.configuration = configuration
         self.version = version
     }
@@ -41,7 +43,9 @@ struct RequestRouter: Sendable {
         encode(ErrorReply(id: id, error: error))
     }
 
-    func handle(_ line: [UInt8], role: PeerRole) async -> [UInt8] {
+    /// The reply line, or nil when the reply was already sent (a subscribe, in order with its events).
+    func handle(_ line: [UInt8], connection: Connection) async -> [UInt8]? {
+        let role = connection.role
         let head: RequestHead
         do {
             head = try coder.decode(RequestHead.self, from: line)
@@ -51,7 +55,7 @@ struct RequestRouter: Sendable {
         do {
             guard let method = Method(rawValue: head.method) else { throw PhotoLibError.unknownMethod(head.method) }
             if case .app = role, method.isAdminOnly { throw PhotoLibError.adminOnly(method: method.rawValue) }
-            return try await dispatch(method, line: line, id: head.id)
+            return try await dispatch(method, line: line, id: head.id, connection: connection)
         } catch let error as PhotoLibError {
             return errorLine(error, id: head.id)
         } catch {
@@ -59,8 +63,24 @@ struct RequestRouter: Sendable {
         }
     }
 
-    private func dispatch(_ method: Method, line: [UInt8], id: RequestID?) async throws -> [UInt8] {
+    private func dispatch(_ method: Method, line: [UInt8], id: RequestID?, connection: Connection) async throws -> [UInt8]? {
+        let by = EventActor(uid: connection.uid, role: connection.role == .admin ? "admin" : "app")
         switch method {
+        case .authorizationStatus:
+            let app = try targetApp(try params(OptionalAppParams.self, line).app, connection)
+            return reply(id, try store.read { tx in
+                guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
+                return AuthorizationStatusResult(app: app.rawValue, readWrite: record.readWrite.rawValue, addOnly: record.addOnly.rawValue)
+            })
+        case .list:
+            let app = try targetApp(try params(OptionalAppParams.self, line).app, connection)
+            return reply(id, try list(app))
+        case .subscribe:
+            try subscribe(try params(SubscribeParams.self, line), id: id, connection: connection)
+            return nil
+        case .unsubscribe:
+            connection.replaceSubscription(nil)
+            return reply(id, EmptyResult())
         case .status:
             return reply(id, try status())
         case .assets:
@@ -83,12 +103,12 @@ struct RequestRouter: Sendable {
                 guard let parsed = AccessLevel(spelling: text) else { throw PhotoLibError.invalidAccessLevel(text) }
                 level = parsed
             }
-            let record = try await engine.authorize(try appID(p.app), access: level, status: status)
+            let record = try await engine.authorize(try appID(p.app), access: level, status: status, by: by)
             return reply(id, try store.read { try appInfo(record, $0) })
         case .select, .deselect:
             let p = try params(SelectionEditParams.self, line)
             let changed = try await engine.editSelection(
-                try appID(p.app), assets: p.assets ?? [], albums: p.albums ?? [], adding: method == .select)
+                try appID(p.app), assets: p.assets ?? [], albums: p.albums ?? [], adding: method == .select, by: by)
             return reply(id, SelectionEditResult(assets: changed.assets.map(\.rawValue), albums: changed.albums.map(\.escaped)))
         case .selection:
             let app = try appID(try params(AppParams.self, line).app)
@@ -146,12 +166,12 @@ struct RequestRouter: Sendable {
             selectedAlbums: try tx.selectedAlbums(record.id).count)
     }
 
-    private func appID(_ text: String) throws(PhotoLibError) -> AppID {
+    func appID(_ text: String) throws(PhotoLibError) -> AppID {
         guard let id = AppID(text) else { throw .invalidAppID(text) }
         return id
     }
 
-    private func params<P: Codable & Sendable>(_ type: P.Type, _ line: [UInt8]) throws(PhotoLibError) -> P {
+    func params<P: Codable & Sendable>(_ type: P.Type, _ line: [UInt8]) throws(PhotoLibError) -> P {
         do {
             return try coder.decode(Request<P>.self, from: line).params
         } catch {
@@ -159,11 +179,11 @@ struct RequestRouter: Sendable {
         }
     }
 
-    private func reply<R: Codable & Sendable>(_ id: RequestID?, _ result: R) -> [UInt8] {
+    func reply<R: Codable & Sendable>(_ id: RequestID?, _ result: R) -> [UInt8] {
         encode(Reply(id: id, result: result))
     }
 
-    private func encode<T: Encodable>(_ value: T) -> [UInt8] {
+    func encode<T: Encodable>(_ value: T) -> [UInt8] {
         (try? coder.encodeLine(value)) ?? Array("{\"error\":{\"code\":\"internal\",\"message\":\"The reply could not be encoded.\"}}\n".utf8)
     }
 

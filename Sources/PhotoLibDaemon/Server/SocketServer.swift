@@ -13,7 +13,7 @@ final class SocketServer: Sendable {
     let path: String
 
     /// Binds `path` (replacing a stale socket file, refusing a live one) and starts accepting.
-    init(path: String, router: RequestRouter, logger: Logger, lineLimit: Int = LineFramer.defaultLimit) throws {
+    init(path: String, router: RequestRouter, limits: ConnectionLimits, logger: Logger, lineLimit: Int = LineFramer.defaultLimit) throws {
         self.path = path
         if Self.isLive(path) { throw PhotoLibError.socketInUse(path: path) }
         unlink(path)
@@ -22,8 +22,9 @@ final class SocketServer: Sendable {
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        ConnectionHandler(router: router, logger: logger, lineLimit: lineLimit))
+                    try channel.pipeline.syncOperations.addHandlers(
+                        IdleStateHandler(readTimeout: .seconds(Int64(limits.settings.idleTimeoutSeconds))),
+                        ConnectionHandler(router: router, limits: limits, logger: logger, lineLimit: lineLimit))
                 }
             }
         do {

@@ -11,13 +11,6 @@ import PhotoLibSystem
 /// `ViewChange`s: a few links per changed asset). Both end in the same state,
 /// so crash recovery is ordinary operation.
 final class ViewMaintainer {
-    /// Per-app facts needed to decide what one change means for its view.
-    struct AppContext {
-        var app: AppRecord
-        var selectedAssets: Set<Int64>
-        var selectedAlbums: Set<AlbumTree.ID>
-    }
-
     /// What to link: a file in a library album, by name, expected to have this inode.
     struct LinkSource {
         var album: RelativePath
@@ -209,7 +202,7 @@ final class ViewMaintainer {
     /// Applies a batch of changes to every app's view. Returns the apps whose
     /// view needs a full reconcile (an album moved under a live album grant,
     /// or an incremental step could not be done).
-    func apply(_ changes: [ViewChange], to apps: [AppContext]) -> Set<AppID> {
+    func apply(_ changes: [ViewChange], to apps: [AppViewContext]) -> Set<AppID> {
         var needsReconcile: Set<AppID> = []
         for context in apps where context.app.layout != .empty {
             guard let view = try? openView(context.app.id) else {
@@ -226,7 +219,7 @@ final class ViewMaintainer {
     }
 
     /// Returns false when the view needs a full reconcile.
-    private func apply(_ change: ViewChange, to view: ViewDirectories, context: AppContext) -> Bool {
+    private func apply(_ change: ViewChange, to view: ViewDirectories, context: AppViewContext) -> Bool {
         let layout = context.app.layout
         switch change {
         case .albumCreated(let path):
@@ -260,8 +253,8 @@ final class ViewMaintainer {
                 return false
             }
         case .asset(let old, let new):
-            let newEntry = new.flatMap { isVisible($0, context) ? entryPath($0, layout) : nil }
-            let oldEntry = old.map { entryPath($0, layout) }
+            let newEntry = new.flatMap { context.isVisible($0) ? context.entryPath($0) : nil }
+            let oldEntry = old.map(context.entryPath)
             do {
                 if let oldEntry, oldEntry != newEntry || old?.record.file.inode != new?.record.file.inode,
                    let name = oldEntry.lastComponent, let parent = view.directory(oldEntry.parent ?? .root, create: false) {
@@ -280,27 +273,6 @@ final class ViewMaintainer {
                 logger.warning("Could not update the view of \(context.app.id) for \(new?.path ?? old?.path ?? .root): \(error); reconciling it.")
                 return false
             }
-        }
-    }
-
-    private func isVisible(_ asset: LocatedAsset, _ context: AppContext) -> Bool {
-        if asset.record.file.isWritableByOthers { return false }
-        switch context.app.layout {
-        case .empty: return false
-        case .full: return true
-        case .limited:
-            return context.selectedAssets.contains(asset.record.rowID)
-                || asset.ancestry.contains(where: context.selectedAlbums.contains)
-        }
-    }
-
-    private func entryPath(_ asset: LocatedAsset, _ layout: ViewLayout) -> RelativePath {
-        switch layout {
-        case .full, .empty:
-            return asset.path
-        case .limited:
-            let record = asset.record
-            return RelativePath([ViewEntryNaming.limitedEntryName(id: record.id, originalName: record.name, mediaType: record.mediaType)])
         }
     }
 }

@@ -1,0 +1,110 @@
+import PhotoLibCore
+import PhotoLibProtocol
+import PhotoLibStore
+
+/// An event written to an app's log, ready to send.
+struct PublishedEvent: Sendable {
+    let app: AppID
+    let token: Int64
+    /// One JSON line, newline included.
+    let line: [UInt8]
+}
+
+/// Turns index changes and admin edits into per-app events in the change log.
+///
+/// Called inside the transaction that makes the change, so the log and the
+/// index never disagree, whatever instant the daemon dies at.
+struct ChangeJournal {
+    let retention: Int
+    private let coder = MessageCoder()
+
+    init(retention: Int) {
+        self.retention = retention
+    }
+
+    /// One change event per app whose view a batch of library changes touched.
+    func recordLibraryChanges(
+        _ changes: [ViewChange], overflowed: Bool, contexts: [AppViewContext], albums: AlbumTree, tx: StoreTransaction
+    ) throws -> [PublishedEvent] {
+        var out: [PublishedEvent] = []
+        for context in contexts where context.layout != .empty {
+            if overflowed {
+                out.append(try recordReload(context.app.id, tx: tx))
+                continue
+            }
+            var coalescer = ChangeCoalescer()
+            var reload = false
+            for change in changes {
+                switch change {
+                case .asset(let old, let new):
+                    guard let id = (old ?? new)?.record.id.rawValue else { continue }
+                    coalescer.add(id: id, old: context.viewAsset(old), new: context.viewAsset(new))
+                case .albumMoved(let from, let to):
+                    if context.layout == .limited {
+                        // An album grant may now cover more or less: too broad to describe.
+                        if !context.selectedAlbums.isEmpty { reload = true }
+                        continue
+                    }
+                    guard let album = albums.album(at: to) else {
+                        reload = true
+                        continue
+                    }
+                    for record in try tx.assets(inAlbums: albums.subtree(of: album)) {
+                        guard let path = albums.path(of: record.album)?.appending(record.name),
+                              let oldPath = path.replacingPrefix(to, with: from) else { continue }
+                        let ancestry = albums.ancestry(of: record.album)
+                        coalescer.add(id: record.id.rawValue,
+                                      old: context.viewAsset(LocatedAsset(record: record, path: oldPath, ancestry: ancestry)),
+                                      new: context.viewAsset(LocatedAsset(record: record, path: path, ancestry: ancestry)))
+                    }
+                case .albumCreated, .albumRemoved:
+                    continue
+                }
+            }
+            if reload {
+                out.append(try recordReload(context.app.id, tx: tx))
+            } else {
+                let details = coalescer.details
+                if !details.isEmpty { out.append(try recordChange(context.app.id, details, tx: tx)) }
+            }
+        }
+        return out
+    }
+
+    /// "Too different: reload" — after an authorization change, or changes too many to list.
+    func recordReload(_ app: AppID, tx: StoreTransaction) throws -> PublishedEvent {
+        try append(app, kind: "change", tx: tx) { token in
+            ChangeEvent(app: app.rawValue, token: token, incremental: false, details: ChangeDetails())
+        }
+    }
+
+    func recordChange(_ app: AppID, _ details: ChangeDetails, tx: StoreTransaction) throws -> PublishedEvent {
+        try append(app, kind: "change", tx: tx) { token in
+            ChangeEvent(app: app.rawValue, token: token, incremental: true, details: details)
+        }
+    }
+
+    func recordAuthorization(_ app: AppID, access: AccessLevel, status: AuthorizationStatus, by: EventActor, tx: StoreTransaction) throws -> PublishedEvent {
+        try append(app, kind: "authorization", tx: tx) { token in
+            AuthorizationEvent(app: app.rawValue, token: token, access: access.rawValue, status: status.rawValue, by: by)
+        }
+    }
+
+    func recordSelection(
+        _ app: AppID, addedAssets: [String], removedAssets: [String], addedAlbums: Int, removedAlbums: Int, by: EventActor, tx: StoreTransaction
+    ) throws -> PublishedEvent {
+        try append(app, kind: "selection", tx: tx) { token in
+            SelectionEvent(app: app.rawValue, token: token, addedAssets: addedAssets, removedAssets: removedAssets,
+                           addedAlbums: addedAlbums, removedAlbums: removedAlbums, by: by)
+        }
+    }
+
+    private func append<E: Encodable>(_ app: AppID, kind: String, tx: StoreTransaction, _ make: (Int64) -> E) throws -> PublishedEvent {
+        var line: [UInt8] = []
+        let logged = try tx.appendEvent(app, kind: kind, retention: retention) { token in
+            line = try coder.encodeLine(make(token))
+            return Array(line.dropLast())
+        }
+        return PublishedEvent(app: app, token: logged.token, line: line)
+    }
+}

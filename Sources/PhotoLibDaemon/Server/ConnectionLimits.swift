@@ -1,0 +1,48 @@
+import PhotoLibCore
+import Synchronization
+
+/// Counts connections, in all and per uid, against documented limits.
+public final class ConnectionLimits: Sendable {
+    /// The limits, with their documented defaults (config `[protocol]`).
+    public struct Settings: Sendable, Equatable {
+        /// All connections at once.
+        public var maxConnections = 4096
+        /// Connections of one app uid at once (the daemon's own uid and root are not limited per uid).
+        public var maxConnectionsPerUID = 256
+        /// A connection that sends nothing for this long while it has no subscription,
+        /// or leaves a request line unfinished for this long, is closed.
+        public var idleTimeoutSeconds = 60
+
+        public init() {}
+    }
+
+    let settings: Settings
+    private let counts = Mutex<(total: Int, perUID: [UInt32: Int])>((0, [:]))
+
+    init(_ settings: Settings) {
+        self.settings = settings
+    }
+
+    /// Counts a new connection; returns the error to send when it is over a limit.
+    func admit(uid: UInt32, limitedPerUID: Bool) -> PhotoLibError? {
+        counts.withLock { counts in
+            if counts.total >= settings.maxConnections {
+                return .tooManyConnections(limit: settings.maxConnections, perUID: false)
+            }
+            if limitedPerUID, counts.perUID[uid, default: 0] >= settings.maxConnectionsPerUID {
+                return .tooManyConnections(limit: settings.maxConnectionsPerUID, perUID: true)
+            }
+            counts.total += 1
+            counts.perUID[uid, default: 0] += 1
+            return nil
+        }
+    }
+
+    func release(uid: UInt32) {
+        counts.withLock { counts in
+            counts.total -= 1
+            counts.perUID[uid, default: 1] -= 1
+            if counts.perUID[uid] == 0 { counts.perUID[uid] = nil }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import PhotoLibCore
+import PhotoLibProtocol
+import PhotoLibStore
+
+extension RequestRouter {
+    /// The app a view request is about: an app may name only its own (or none,
+    /// when it has exactly one); an admin must name one.
+    func targetApp(_ requested: String?, _ connection: Connection) throws -> AppID {
+        switch connection.role {
+        case .admin:
+            guard let requested else { throw PhotoLibError.invalidParameter(name: "app", reason: "an admin must name the app") }
+            return try appID(requested)
+        case .app(let apps):
+            guard let requested else {
+                guard apps.count == 1 else { throw PhotoLibError.ambiguousApp(apps: apps.map(\.rawValue)) }
+                return apps[0]
+            }
+            let app = try appID(requested)
+            guard apps.contains(app) else { throw PhotoLibError.otherAppsView(caller: apps[0], target: app) }
+            return app
+        }
+    }
+
+    /// The view's assets and its token, from one read snapshot.
+    func list(_ app: AppID) throws -> ListResult {
+        try store.read { tx in
+            guard let record = try tx.app(app), let tokens = try tx.tokens(app) else { throw PhotoLibError.unknownApp(app) }
+            let context = AppViewContext(app: record, selectedAssets: try tx.selectedAssetRowIDs(app), selectedAlbums: try tx.selectedAlbums(app))
+            let albums = try tx.albumTree()
+            let candidates: [AssetRecord]
+            switch record.layout {
+            case .empty: candidates = []
+            case .limited: candidates = try tx.visibleAssets(limitedApp: app)
+            case .full: candidates = try tx.assets(albums: nil, mediaType: nil, nameContains: nil)
+            }
+            let assets = candidates.compactMap { asset -> ViewAsset? in
+                guard let path = albums.path(of: asset.album) else { return nil }
+                return context.viewAsset(LocatedAsset(record: asset, path: path.appending(asset.name), ancestry: albums.ancestry(of: asset.album)))
+            }
+            return ListResult(app: app.rawValue, token: tokens.last, status: record.readWrite.rawValue, assets: assets.sorted { $0.entry < $1.entry })
+        }
+    }
+
+    /// Registers the subscription first (live events wait), then reads what the
+    /// client missed, then sends reply, delta and the waiting events in order:
+    /// no event is lost or repeated between the snapshot and live delivery.
+    func subscribe(_ p: SubscribeParams, id: RequestID?, connection: Connection) throws {
+        let single: AppID?
+        if p.app == nil, connection.role == .admin {
+            guard p.since == nil else { throw PhotoLibError.sinceNeedsOneApp }
+            single = nil
+        } else {
+            single = try targetApp(p.app, connection)
+        }
+        let subscription = Subscription(channel: connection.channel, apps: single.map { [$0] })
+        connection.replaceSubscription(subscription)
+        do {
+            let (result, delta, after) = try store.read { tx -> (SubscribeResult, [[UInt8]], [AppID: Int64]) in
+                guard let single else {
+                    let apps = try tx.apps()
+                    var after: [AppID: Int64] = [:]
+                    for app in apps { after[app.id] = try tx.tokens(app.id)?.last ?? 0 }
+                    return (SubscribeResult(apps: apps.map(\.id.rawValue), token: nil), [], after)
+                }
+                guard let tokens = try tx.tokens(single) else { throw PhotoLibError.unknownApp(single) }
+                var delta: [[UInt8]] = []
+                if let since = p.since {
+                    if since > tokens.last { throw PhotoLibError.sinceInFuture(since: since, current: tokens.last) }
+                    if since < tokens.floor {
+                        delta.append(encode(ResetEvent(app: single.rawValue, token: tokens.last,
+                                                       reason: "The token \(since) is older than the kept history; reload the view with list.")))
+                    } else {
+                        delta = try resumeDelta(single, since: since, current: tokens.last, tx: tx)
+                    }
+                }
+                return (SubscribeResult(apps: [single.rawValue], token: tokens.last), delta, [single: tokens.last])
+            }
+            subscription.activate(reply: reply(id, result), delta: delta, after: after)
+        } catch {
+            connection.replaceSubscription(nil)
+            throw error
+        }
+    }
+
+    /// Everything after `since`, coalesced: authorization and selection events as
+    /// they were, then one change event carrying the net change (token: the current one).
+    private func resumeDelta(_ app: AppID, since: Int64, current: Int64, tx: StoreTransaction) throws -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        var coalescer = ChangeCoalescer()
+        var incremental = true
+        var sawChange = false
+        for event in try tx.events(app, after: since) {
+            if event.kind == "change" {
+                let change = try coder.decode(ChangeEvent.self, from: event.body)
+                sawChange = true
+                if !change.incremental { incremental = false }
+                coalescer.add(change.details)
+            } else {
+                lines.append(event.body + [0x0A])
+            }
+        }
+        if sawChange {
+            lines.append(encode(ChangeEvent(app: app.rawValue, token: current, incremental: incremental,
+                                            details: incremental ? coalescer.details : ChangeDetails())))
+        }
+        return lines
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import GRDB
+public import PhotoLibCore
+
+/// One logged event.
+public struct LoggedEvent: Sendable, Equatable {
+    public var token: Int64
+    public var kind: String
+    /// The event exactly as sent to subscribers: one JSON object, no newline.
+    public var body: [UInt8]
+}
+
+extension StoreTransaction {
+    /// Appends an event to an app's log under the next token, pruning the log to `retention` events.
+    ///
+    /// `body` receives the new token, so the stored event carries it.
+    public func appendEvent(_ app: AppID, kind: String, retention: Int, body: (Int64) throws -> [UInt8]) throws -> LoggedEvent {
+        try db.execute(sql: "UPDATE app SET lastToken = lastToken + 1 WHERE id = ?", arguments: [app.rawValue])
+        guard let token = try Int64.fetchOne(db, sql: "SELECT lastToken FROM app WHERE id = ?", arguments: [app.rawValue]) else {
+            throw PhotoLibError.unknownApp(app)
+        }
+        let bytes = try body(token)
+        try db.execute(sql: "INSERT INTO changeLog (app, token, kind, body) VALUES (?, ?, ?, ?)",
+                       arguments: [app.rawValue, token, kind, Data(bytes)])
+        let floor = token - Int64(retention)
+        if floor > 0, token % 64 == 0 || retention < 64 {
+            // Prune in steps, not on every event.
+            try db.execute(sql: "DELETE FROM changeLog WHERE app = ? AND token <= ?", arguments: [app.rawValue, floor])
+            try db.execute(sql: "UPDATE app SET historyFloor = max(historyFloor, ?) WHERE id = ?", arguments: [floor, app.rawValue])
+        }
+        return LoggedEvent(token: token, kind: kind, body: bytes)
+    }
+
+    /// The app's current token and the oldest token a resume can start from.
+    public func tokens(_ app: AppID) throws -> (last: Int64, floor: Int64)? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT lastToken, historyFloor FROM app WHERE id = ?", arguments: [app.rawValue]) else {
+            return nil
+        }
+        return (row[0], row[1])
+    }
+
+    /// Logged events after `token`, oldest first.
+    public func events(_ app: AppID, after token: Int64) throws -> [LoggedEvent] {
+        try Row.fetchAll(db, sql: "SELECT token, kind, body FROM changeLog WHERE app = ? AND token > ? ORDER BY token",
+                         arguments: [app.rawValue, token]).map { row in
+            let body: Data = row[2]
+            return LoggedEvent(token: row[0], kind: row[1], body: Array(body))
+        }
+    }
+}
