@@ -94,6 +94,10 @@ let package = Package(
         .testTarget(name: "PhotoLibCoreTests", dependencies: ["PhotoLibCore"], swiftSettings: strict),
         .testTarget(name: "PhotoLibProtocolTests", dependencies: ["PhotoLibProtocol"], swiftSettings: strict),
         .testTarget(name: "PhotoLibStoreTests", dependencies: ["PhotoLibStore", "PhotoLibCore"], swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["PhotoLibSystem", "PhotoLibCore"], swiftSettings: strict),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["PhotoLibSystem", "PhotoLibCore", "PhotoLibClient", "PhotoLibProtocol"],
+            swiftSettings: strict
+        ),
     ]
 )

@@ -21,8 +21,9 @@ public final class PhotoLibConnection {
         explicit ?? ProcessIdentity.environment("PHOTOLIBD_SOCKET") ?? DefaultPaths.socket()
     }
 
-    /// Connects and reads the server's greeting.
-    public init(socketPath: String) throws(PhotoLibError) {
+    /// Connects and reads the server's greeting. With `receiveTimeout`, a read
+    /// that waits longer fails with `connectionLost` instead of blocking for ever.
+    public init(socketPath: String, receiveTimeout: Int? = nil) throws(PhotoLibError) {
         self.socketPath = socketPath
         do {
             socket = try UnixStreamSocket(connectingTo: socketPath)
@@ -32,6 +33,7 @@ public final class PhotoLibConnection {
             default: throw .systemCall(name: "connect", path: socketPath, errno: error.errno)
             }
         }
+        if let receiveTimeout { socket.setReceiveTimeout(seconds: receiveTimeout) }
         let first = try Self.readLine(socket, &framer)
         if let refusal = try? coder.decode(ErrorReply.self, from: first) {
             throw Self.error(from: refusal.error)

@@ -38,6 +38,12 @@ public final class UnixStreamSocket: @unchecked Sendable {
         return Array(buffer[0..<count])
     }
 
+    /// Makes reads fail with `EAGAIN` after `seconds` without data (`SO_RCVTIMEO`).
+    public func setReceiveTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        _ = setsockopt(descriptor.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// Half-closes the sending side, so the server sees end of input.
     public func shutdownWrite() {
         _ = Glibc.shutdown(descriptor.rawValue, Int32(SHUT_WR))

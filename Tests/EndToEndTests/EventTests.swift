@@ -1,0 +1,151 @@
+import Foundation
+import Glibc
+import PhotoLibClient
+import PhotoLibCore
+import PhotoLibProtocol
+import Testing
+
+/// What a subscribed app hears, over the real socket.
+@Suite("Change events", .serialized)
+struct EventTests {
+    let app = "org.example.Viewer"
+
+    func started() async throws -> RunningDaemon {
+        let library = try TestLibrary()
+        try library.write("Album/keep.jpg")
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        try daemon.addApp(app, "authorized")
+        return daemon
+    }
+
+    @Test("create, rename, atomic save and delete give exactly the expected change events")
+    func libraryChanges() async throws {
+        let daemon = try await started()
+        let lib = daemon.library
+        let events = try EventReader(daemon, app: app)
+
+        try lib.write("Album/new.jpg")
+        var change = try events.nextChange()
+        #expect(change.incremental)
+        #expect(change.inserted.map(\.entry) == ["Album/new.jpg"])
+        #expect(change.removed.isEmpty && change.changed.isEmpty)
+        let id = change.inserted[0].id
+        #expect(change.token > events.subscribed.token!)
+
+        #expect(rename(lib.path("Album/new.jpg"), lib.path("Album/renamed.jpg")) == 0)
+        change = try events.nextChange()
+        #expect(change.changed.map(\.id) == [id])
+        #expect(change.changed.map(\.entry) == ["Album/renamed.jpg"])
+        #expect(change.inserted.isEmpty && change.removed.isEmpty)
+
+        try lib.write("Album/.renamed.jpg.tmp", contents: "a longer new content")
+        #expect(rename(lib.path("Album/.renamed.jpg.tmp"), lib.path("Album/renamed.jpg")) == 0)
+        change = try events.nextChange()
+        #expect(change.changed.map(\.id) == [id])
+        #expect(change.changed.first?.size == Int64("a longer new content".utf8.count))
+
+        #expect(unlink(lib.path("Album/renamed.jpg")) == 0)
+        change = try events.nextChange()
+        #expect(change.removed.map(\.id) == [id])
+        #expect(change.inserted.isEmpty && change.changed.isEmpty)
+        let last = change.token
+
+        // The view's listing agrees, at the same token.
+        let list = try PhotoLibConnection(socketPath: lib.socket).call(.list, OptionalAppParams(app: app), returning: ListResult.self)
+        #expect(list.token == last)
+        #expect(list.assets.map(\.entry) == ["Album/keep.jpg"])
+    }
+
+    @Test("authorization and selection edits are events naming who made them; a limited app hears only its selection")
+    func editsAreEvents() async throws {
+        let daemon = try await started()
+        let events = try EventReader(daemon, app: app)
+        try daemon.ok("authorize", app, "limited")
+        let auth = try events.next()
+        #expect(auth.head.event == "authorization")
+        let authorization = try auth.decode(AuthorizationEvent.self)
+        #expect(authorization.status == "limited")
+        #expect(authorization.by == EventActor(uid: getuid(), role: "admin"))
+        #expect(try events.nextChange().incremental == false)  // reload: the view changed wholesale
+
+        let id = try daemon.assets()["Album/keep.jpg"]!
+        try daemon.ok("select", app, id)
+        let selection = try events.next().decode(SelectionEvent.self)
+        #expect(selection.addedAssets == [id])
+        let change = try events.nextChange()
+        #expect(change.inserted.map(\.entry) == [id + ".jpg"])
+
+        try daemon.library.write("Album/unselected.jpg")  // not in the selection: nothing to hear
+        try daemon.ok("deselect", app, id)
+        #expect(try events.next().head.event == "selection")
+        #expect(try events.nextChange().removed.map(\.id) == [id])
+    }
+
+    @Test("resuming with since after a daemon restart gives the coalesced changes, then live ones")
+    func resumeAfterRestart() async throws {
+        let daemon = try await started()
+        let lib = daemon.library
+        let token: Int64
+        do {
+            let events = try EventReader(daemon, app: app)
+            token = events.subscribed.token!
+        }
+        try lib.write("Album/a.jpg")
+        try lib.write("Album/b.jpg")
+        try await waitUntil("both files indexed") { try daemon.assets().count == 3 }
+        #expect(unlink(lib.path("Album/b.jpg")) == 0)   // created and deleted while away: nothing
+        #expect(rename(lib.path("Album/a.jpg"), lib.path("Album/a2.jpg")) == 0)
+        try await waitUntil("the changes indexed") { Set(try daemon.assets().keys) == ["Album/keep.jpg", "Album/a2.jpg"] }
+        daemon.stop()
+        try await daemon.start()
+
+        let resumed = try EventReader(daemon, app: app, since: token)
+        let delta = try resumed.nextChange()
+        #expect(delta.inserted.map(\.entry) == ["Album/a2.jpg"])
+        #expect(delta.removed.isEmpty && delta.changed.isEmpty)
+        #expect(delta.token == resumed.subscribed.token)
+        try lib.write("Album/live.jpg")
+        let live = try resumed.nextChange()
+        #expect(live.inserted.map(\.entry) == ["Album/live.jpg"])
+        #expect(live.token > delta.token)
+
+        // A token from the future is refused; one older than the history gets a reset.
+        #expect(throws: (any Error).self) { try EventReader(daemon, app: app, since: live.token + 100) }
+    }
+
+    @Test("a token older than the kept history gets a reset")
+    func expiredTokenResets() async throws {
+        let library = try TestLibrary()
+        let config = library.root + "/photolibd.toml"
+        try "[protocol]\nhistory_retention = 2\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon(library)
+        try await daemon.start(extraArguments: ["--config", config])
+        try daemon.addApp(app, "authorized")
+        for index in 0..<6 {
+            try library.write("p\(index).jpg")
+            try await waitUntil("file \(index)") { try daemon.assets().count == index + 1 }
+        }
+        let events = try EventReader(daemon, app: app, since: 1)
+        let reset = try events.next()
+        #expect(reset.head.event == "reset")
+        #expect(reset.head.token == events.subscribed.token)
+    }
+
+    @Test("an app may only follow its own view")
+    func appScope() async throws {
+        guard getuid() == 0 else {
+            Issue.record("this test runs a client as another uid and must run as root (CI does)")
+            return
+        }
+        let daemon = try await started()
+        chmod(daemon.library.root, 0o755)
+        try daemon.ok("app", "add", "org.example.Other", "--uid", "54330")
+        let copy = daemon.library.root + "/photolibctl"
+        try FileManager.default.copyItem(atPath: RunningDaemon.buildDirectory + "/photolibctl", toPath: copy)
+        let other = try run("/usr/bin/setpriv", ["--reuid=54330", "--regid=54330", "--clear-groups", copy,
+                                                 "watch", app, "--socket", daemon.library.socket])
+        #expect(other.status != 0)
+        #expect(other.stderr.contains("App org.example.Other may only use its own view"))
+    }
+}
