@@ -149,3 +149,39 @@ struct EventTests {
         #expect(other.stderr.contains("App org.example.Other may only use its own view"))
     }
 }
+
+@Suite("The Python example", .serialized)
+struct PythonExampleTests {
+    @Test("examples/subscriber.py, standard library alone, keeps a mirror of the view")
+    func pythonSubscriber() async throws {
+        let library = try TestLibrary()
+        try library.write("a.jpg")
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        try daemon.addApp("org.example.Viewer", "authorized")
+        let script = URL(fileURLWithPath: RunningDaemon.buildDirectory).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("examples/subscriber.py").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script, "org.example.Viewer", "--socket", library.socket, "--count", "2"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let handle = output.fileHandleForReading
+        var text = ""
+        while !text.contains("subscribed at token") {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        try library.write("b.jpg")
+        try await waitUntil("b.jpg indexed") { try daemon.assets().count == 2 }
+        #expect(unlink(library.path("a.jpg")) == 0)
+        text += String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("listed 1 assets"))
+        #expect(text.contains("-0 +1 ~0: ['a.jpg', 'b.jpg']"))
+        #expect(text.contains("-1 +0 ~0: ['b.jpg']"))
+    }
+}
