@@ -23,6 +23,7 @@ test: deps
 	$(SWIFT) test
 
 bench: release
+	@scripts/install-deps --bench
 	scripts/benchmark
 
 clean:

@@ -16,6 +16,7 @@ public enum Daemon {
 
     public static func run(configuration: DaemonConfiguration, logger: Logger) async throws {
         try prepareDirectories(configuration)
+        ProcessIdentity.raiseOpenFileLimit()
         do {
             guard try ProcessIdentity.lockExclusively(configuration.state + "/photolibd.lock") else {
                 throw PhotoLibError.stateInUse(path: configuration.state)

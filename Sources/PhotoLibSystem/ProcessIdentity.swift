@@ -59,6 +59,20 @@ public enum ProcessIdentity {
         throw SystemCallError("flock \(path)", errno: code)
     }
 
+    /// Raises the soft open-file limit to the hard one: each client connection
+    /// is a descriptor, and the default soft limit (1024) is below the
+    /// documented connection limit. Returns the new soft limit.
+    @discardableResult
+    public static func raiseOpenFileLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        if limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        return Int(limit.rlim_cur)
+    }
+
     /// The canonical absolute form of an existing path. The corresponding C function is `realpath`.
     public static func canonicalPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
