@@ -23,6 +23,10 @@ actor Engine {
     private let access: LibraryAccess
     private var libraryAvailable = true
     private var stopped = false
+    /// Every app's view context, between admin edits. Safe to keep across
+    /// library changes: deleting an asset can leave its row ID in a cached
+    /// selection, but row IDs are never reused (AUTOINCREMENT), so it matches nothing.
+    private var cachedContexts: [AppViewContext]?
 
     /// Batches are capped so a burst is applied in bounded transactions and requests get a turn between them.
     static let batchSize = 2048
@@ -152,6 +156,13 @@ actor Engine {
     }
 
     private func appContexts(only app: AppID? = nil) throws -> [AppViewContext] {
+        if app == nil, let cachedContexts { return cachedContexts }
+        let contexts = try loadContexts(only: app)
+        if app == nil { cachedContexts = contexts }
+        return contexts
+    }
+
+    private func loadContexts(only app: AppID?) throws -> [AppViewContext] {
         try store.read { tx in
             try tx.apps().filter { $0.layout != .empty && (app == nil || $0.id == app) }.map { app in
                 app.layout == .limited
@@ -170,6 +181,7 @@ actor Engine {
     // MARK: Admin edits
 
     func addApp(_ id: AppID, uid: UInt32, purpose: String) throws -> AppRecord {
+        cachedContexts = nil
         let record = AppRecord(id: id, uid: uid, purpose: purpose, readWrite: .notDetermined, addOnly: .notDetermined)
         try store.write { tx in
             if let existing = try tx.app(id) { throw PhotoLibError.appExists(id, uid: existing.uid) }
@@ -181,6 +193,7 @@ actor Engine {
     }
 
     func removeApp(_ id: AppID) throws {
+        cachedContexts = nil
         try store.write { tx in
             guard try tx.app(id) != nil else { throw PhotoLibError.unknownApp(id) }
             try tx.deleteApp(id)
@@ -190,6 +203,8 @@ actor Engine {
     }
 
     func authorize(_ id: AppID, access level: AccessLevel, status: AuthorizationStatus, by: EventActor) throws -> AppRecord {
+        cachedContexts = nil
+        defer { cachedContexts = nil }
         var published: [PublishedEvent] = []
         let record = try store.write { tx -> AppRecord in
             guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
@@ -255,6 +270,8 @@ actor Engine {
     ) throws -> (assets: [AssetID], albums: [RelativePath]) {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
         let edit = try resolve(assets: assets, albums: albums)
+        cachedContexts = nil
+        defer { cachedContexts = nil }
         let before = try appContexts(only: id).first
         var published: [PublishedEvent] = []
         let (changedAssets, changedAlbums, changes) = try store.write { tx in
