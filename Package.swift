@@ -86,7 +86,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "photolibctl",
-            dependencies: ["PhotoLibClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PhotoLibClient", "PhotoLibSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/photolibctl",
             swiftSettings: strict
         ),

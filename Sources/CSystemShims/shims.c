@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -85,3 +86,9 @@ int photolibd_mount_id(int fd, uint64_t *mount_id) {
 }
 
 int photolibd_release_free_memory(void) { return malloc_trim(0); }
+
+int photolibd_unblock_all_signals(void) {
+    sigset_t none;
+    sigemptyset(&none);
+    return sigprocmask(SIG_SETMASK, &none, NULL);
+}

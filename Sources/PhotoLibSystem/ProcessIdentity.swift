@@ -59,6 +59,14 @@ public enum ProcessIdentity {
         throw SystemCallError("flock \(path)", errno: code)
     }
 
+    /// Starts from an empty signal mask. A process inherits its parent's mask,
+    /// and some parents (threads of a Foundation or Dispatch program, for
+    /// example) block SIGTERM: inherited, it would make `kill` do nothing.
+    /// Call first thing in `main`, before any thread starts.
+    public static func unblockSignals() {
+        _ = photolibd_unblock_all_signals()
+    }
+
     /// Raises the soft open-file limit to the hard one: each client connection
     /// is a descriptor, and the default soft limit (1024) is below the
     /// documented connection limit. Returns the new soft limit.

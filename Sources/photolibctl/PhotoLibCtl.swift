@@ -1,5 +1,6 @@
 import ArgumentParser
 import PhotoLibCore
+import PhotoLibSystem
 
 /// `photolibctl`: manage photolibd (apps, authorizations, selections) over its socket.
 @main
@@ -23,6 +24,7 @@ struct PhotoLibCtl: ParsableCommand {
     /// (a file name typed or completed by the shell) is passed on in escaped
     /// form instead of being mangled by Swift's lossy decoding.
     static func main() {
+        ProcessIdentity.unblockSignals()
         var arguments: [String] = []
         for index in 1..<Int(CommandLine.argc) {
             guard let raw = CommandLine.unsafeArgv[index] else { continue }

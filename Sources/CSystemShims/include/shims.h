@@ -30,4 +30,6 @@ int photolibd_renameat2(int olddirfd, const char *oldpath, int newdirfd, const c
 int photolibd_mount_id(int fd, uint64_t *mount_id);
 /// Returns freed heap memory to the kernel (glibc malloc_trim(0)); 1 when some was released.
 int photolibd_release_free_memory(void);
+/// Unblocks every signal in the calling thread (and so in threads it starts later).
+int photolibd_unblock_all_signals(void);
 #endif
