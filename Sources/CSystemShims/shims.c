@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -91,4 +92,28 @@ int photolibd_unblock_all_signals(void) {
     sigset_t none;
     sigemptyset(&none);
     return sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+int photolibd_send_datagram(const char *path, const char *message, size_t length) {
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof(address));
+    address.sun_family = AF_UNIX;
+    size_t path_length = strlen(path);
+    if (path_length == 0 || path_length >= sizeof(address.sun_path)) {
+        errno = EINVAL;
+        return -1;
+    }
+    memcpy(address.sun_path, path, path_length);
+    if (path[0] == '@') address.sun_path[0] = 0;  /* abstract: no trailing NUL in the length */
+    socklen_t address_length = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + path_length + (path[0] == '@' ? 0 : 1));
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    ssize_t sent;
+    do {
+        sent = sendto(fd, message, length, MSG_NOSIGNAL, (struct sockaddr *)&address, address_length);
+    } while (sent < 0 && errno == EINTR);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return sent < 0 ? -1 : 0;
 }

@@ -33,11 +33,24 @@ public enum Daemon {
         let server = try SocketServer(path: configuration.socket, router: router, limits: ConnectionLimits(configuration.limits), logger: logger)
         let watcher = LibraryWatcher(libraryPath: configuration.library, queue: queue, board: board, logger: logger)
         logger.notice("photolibd \(version) starting: library \(configuration.library), views \(configuration.views), socket \(configuration.socket).")
+        let notifier = SystemdNotifier()
+        notifier.notify(["STATUS": "Scanning the library."])
         watcher.start()
         let engineTask = Task { await engine.run() }
+        // The watchdog is fed only when the engine answers, so a wedged engine gets restarted.
+        let watchdog = Task {
+            guard let interval = notifier.watchdogInterval else { return }
+            while !Task.isCancelled {
+                try await Task.sleep(for: interval / 2)
+                await engine.ping()
+                notifier.notify(["WATCHDOG": "1"])
+            }
+        }
 
         await terminationSignal()
         logger.notice("Stopping.")
+        notifier.notify(["STOPPING": "1", "STATUS": "Stopping."])
+        watchdog.cancel()
         server.close()
         watcher.stop()
         await engine.stop()

@@ -32,4 +32,7 @@ int photolibd_mount_id(int fd, uint64_t *mount_id);
 int photolibd_release_free_memory(void);
 /// Unblocks every signal in the calling thread (and so in threads it starts later).
 int photolibd_unblock_all_signals(void);
+/// Sends one datagram to a Unix datagram socket; a path starting with '@' is abstract.
+/// Returns 0, or -1 with errno set.
+int photolibd_send_datagram(const char *path, const char *message, size_t length);
 #endif

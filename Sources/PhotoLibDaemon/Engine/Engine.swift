@@ -19,6 +19,8 @@ actor Engine {
     let index: LibraryIndex
     let views: ViewMaintainer
     let hub: SubscriptionHub
+    let notifier = SystemdNotifier()
+    private var announcedReady = false
     let journal: ChangeJournal
     private let access: LibraryAccess
     var libraryAvailable = true
@@ -134,6 +136,13 @@ actor Engine {
         ProcessIdentity.releaseFreeMemory()
         board.update { $0.phase = .ready }
         let snapshot = board.snapshot
+        let apps = try store.read { try $0.apps().count }
+        var fields = ["STATUS": "Ready: \(snapshot.scannedFiles) assets in \(snapshot.scannedDirectories) directories, \(apps) apps."]
+        if !announcedReady {
+            fields["READY"] = "1"
+            announcedReady = true
+        }
+        notifier.notify(fields)
         logger.info("Library scanned: \(snapshot.scannedFiles) assets in \(snapshot.scannedDirectories) directories in \(scanned - started); views reconciled in \(ContinuousClock.now - scanned).")
     }
 
@@ -177,4 +186,7 @@ actor Engine {
     func stop() {
         stopped = true
     }
+
+    /// Answers once the engine has a turn: the watchdog pings only a live engine.
+    func ping() {}
 }

@@ -27,8 +27,11 @@ final class RunningDaemon {
     }
 
     /// Starts the daemon and waits until its first scan and reconcile are done.
-    func start(extraArguments: [String] = []) async throws {
+    func start(extraArguments: [String] = [], environment: [String: String] = [:]) async throws {
         let process = Process()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.executableURL = URL(fileURLWithPath: Self.buildDirectory + "/photolibd")
         process.arguments = ["--library", library.library, "--views-dir", library.views, "--state-dir", library.state,
                              "--socket", library.socket] + extraArguments

@@ -1,0 +1,31 @@
+import CSystemShims
+import Glibc
+
+/// Tells systemd how the service is doing (`sd_notify`), when run under it.
+///
+/// Outside systemd (`NOTIFY_SOCKET` unset) every call does nothing. The
+/// protocol is one datagram of `KEY=value` lines to `$NOTIFY_SOCKET`.
+public struct SystemdNotifier: Sendable {
+    private let socketPath: String?
+    /// How often systemd expects `WATCHDOG=1`, when it asked for it (`WATCHDOG_USEC`, for this pid).
+    public let watchdogInterval: Duration?
+
+    public init() {
+        socketPath = ProcessIdentity.environment("NOTIFY_SOCKET")
+        if let usec = ProcessIdentity.environment("WATCHDOG_USEC").flatMap(Int64.init), usec > 0,
+           ProcessIdentity.environment("WATCHDOG_PID").map({ Int32($0) == getpid() }) ?? true {
+            watchdogInterval = .microseconds(usec)
+        } else {
+            watchdogInterval = nil
+        }
+    }
+
+    public var isActive: Bool { socketPath != nil }
+
+    /// Sends `KEY=value` lines. The corresponding C function is `sd_notify`.
+    public func notify(_ fields: [String: String]) {
+        guard let socketPath else { return }
+        let message = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
+        _ = message.withCString { photolibd_send_datagram(socketPath, $0, strlen($0)) }
+    }
+}
