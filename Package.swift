@@ -73,7 +73,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "photolibd",
-            dependencies: ["PhotoLibDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PhotoLibDaemon", "PhotoLibSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/photolibd",
             swiftSettings: strict
         ),

@@ -29,3 +29,21 @@ public struct SystemdNotifier: Sendable {
         _ = message.withCString { photolibd_send_datagram(socketPath, $0, strlen($0)) }
     }
 }
+
+/// Listening sockets passed by systemd socket activation (`LISTEN_FDS`, from descriptor 3).
+public enum SocketActivation {
+    /// The first passed descriptor, when this process was socket-activated.
+    ///
+    /// Honours `LISTEN_PID` (the variables are for this process only) and
+    /// unsets the variables so children do not inherit them.
+    public static func passedListener() -> Int32? {
+        guard let count = ProcessIdentity.environment("LISTEN_FDS").flatMap(Int.init), count >= 1 else { return nil }
+        if let pid = ProcessIdentity.environment("LISTEN_PID").flatMap(Int32.init), pid != getpid() { return nil }
+        unsetenv("LISTEN_FDS")
+        unsetenv("LISTEN_PID")
+        unsetenv("LISTEN_FDNAMES")
+        let fd: Int32 = 3
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        return fd
+    }
+}

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import PhotoLibCore
 import PhotoLibDaemon
+import PhotoLibSystem
 
 /// `photolibd`: per-app limited photo libraries. Flags override the config file; the config file overrides the embedded defaults.
 @main
@@ -33,6 +34,23 @@ struct PhotoLibd: AsyncParsableCommand {
 
     @Flag(help: "Log debug detail.")
     var verbose = false
+
+    /// Clears the inherited signal mask before anything else: launchers such as
+    /// systemd-socket-activate block SIGTERM before exec, and the daemon must
+    /// still stop on it.
+    static func main() async {
+        ProcessIdentity.unblockSignals()
+        do {
+            var command = try parseAsRoot()
+            if var daemon = command as? PhotoLibd {
+                try await daemon.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 
     mutating func run() async throws {
         let verbose = self.verbose

@@ -12,11 +12,19 @@ final class SocketServer: Sendable {
     private let channel: any Channel
     let path: String
 
-    /// Binds `path` (replacing a stale socket file, refusing a live one) and starts accepting.
+    /// Whether the socket came from systemd (then systemd owns the file, and we leave it).
+    private let activated: Bool
+
+    /// Adopts a socket passed by systemd, or else binds `path` (replacing a stale
+    /// socket file, refusing a live one), and starts accepting.
     init(path: String, router: RequestRouter, limits: ConnectionLimits, logger: Logger, lineLimit: Int = LineFramer.defaultLimit) throws {
         self.path = path
-        if Self.isLive(path) { throw PhotoLibError.socketInUse(path: path) }
-        unlink(path)
+        let passed = SocketActivation.passedListener()
+        activated = passed != nil
+        if passed == nil {
+            if Self.isLive(path) { throw PhotoLibError.socketInUse(path: path) }
+            unlink(path)
+        }
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -28,13 +36,18 @@ final class SocketServer: Sendable {
                 }
             }
         do {
-            channel = try bootstrap.bind(unixDomainSocketPath: path).wait()
+            if let passed {
+                channel = try bootstrap.withBoundSocket(passed).wait()
+                logger.info("Listening on the socket passed by systemd.")
+            } else {
+                channel = try bootstrap.bind(unixDomainSocketPath: path).wait()
+                // Anyone may connect; the peer's uid from SO_PEERCRED decides what it may do.
+                chmod(path, 0o666)
+            }
         } catch {
             try? group.syncShutdownGracefully()
             throw PhotoLibError.socketFailed(path: path, errno: (error as? IOError)?.errnoCode ?? EIO)
         }
-        // Anyone may connect; the peer's uid from SO_PEERCRED decides what it may do.
-        chmod(path, 0o666)
     }
 
     /// True when something accepts connections on `path`.
@@ -44,7 +57,7 @@ final class SocketServer: Sendable {
 
     func close() {
         try? channel.close().wait()
-        unlink(path)
+        if !activated { unlink(path) }
         try? group.syncShutdownGracefully()
     }
 }

@@ -1,5 +1,8 @@
 import Foundation
 import Glibc
+import PhotoLibClient
+import PhotoLibProtocol
+import Testing
 
 /// The real `photolibd` binary on a test library, driven through the real `photolibctl`.
 final class RunningDaemon {
@@ -27,14 +30,21 @@ final class RunningDaemon {
     }
 
     /// Starts the daemon and waits until its first scan and reconcile are done.
-    func start(extraArguments: [String] = [], environment: [String: String] = [:]) async throws {
+    /// `launcher` runs before the binary (for example `systemd-socket-activate -l SOCKET`).
+    func start(extraArguments: [String] = [], environment: [String: String] = [:], launcher: [String] = []) async throws {
         let process = Process()
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        process.executableURL = URL(fileURLWithPath: Self.buildDirectory + "/photolibd")
-        process.arguments = ["--library", library.library, "--views-dir", library.views, "--state-dir", library.state,
-                             "--socket", library.socket] + extraArguments
+        let daemonArguments = ["--library", library.library, "--views-dir", library.views, "--state-dir", library.state,
+                                "--socket", library.socket] + extraArguments
+        if let first = launcher.first {
+            process.executableURL = URL(fileURLWithPath: first)
+            process.arguments = Array(launcher.dropFirst()) + [Self.buildDirectory + "/photolibd"] + daemonArguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Self.buildDirectory + "/photolibd")
+            process.arguments = daemonArguments
+        }
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = FileHandle(forWritingAtPath: logPath)!
         log.seekToEndOfFile()
@@ -42,17 +52,28 @@ final class RunningDaemon {
         process.standardOutput = log
         try process.run()
         self.process = process
+        // Polled in-process through the client library: cheaper than a
+        // photolibctl per poll, and the first connection is what makes
+        // systemd-socket-activate exec the daemon.
         try await waitUntil("photolibd to become ready", timeout: 120) {
             guard process.isRunning else { throw TestFailure("photolibd exited: \(self.log)") }
-            let status = try self.ctl("status", "--json")
-            return status.status == 0 && status.stdout.contains("\"state\" : \"ready\"")
+            guard let connection = try? PhotoLibConnection(socketPath: self.library.socket, receiveTimeout: 30),
+                  let status = try? connection.call(.status, NoParams(), returning: StatusResult.self) else { return false }
+            return status.state == "ready"
         }
     }
 
-    /// Stops the daemon with SIGTERM and waits for it to exit.
+    /// Stops the daemon with SIGTERM and waits for it to exit; one that does not
+    /// stop within 30 s is killed and recorded as a failure, never left hanging.
     func stop() {
         guard let process, process.isRunning else { return }
         process.terminate()
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            Issue.record("photolibd did not stop within 30 s of SIGTERM")
+        }
         process.waitUntilExit()
     }
 
