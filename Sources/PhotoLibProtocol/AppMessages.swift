@@ -22,17 +22,14 @@ public struct ListResult: Codable, Sendable, Equatable {
     public var app: String
     public var token: Int64
     public var status: String
-    public var assets: [ViewAssetInfo]
-    public init(app: String, token: Int64, status: String, assets: [ViewAssetInfo]) {
+    public var assets: [ViewAsset]
+    public init(app: String, token: Int64, status: String, assets: [ViewAsset]) {
         self.app = app
         self.token = token
         self.status = status
         self.assets = assets
     }
 }
-
-/// Same fields as `ViewAsset`; re-declared so the protocol module owns its wire types.
-public typealias ViewAssetInfo = ViewAsset
 
 public struct SubscribeParams: Codable, Sendable, Equatable {
     /// The app to follow; an admin may leave it out to follow every app.

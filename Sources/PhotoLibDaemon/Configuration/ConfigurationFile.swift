@@ -100,13 +100,8 @@ public struct ConfigurationFile: Sendable, Equatable {
             configuration.libraryIsDefault = false
         }
         if let viewsDirectory { configuration.views = viewsDirectory }
-        if let stateDirectory {
-            configuration.state = stateDirectory
-            if socket == nil, ProcessIdentity.environment("XDG_RUNTIME_DIR") == nil {
-                configuration.socket = DaemonConfiguration.defaultSocketPath(stateDirectory: stateDirectory)
-            }
-        }
-        if let socket { configuration.socket = socket }
+        if let stateDirectory { configuration.setState(stateDirectory) }
+        if let socket { configuration.setSocket(socket) }
         if let historyRetention { configuration.historyRetention = historyRetention }
         if let maxConnections { configuration.limits.maxConnections = maxConnections }
         if let maxConnectionsPerUID { configuration.limits.maxConnectionsPerUID = maxConnectionsPerUID }
@@ -159,13 +154,8 @@ extension DaemonConfiguration {
             libraryIsDefault = false
         }
         if let views = flags.views { self.views = views }
-        if let state = flags.state {
-            self.state = state
-            if flags.socket == nil, ProcessIdentity.environment("XDG_RUNTIME_DIR") == nil {
-                socket = DaemonConfiguration.defaultSocketPath(stateDirectory: state)
-            }
-        }
-        if let socket = flags.socket { self.socket = socket }
+        if let state = flags.state { setState(state) }
+        if let socket = flags.socket { setSocket(socket) }
         let cwd = FileManager.default.currentDirectoryPath
         func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : cwd + "/" + path }
         library = absolute(library)

@@ -15,6 +15,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var namePolicy: AssetNamePolicy
     /// True when the library path came from the embedded default (then it may be created).
     public var libraryIsDefault: Bool
+    /// True while nobody chose the socket: it then follows the state directory's default.
+    public private(set) var socketIsDefault = true
     /// Events kept per app for resuming; an older token gets a reset.
     public var historyRetention = 10_000
     /// Connection limits and timeouts (SPEC §5: limits on everything a client controls).
@@ -37,19 +39,25 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// socket in `$XDG_RUNTIME_DIR`.
     public static func defaults() -> DaemonConfiguration {
         let home = ProcessIdentity.homeDirectory ?? "/"
-        let dataHome = ProcessIdentity.environment("XDG_DATA_HOME") ?? home + "/.local/share"
-        let state = dataHome + "/photolibd"
+        let state = DefaultPaths.stateDirectory
         return DaemonConfiguration(
             library: home + "/Pictures",
             views: state + "/views",
             state: state,
-            socket: defaultSocketPath(stateDirectory: state),
+            socket: DefaultPaths.socket(stateDirectory: state),
             libraryIsDefault: true
         )
     }
 
-    /// See `DefaultPaths.socket(stateDirectory:)`.
-    public static func defaultSocketPath(stateDirectory: String? = nil) -> String {
-        DefaultPaths.socket(stateDirectory: stateDirectory)
+    /// Moves the state directory; a socket nobody chose follows it (see `DefaultPaths.socket`).
+    public mutating func setState(_ path: String) {
+        state = path
+        if socketIsDefault { socket = DefaultPaths.socket(stateDirectory: path) }
+    }
+
+    /// Sets the socket explicitly: later state changes leave it alone.
+    public mutating func setSocket(_ path: String) {
+        socket = path
+        socketIsDefault = false
     }
 }

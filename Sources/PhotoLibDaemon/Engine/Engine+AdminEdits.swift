@@ -101,7 +101,7 @@ extension Engine {
         defer { cachedContexts = nil }
         let before = try appContexts(only: id).first
         var published: [PublishedEvent] = []
-        let (changedAssets, changedAlbums, changes) = try store.write { tx in
+        let (changedIDs, changedAlbums, changes) = try store.write { tx in
             let changedAssets = adding ? try tx.selectAssets(id, rowIDs: edit.assets.map(\.rowID)) : try tx.deselectAssets(id, rowIDs: edit.assets.map(\.rowID))
             let changedAlbums = adding ? try tx.selectAlbums(id, albums: edit.albums) : try tx.deselectAlbums(id, albums: edit.albums)
             var affected = edit.assets.filter { changedAssets.contains($0.rowID) }
@@ -111,9 +111,9 @@ extension Engine {
             let changes: [ViewChange] = affected.compactMap { record in
                 index.locate(record).map { .asset(old: $0, new: $0) }
             }
-            let changedIDs = edit.assets.filter { changedAssets.contains($0.rowID) }.map(\.id.rawValue)
+            let changedIDs = edit.assets.filter { changedAssets.contains($0.rowID) }.map(\.id)
             published.append(try journal.recordSelection(
-                id, addedAssets: adding ? changedIDs : [], removedAssets: adding ? [] : changedIDs,
+                id, addedAssets: adding ? changedIDs.map(\.rawValue) : [], removedAssets: adding ? [] : changedIDs.map(\.rawValue),
                 addedAlbums: adding ? changedAlbums.count : 0, removedAlbums: adding ? 0 : changedAlbums.count, by: by, tx: tx))
             // What the view gained or lost: visibility before the edit against after it.
             if app.layout == .limited, let before {
@@ -125,7 +125,7 @@ extension Engine {
                 let details = coalescer.details
                 if !details.isEmpty { published.append(try journal.recordChange(id, details, tx: tx)) }
             }
-            return (changedAssets, changedAlbums, changes)
+            return (changedIDs, changedAlbums, changes)
         }
         if app.layout == .limited {
             // Old and new location are the same: the view maintainer links or
@@ -141,9 +141,8 @@ extension Engine {
             }
         }
         hub.publish(published)
-        let changedAssetIDs = edit.assets.filter { changedAssets.contains($0.rowID) }.map(\.id)
         let changedAlbumPaths = changedAlbums.compactMap { index.albums.path(of: $0) }
-        logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(changedAssetIDs.count) assets and \(changedAlbumPaths.count) albums.")
-        return (changedAssetIDs, changedAlbumPaths)
+        logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(changedIDs.count) assets and \(changedAlbumPaths.count) albums.")
+        return (changedIDs, changedAlbumPaths)
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import Logging
 import PhotoLibCore
 import PhotoLibStore
@@ -186,7 +187,7 @@ final class ViewMaintainer {
             }
         } catch where error.isNotFound {
             return false  // gone since it was indexed; its event follows
-        } catch where error.errno == 18 /* EXDEV */ {
+        } catch where error.errno == EXDEV {
             throw PhotoLibError.viewsOnOtherMount(library: paths.library, views: paths.views)
         }
         let linked = try Directory.status(of: entry, in: directory)
