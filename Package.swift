@@ -58,22 +58,35 @@ let package = Package(
         ),
         // Wire format: messages, framing with a length limit.
         .target(name: "PhotoLibProtocol", dependencies: ["PhotoLibCore"], path: "Sources/PhotoLibProtocol", swiftSettings: strict),
+        // Where things are: flags over the TOML config file over embedded defaults.
+        .target(
+            name: "PhotoLibConfiguration",
+            dependencies: ["PhotoLibCore", "PhotoLibSystem", .product(name: "TOMLKit", package: "TOMLKit")],
+            path: "Sources/PhotoLibConfiguration",
+            swiftSettings: strict
+        ),
+        // Read-only checks of a setup (mounts, permissions, limits) for `photolibctl doctor`.
+        .target(
+            name: "PhotoLibDoctor",
+            dependencies: ["PhotoLibCore", "PhotoLibSystem"],
+            path: "Sources/PhotoLibDoctor",
+            swiftSettings: strict
+        ),
         // Daemon wiring: watcher, engine (index + views), socket server.
         .target(
             name: "PhotoLibDaemon",
             dependencies: [
-                "PhotoLibCore", "PhotoLibSystem", "PhotoLibStore", "PhotoLibProtocol",
+                "PhotoLibCore", "PhotoLibSystem", "PhotoLibStore", "PhotoLibProtocol", "PhotoLibConfiguration",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             path: "Sources/PhotoLibDaemon",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "photolibd",
-            dependencies: ["PhotoLibDaemon", "PhotoLibSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PhotoLibDaemon", "PhotoLibConfiguration", "PhotoLibSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/photolibd",
             swiftSettings: strict
         ),
@@ -86,7 +99,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "photolibctl",
-            dependencies: ["PhotoLibClient", "PhotoLibSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["PhotoLibClient", "PhotoLibConfiguration", "PhotoLibDoctor", "PhotoLibSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/photolibctl",
             swiftSettings: strict
         ),

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 public import Logging
+public import PhotoLibConfiguration
 import PhotoLibCore
 import PhotoLibStore
 import PhotoLibSystem

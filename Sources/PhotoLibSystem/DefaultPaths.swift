@@ -6,6 +6,13 @@ public enum DefaultPaths {
         return (ProcessIdentity.environment("XDG_DATA_HOME") ?? home + "/.local/share") + "/photolibd"
     }
 
+    /// `$XDG_CONFIG_HOME/photolibd/photolibd.toml`, normally `~/.config/photolibd/photolibd.toml`:
+    /// read when it exists and no `--config` is given.
+    public static var configFile: String {
+        let home = ProcessIdentity.homeDirectory ?? "/"
+        return (ProcessIdentity.environment("XDG_CONFIG_HOME") ?? home + "/.config") + "/photolibd/photolibd.toml"
+    }
+
     /// `$XDG_RUNTIME_DIR/photolibd.sock`; else `/run/user/UID/photolibd.sock` when that
     /// directory exists; else `photolibd.sock` in the state directory.
     public static func socket(stateDirectory: String? = nil) -> String {

@@ -1,3 +1,4 @@
+import PhotoLibConfiguration
 import ArgumentParser
 import Logging
 import PhotoLibCore
@@ -29,7 +30,7 @@ struct PhotoLibd: AsyncParsableCommand {
     @Option(help: "The Unix socket to listen on (default: $XDG_RUNTIME_DIR/photolibd.sock).")
     var socket: String?
 
-    @Option(help: "A configuration file (TOML); see config/photolibd.toml.")
+    @Option(help: "A configuration file (TOML) (default: ~/.config/photolibd/photolibd.toml when it exists).")
     var config: String?
 
     @Flag(help: "Log debug detail.")
@@ -61,11 +62,8 @@ struct PhotoLibd: AsyncParsableCommand {
         }
         let logger = Logger(label: "photolibd")
         do {
-            var resolved = DaemonConfiguration.defaults()
-            if let config {
-                try ConfigurationFile.load(path: config).apply(to: &resolved)
-            }
-            resolved.apply(flags: .init(library: library, views: viewsDir, state: stateDir, socket: socket))
+            let resolved = try DaemonConfiguration.resolve(
+                configFile: config, flags: .init(library: library, views: viewsDir, state: stateDir, socket: socket))
             try await Daemon.run(configuration: resolved, logger: logger)
         } catch let error as PhotoLibError {
             logger.critical("\(error.message)")

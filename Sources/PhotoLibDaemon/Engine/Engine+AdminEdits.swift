@@ -1,3 +1,4 @@
+import PhotoLibConfiguration
 import Glibc
 import Logging
 import PhotoLibCore

@@ -1,20 +1,10 @@
+import PhotoLibConfiguration
 import PhotoLibCore
 import Synchronization
 
 /// Counts connections, in all and per uid, against documented limits.
 public final class ConnectionLimits: Sendable {
-    /// The limits, with their documented defaults (config `[protocol]`).
-    public struct Settings: Sendable, Equatable {
-        /// All connections at once.
-        public var maxConnections = 4096
-        /// Connections of one app uid at once (the daemon's own uid and root are not limited per uid).
-        public var maxConnectionsPerUID = 256
-        /// A connection that sends nothing for this long while it has no subscription,
-        /// or leaves a request line unfinished for this long, is closed.
-        public var idleTimeoutSeconds = 60
-
-        public init() {}
-    }
+    public typealias Settings = ConnectionLimitSettings
 
     let settings: Settings
     private let counts = Mutex<(total: Int, perUID: [UInt32: Int])>((0, [:]))

@@ -20,7 +20,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Events kept per app for resuming; an older token gets a reset.
     public var historyRetention = 10_000
     /// Connection limits and timeouts (SPEC §5: limits on everything a client controls).
-    public var limits = ConnectionLimits.Settings()
+    public var limits = ConnectionLimitSettings()
 
     public init(library: String, views: String, state: String, socket: String,
                 namePolicy: AssetNamePolicy = .standard, libraryIsDefault: Bool = false) {
