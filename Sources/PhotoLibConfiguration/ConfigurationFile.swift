@@ -99,7 +99,7 @@ public struct ConfigurationFile: Sendable, Equatable {
             configuration.library = library
             configuration.libraryIsDefault = false
         }
-        if let viewsDirectory { configuration.views = viewsDirectory }
+        if let viewsDirectory { configuration.setViews(viewsDirectory) }
         if let stateDirectory { configuration.setState(stateDirectory) }
         if let socket { configuration.setSocket(socket) }
         if let historyRetention { configuration.historyRetention = historyRetention }
@@ -153,7 +153,7 @@ extension DaemonConfiguration {
             self.library = library
             libraryIsDefault = false
         }
-        if let views = flags.views { self.views = views }
+        if let views = flags.views { setViews(views) }
         if let state = flags.state { setState(state) }
         if let socket = flags.socket { setSocket(socket) }
         let cwd = FileManager.default.currentDirectoryPath

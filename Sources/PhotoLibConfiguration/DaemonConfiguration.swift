@@ -17,6 +17,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var libraryIsDefault: Bool
     /// True while nobody chose the socket: it then follows the state directory's default.
     public private(set) var socketIsDefault = true
+    /// True while nobody chose the views directory: it then stays `views` inside the state directory.
+    public private(set) var viewsIsDefault = true
     /// Events kept per app for resuming; an older token gets a reset.
     public var historyRetention = 10_000
     /// Connection limits and timeouts (SPEC §5: limits on everything a client controls).
@@ -49,10 +51,17 @@ public struct DaemonConfiguration: Sendable, Equatable {
         )
     }
 
-    /// Moves the state directory; a socket nobody chose follows it (see `DefaultPaths.socket`).
+    /// Moves the state directory; a socket and a views directory nobody chose follow it.
     public mutating func setState(_ path: String) {
         state = path
         if socketIsDefault { socket = DefaultPaths.socket(stateDirectory: path) }
+        if viewsIsDefault { views = path + "/views" }
+    }
+
+    /// Sets the views directory explicitly: later state changes leave it alone.
+    public mutating func setViews(_ path: String) {
+        views = path
+        viewsIsDefault = false
     }
 
     /// Sets the socket explicitly: later state changes leave it alone.

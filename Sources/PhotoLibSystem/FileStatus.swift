@@ -17,6 +17,8 @@ public struct FileStatus: Sendable, Equatable {
     public let linkCount: UInt64
     public let owner: UInt32
     public let group: UInt32
+    /// A Unix socket (`kind` is `.other` for it).
+    public let isSocket: Bool
 
     init(_ st: stat) {
         switch st.st_mode & S_IFMT {
@@ -33,6 +35,7 @@ public struct FileStatus: Sendable, Equatable {
         linkCount = UInt64(st.st_nlink)
         owner = st.st_uid
         group = st.st_gid
+        isSocket = st.st_mode & S_IFMT == S_IFSOCK
     }
 
     /// True when someone other than the owner may write the inode through any hardlink.

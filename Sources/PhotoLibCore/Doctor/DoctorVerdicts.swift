@@ -1,0 +1,183 @@
+/// Judges a setup from its facts: one `DoctorCheck` per concern, in a fixed order.
+public enum DoctorVerdicts {
+    /// How many writable originals a failing check names before it says "and N more".
+    static let namedExamples = 5
+
+    public static func checks(_ facts: SetupFacts) -> [DoctorCheck] {
+        [
+            daemon(facts), library(facts), libraryPrivacy(facts), viewsMount(facts), viewPermissions(facts),
+            writableOriginals(facts), inotifyWatches(facts), socket(facts), protectedHardlinks(facts),
+        ]
+    }
+
+    static func daemon(_ facts: SetupFacts) -> DoctorCheck {
+        guard let daemon = facts.daemon else {
+            // The client's error already says what to do (start it, or which socket to use).
+            return DoctorCheck("daemon", .fail, facts.daemonUnreachable ?? "photolibd is not answering on \(facts.socket).")
+        }
+        switch daemon.state {
+        case "ready":
+            return DoctorCheck("daemon", .pass, "photolibd is running and every view is up to date.")
+        case "libraryMissing":
+            return DoctorCheck("daemon", .fail, "photolibd is running but the library \(facts.library) is gone; every view is empty.",
+                               advice: "Move the library back (photolibd picks it up again) or point --library at where it is now.")
+        default:
+            return DoctorCheck("daemon", .warn, "photolibd is still scanning (\(daemon.scannedFiles) files so far).",
+                               advice: "Wait for the scan to finish; photolibctl status shows its progress.")
+        }
+    }
+
+    static func library(_ facts: SetupFacts) -> DoctorCheck {
+        guard let node = facts.libraryNode else {
+            return DoctorCheck("library", .fail, "The library \(facts.library) does not exist or cannot be reached.",
+                               advice: "Create it, or set library in the config file (or --library) to your photo directory.")
+        }
+        guard node.isDirectory else {
+            return DoctorCheck("library", .fail, "The library \(facts.library) is not a directory.",
+                               advice: "Point library (or --library) at the directory that holds your photos.")
+        }
+        var detail = "The library \(facts.library) holds \(facts.libraryDirectories) directories."
+        if !facts.unreadableDirectories.isEmpty {
+            detail += " \(facts.unreadableDirectories.count) cannot be read: \(sample(facts.unreadableDirectories))."
+            return DoctorCheck("library", .warn, detail,
+                               advice: "photolibd cannot index what it cannot read: chmod u+rx those directories.")
+        }
+        return DoctorCheck("library", .pass, detail)
+    }
+
+    /// SPEC §4: the library itself is reachable by nobody but its owner.
+    static func libraryPrivacy(_ facts: SetupFacts) -> DoctorCheck {
+        guard let node = facts.libraryNode else {
+            return DoctorCheck("library-privacy", .warn, "Cannot tell who else can open the library: it is missing.")
+        }
+        let ancestorsOpen = facts.libraryAncestors.allSatisfy { $0.node.traversableByOthers }
+        if node.openToOthers && ancestorsOpen {
+            return DoctorCheck("library-privacy", .warn, "Other users can open \(facts.library) directly, going around photolibd.",
+                               advice: "chmod o-rwx \(quoted(facts.library)) (apps then see only their views).")
+        }
+        return DoctorCheck("library-privacy", .pass, "Other users cannot open the library directly.")
+    }
+
+    static func viewsMount(_ facts: SetupFacts) -> DoctorCheck {
+        guard let library = facts.libraryMountID, let views = facts.viewsMountID else {
+            return DoctorCheck("views-mount", .warn, "Cannot compare the mounts of the library and \(facts.views).")
+        }
+        if library == views {
+            return DoctorCheck("views-mount", .pass, "The views directory \(facts.views) is on the library's mount, so hardlinks work.")
+        }
+        return DoctorCheck("views-mount", .fail, "The views directory \(facts.views) is on another mount than the library: hardlinks fail there (EXDEV) and photolibd will not start.",
+                           advice: "Set views_dir (or --views-dir) to a directory on the library's filesystem and mount, not a tmpfs, bind mount or StateDirectory=; under systemd bind the whole home with BindPaths=.")
+    }
+
+    static func viewPermissions(_ facts: SetupFacts) -> DoctorCheck {
+        guard let root = facts.viewsRoot else {
+            return DoctorCheck("view-permissions", .pass, "The views directory \(facts.views) does not exist yet; photolibd creates it with mode 0711.")
+        }
+        if root.owner != facts.ownerUID {
+            return DoctorCheck("view-permissions", .fail, "The views directory \(facts.views) belongs to uid \(root.owner), not to the library's owner (uid \(facts.ownerUID)).",
+                               advice: "chown \(facts.ownerUID) \(quoted(facts.views)), or choose a views directory of your own.")
+        }
+        if root.permissions & 0o066 != 0 {
+            return DoctorCheck("view-permissions", .fail, "Others can list or write the views directory \(facts.views) (mode \(octal(root.permissions))), so apps could see each other's views.",
+                               advice: "chmod 0711 \(quoted(facts.views)) (photolibd sets it so at start).")
+        }
+        let open = facts.viewDirectories.filter { $0.node.permissions & 0o007 != 0 || $0.node.permissions & 0o020 != 0 || $0.node.owner != facts.ownerUID }
+        if !open.isEmpty {
+            return DoctorCheck("view-permissions", .fail, "\(count(open.count, "view directory", "view directories")) open to other users: \(sample(open.map { "\($0.name) (\(octal($0.node.permissions)))" })).",
+                               advice: "Restart photolibd: it resets each view to its app alone. Until then: chmod 0700 on those directories.")
+        }
+        return DoctorCheck("view-permissions", .pass, "The views directory and \(count(facts.viewDirectories.count, "view directory", "view directories")) are closed to other users.")
+    }
+
+    /// SPEC §4: an inode an app could write is never linked. The group bits are
+    /// the ACL mask when an ACL exists, so `g+w` also covers an ACL write entry.
+    static func writableOriginals(_ facts: SetupFacts) -> DoctorCheck {
+        let files = facts.writableOriginals
+        if files.isEmpty {
+            return DoctorCheck("writable-originals", .pass, "No photo or video in the library can be written by group, others or an ACL entry.")
+        }
+        return DoctorCheck("writable-originals", .fail, "\(count(files.count, "original")) can be written by group, others or an ACL entry, so no app is given \(files.count == 1 ? "it" : "them"): \(sample(files)).",
+                           advice: "Remove that write access, for example: chmod go-w FILE, or setfacl -m m::r-x FILE; photolibd links them at once.")
+    }
+
+    static func inotifyWatches(_ facts: SetupFacts) -> DoctorCheck {
+        let needed = facts.libraryDirectories
+        let raise = "sysctl -w fs.inotify.max_user_watches=\(suggestedWatchLimit(needed)), and keep it in /etc/sysctl.d/90-photolibd.conf"
+        if let failed = facts.daemon?.failedWatches, failed > 0 {
+            return DoctorCheck("inotify-watches", .fail, "photolibd could not watch \(failed) directories (fs.inotify.max_user_watches is \(facts.maxUserWatches.map(String.init) ?? "unknown")); changes there go unseen.",
+                               advice: "Raise the limit: \(raise); then photolibctl rescan.")
+        }
+        guard let limit = facts.maxUserWatches else {
+            return DoctorCheck("inotify-watches", .warn, "Cannot read fs.inotify.max_user_watches.")
+        }
+        if needed > limit {
+            return DoctorCheck("inotify-watches", .fail, "The library has \(needed) directories but fs.inotify.max_user_watches is \(limit).",
+                               advice: "Raise the limit: \(raise).")
+        }
+        if needed * 10 > limit * 8 {
+            return DoctorCheck("inotify-watches", .warn, "The library's \(needed) directories use most of fs.inotify.max_user_watches (\(limit)), which your other programs share.",
+                               advice: "Raise the limit: \(raise).")
+        }
+        return DoctorCheck("inotify-watches", .pass, "The library's \(needed) directories fit in fs.inotify.max_user_watches (\(limit)).")
+    }
+
+    static func suggestedWatchLimit(_ directories: Int) -> Int {
+        max(65_536, directories * 2)
+    }
+
+    static func socket(_ facts: SetupFacts) -> DoctorCheck {
+        guard let node = facts.socketNode else {
+            if facts.daemon == nil {
+                return DoctorCheck("socket", .warn, "No socket at \(facts.socket): photolibd is not running.")
+            }
+            return DoctorCheck("socket", .fail, "photolibd answers, but \(facts.socket) is missing.", advice: "Restart photolibd.")
+        }
+        guard node.isSocket else {
+            return DoctorCheck("socket", .fail, "\(facts.socket) is not a socket.", advice: "Remove it, or point socket (or --socket) elsewhere.")
+        }
+        if node.owner != facts.ownerUID && node.owner != 0 {
+            return DoctorCheck("socket", .fail, "The socket \(facts.socket) belongs to uid \(node.owner), not to the library's owner (uid \(facts.ownerUID)).",
+                               advice: "Stop whatever made it, remove it and restart photolibd.")
+        }
+        let otherUIDs = Set(facts.daemon?.appUIDs ?? []).subtracting([facts.ownerUID]).sorted()
+        if !otherUIDs.isEmpty {
+            let closed = facts.socketAncestors.filter { !$0.node.traversableByOthers }.map(\.path)
+            if !closed.isEmpty || node.permissions & 0o002 == 0 {
+                let why = closed.isEmpty ? "the socket's mode is \(octal(node.permissions))" : "\(sample(closed)) cannot be entered by other users"
+                return DoctorCheck("socket", .fail, "Apps with their own uid (\(otherUIDs.map(String.init).joined(separator: ", "))) cannot reach \(facts.socket): \(why).",
+                                   advice: "Run photolibd@USER.service with photolibd@USER.socket (the socket is then /run/photolibd/USER/photolibd.sock), or set socket to a path in a directory others can enter.")
+            }
+        }
+        return DoctorCheck("socket", .pass, "The socket \(facts.socket) is reachable by the owner\(otherUIDs.isEmpty ? "" : " and every app uid"); the daemon checks each peer's uid.")
+    }
+
+    static func protectedHardlinks(_ facts: SetupFacts) -> DoctorCheck {
+        switch facts.protectedHardlinks {
+        case 1:
+            return DoctorCheck("protected-hardlinks", .pass, "fs.protected_hardlinks is 1: apps cannot hardlink shared photos to keep them.")
+        case nil:
+            return DoctorCheck("protected-hardlinks", .warn, "Cannot read fs.protected_hardlinks.")
+        case let value?:
+            return DoctorCheck("protected-hardlinks", .fail, "fs.protected_hardlinks is \(value): an app could hardlink a shared photo into its own directory and keep it after you revoke access.",
+                               advice: "sysctl -w fs.protected_hardlinks=1, and keep it in /etc/sysctl.d/90-photolibd.conf.")
+        }
+    }
+
+    static func sample(_ items: [String]) -> String {
+        let named = items.prefix(namedExamples).joined(separator: ", ")
+        return items.count > namedExamples ? "\(named) and \(items.count - namedExamples) more" : named
+    }
+
+    static func count(_ number: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(number) " + (number == 1 ? singular : plural ?? singular + "s")
+    }
+
+    static func octal(_ permissions: UInt32) -> String {
+        "0" + String(permissions & 0o7777, radix: 8)
+    }
+
+    /// Quotes a path for a shell command the person may paste.
+    static func quoted(_ path: String) -> String {
+        path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+~".contains($0) } ? path : "'" + path.replacing("'", with: "'\\''") + "'"
+    }
+}

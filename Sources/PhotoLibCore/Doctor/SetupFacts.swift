@@ -1,0 +1,81 @@
+/// What `photolibctl doctor` measured about one setup, gathered without changing anything.
+///
+/// The gathering makes system calls (PhotoLibDoctor); judging them is pure
+/// (`DoctorVerdicts`), so every verdict and its advice is unit-tested here.
+public struct SetupFacts: Sendable {
+    /// Owner, type and permission bits of one path.
+    public struct Node: Sendable, Equatable {
+        public var owner: UInt32
+        public var permissions: UInt32
+        public var isDirectory: Bool
+        public var isSocket: Bool
+
+        public init(owner: UInt32, permissions: UInt32, isDirectory: Bool = true, isSocket: Bool = false) {
+            self.owner = owner
+            self.permissions = permissions
+            self.isDirectory = isDirectory
+            self.isSocket = isSocket
+        }
+
+        /// Others (not owner, not group) may enter or read it.
+        public var openToOthers: Bool { permissions & 0o005 != 0 }
+        public var traversableByOthers: Bool { permissions & 0o001 != 0 }
+    }
+
+    /// What the running daemon said about itself; nil when it could not be reached.
+    public struct Daemon: Sendable, Equatable {
+        public var state: String
+        public var scannedFiles: Int
+        public var failedWatches: Int
+        /// The uids registered for apps.
+        public var appUIDs: [UInt32]
+
+        public init(state: String, scannedFiles: Int, failedWatches: Int, appUIDs: [UInt32]) {
+            self.state = state
+            self.scannedFiles = scannedFiles
+            self.failedWatches = failedWatches
+            self.appUIDs = appUIDs
+        }
+    }
+
+    public var library: String
+    public var views: String
+    public var socket: String
+    /// The uid photolibd runs as: the library's owner.
+    public var ownerUID: UInt32
+
+    public var daemon: Daemon?
+    /// Why the daemon could not be reached, when it could not.
+    public var daemonUnreachable: String?
+
+    public var libraryNode: Node?
+    /// The library's ancestors from `/` down, each with its node (for "who can get in").
+    public var libraryAncestors: [(path: String, node: Node)] = []
+    public var libraryMountID: UInt64?
+    /// Of the views directory, or of its nearest existing ancestor.
+    public var viewsMountID: UInt64?
+    public var viewsRoot: Node?
+    /// Each app's view directory under the views root.
+    public var viewDirectories: [(name: String, node: Node)] = []
+
+    /// Directories in the library, the root included (each needs one inotify watch).
+    public var libraryDirectories = 0
+    /// Directories that could not be listed.
+    public var unreadableDirectories: [String] = []
+    /// Media files whose inode group or others may write (escaped paths relative to the library).
+    public var writableOriginals: [String] = []
+
+    public var socketNode: Node?
+    /// The socket's ancestor directories from `/` down.
+    public var socketAncestors: [(path: String, node: Node)] = []
+
+    public var maxUserWatches: Int?
+    public var protectedHardlinks: Int?
+
+    public init(library: String, views: String, socket: String, ownerUID: UInt32) {
+        self.library = library
+        self.views = views
+        self.socket = socket
+        self.ownerUID = ownerUID
+    }
+}
