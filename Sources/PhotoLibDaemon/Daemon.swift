@@ -30,9 +30,10 @@ public enum Daemon {
         let queue = EventQueue()
         let hub = SubscriptionHub()
         let engine = try Engine(configuration: configuration, store: store, queue: queue, board: board, hub: hub, logger: logger)
-        let router = RequestRouter(engine: engine, store: store, board: board, hub: hub, configuration: configuration, version: version)
-        let server = try SocketServer(path: configuration.socket, router: router, limits: ConnectionLimits(configuration.limits), logger: logger)
         let watcher = LibraryWatcher(libraryPath: configuration.library, queue: queue, board: board, logger: logger)
+        let router = RequestRouter(engine: engine, watcher: watcher, store: store, board: board, hub: hub,
+                                   configuration: configuration, version: version)
+        let server = try SocketServer(path: configuration.socket, router: router, limits: ConnectionLimits(configuration.limits), logger: logger)
         logger.notice("photolibd \(version) starting: library \(configuration.library), views \(configuration.views), socket \(configuration.socket).")
         let notifier = SystemdNotifier()
         notifier.notify(["STATUS": "Scanning the library."])

@@ -5,7 +5,8 @@ public struct StatusResult: Codable, Sendable, Equatable {
     public var library: String
     public var views: String
     public var socket: String
-    /// `starting`, `scanning`, `ready`, or `libraryMissing`.
+    /// `starting`, `scanning`, `ready`, `degraded` (ready, but some directories have
+    /// no inotify watch: see `failedWatches`), or `libraryMissing`.
     public var state: String
     public var scannedDirectories: Int
     public var scannedFiles: Int
@@ -173,4 +174,20 @@ public struct SelectionResult: Codable, Sendable, Equatable {
 
 public struct EmptyResult: Codable, Sendable, Equatable {
     public init() {}
+}
+
+/// The reply to `rescan`, sent once the re-walk and every view's reconcile are done.
+public struct RescanResult: Codable, Sendable, Equatable {
+    public var assets: Int
+    public var directories: Int
+    /// Directories left without an inotify watch (raise fs.inotify.max_user_watches).
+    public var failedWatches: Int
+    public var seconds: Double
+
+    public init(assets: Int, directories: Int, failedWatches: Int, seconds: Double) {
+        self.assets = assets
+        self.directories = directories
+        self.failedWatches = failedWatches
+        self.seconds = seconds
+    }
 }

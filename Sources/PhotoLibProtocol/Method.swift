@@ -10,6 +10,7 @@ public enum Method: String, CaseIterable, Sendable {
     case select
     case deselect
     case selection
+    case rescan
 
     // An app's own view (an admin may name any app)
     case authorizationStatus

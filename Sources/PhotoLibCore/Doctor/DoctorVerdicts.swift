@@ -18,6 +18,9 @@ public enum DoctorVerdicts {
         switch daemon.state {
         case "ready":
             return DoctorCheck("daemon", .pass, "photolibd is running and every view is up to date.")
+        case "degraded":
+            return DoctorCheck("daemon", .fail, "photolibd is running, but \(daemon.failedWatches) directories have no inotify watch, so changes there go unseen.",
+                               advice: "Raise fs.inotify.max_user_watches (see inotify-watches below), then photolibctl rescan.")
         case "libraryMissing":
             return DoctorCheck("daemon", .fail, "photolibd is running but the library \(facts.library) is gone; every view is empty.",
                                advice: "Move the library back (photolibd picks it up again) or point --library at where it is now.")

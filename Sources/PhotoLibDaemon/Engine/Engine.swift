@@ -26,6 +26,8 @@ actor Engine {
     private let access: LibraryAccess
     var libraryAvailable = true
     private var stopped = false
+    /// `rescan` requests waiting for the next full scan to finish.
+    private var scanWaiters: [CheckedContinuation<Void, Never>] = []
     /// Every app's view context, between admin edits. Safe to keep across
     /// library changes: deleting an asset can leave its row ID in a cached
     /// selection, but row IDs are never reused (AUTOINCREMENT), so it matches nothing.
@@ -116,8 +118,28 @@ actor Engine {
         }
     }
 
+    /// Runs `trigger` (which makes the watcher re-add every watch and so ask
+    /// for a full scan), then waits until a full scan has finished.
+    ///
+    /// No scan can be under way when this runs: scans run on this actor
+    /// without suspending, so the one waited for starts after the trigger.
+    func rescan(trigger: () -> Void) async throws(PhotoLibError) {
+        guard libraryAvailable else { throw .libraryMissing(path: configuration.library) }
+        await withCheckedContinuation { continuation in
+            scanWaiters.append(continuation)
+            trigger()
+        }
+        guard libraryAvailable else { throw .libraryMissing(path: configuration.library) }
+    }
+
+    private func finishScanWaiters() {
+        for waiter in scanWaiters { waiter.resume() }
+        scanWaiters.removeAll()
+    }
+
     /// Re-walks the library, then brings every view to the desired state.
     func rescanAndReconcile() throws {
+        defer { finishScanWaiters() }
         if !libraryAvailable {
             guard let root = try? Directory.open(path: configuration.library) else { return }
             access.replaceRoot(root)
@@ -158,6 +180,7 @@ actor Engine {
     private func libraryGone() throws {
         libraryAvailable = false
         board.update { $0.phase = .libraryMissing }
+        finishScanWaiters()
         let published = try store.write { tx in
             try tx.apps().filter { $0.layout != .empty }.map { try journal.recordReload($0.id, tx: tx) }
         }
@@ -186,6 +209,7 @@ actor Engine {
     /// Stops applying events (the current batch finishes first, being on this actor).
     func stop() {
         stopped = true
+        finishScanWaiters()
     }
 
     /// Answers once the engine has a turn: the watchdog pings only a live engine.

@@ -10,6 +10,7 @@ import PhotoLibStore
 /// a client sends can stop the daemon.
 struct RequestRouter: Sendable {
     let engine: Engine
+    let watcher: LibraryWatcher
     let store: Store
     let board: StatusBoard
     let hub: SubscriptionHub
@@ -17,8 +18,10 @@ struct RequestRouter: Sendable {
     let version: String
     let coder = MessageCoder()
 
-    init(engine: Engine, store: Store, board: StatusBoard, hub: SubscriptionHub, configuration: DaemonConfiguration, version: String) {
+    init(engine: Engine, watcher: LibraryWatcher, store: Store, board: StatusBoard, hub: SubscriptionHub,
+         configuration: DaemonConfiguration, version: String) {
         self.engine = engine
+        self.watcher = watcher
         self.store = store
         self.board = board
         self.hub = hub
@@ -111,6 +114,14 @@ struct RequestRouter: Sendable {
             let changed = try await engine.editSelection(
                 try appID(p.app), assets: p.assets ?? [], albums: p.albums ?? [], adding: method == .select, by: by)
             return reply(id, SelectionEditResult(assets: changed.assets.map(\.rawValue), albums: changed.albums.map(\.escaped)))
+        case .rescan:
+            let started = ContinuousClock.now
+            try await engine.rescan { watcher.requestRewatch() }
+            let snapshot = board.snapshot
+            let elapsed = ContinuousClock.now - started
+            return reply(id, RescanResult(
+                assets: snapshot.scannedFiles, directories: snapshot.scannedDirectories, failedWatches: snapshot.failedWatches,
+                seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
         case .selection:
             let app = try appID(try params(AppParams.self, line).app)
             return reply(id, try store.read { tx in
@@ -129,7 +140,8 @@ struct RequestRouter: Sendable {
         let (assets, albums, apps) = try store.read { tx in (try tx.assetCount(), try tx.albumCount(), try tx.apps().count) }
         return StatusResult(
             version: version, pid: getpid(), library: configuration.library, views: configuration.views,
-            socket: configuration.socket, state: snapshot.phase.rawValue,
+            socket: configuration.socket,
+            state: snapshot.phase == .ready && snapshot.failedWatches > 0 ? "degraded" : snapshot.phase.rawValue,
             scannedDirectories: snapshot.scannedDirectories, scannedFiles: snapshot.scannedFiles,
             assets: assets, albums: albums, apps: apps, watches: snapshot.watches, failedWatches: snapshot.failedWatches)
     }

@@ -20,6 +20,7 @@ final class LibraryWatcher: Sendable {
     private let board: StatusBoard
     private let logger: Logger
     private let stopping = Atomic<Bool>(false)
+    private let rewatching = Atomic<Bool>(false)
     private let finished = Mutex<Bool>(false)
 
     init(libraryPath: String, queue: EventQueue, board: StatusBoard, logger: Logger) {
@@ -35,7 +36,8 @@ final class LibraryWatcher: Sendable {
             do {
                 let source = try InotifySource()
                 var loop = WatchLoop(source: source, libraryPath: libraryPath, queue: queue, board: board, logger: logger)
-                loop.run(until: { self.stopping.load(ordering: .relaxed) })
+                loop.run(until: { self.stopping.load(ordering: .relaxed) },
+                         rewatch: { self.rewatching.exchange(false, ordering: .relaxed) })
             } catch {
                 logger.critical("Cannot start inotify: \(error). Raise fs.inotify.max_user_instances, or stop other inotify users.")
                 queue.push(.rootGone)
@@ -46,6 +48,14 @@ final class LibraryWatcher: Sendable {
         // Deep trees are walked recursively; nesting near PATH_MAX needs room.
         thread.stackSize = 64 << 20
         thread.start()
+    }
+
+    /// Asks the thread to drop every watch and watch the whole tree again (within
+    /// a second), then report `.watchesReady`, which makes the engine rescan.
+    /// This is how `photolibctl rescan` retries directories whose watch failed
+    /// (after fs.inotify.max_user_watches was raised).
+    func requestRewatch() {
+        rewatching.store(true, ordering: .relaxed)
     }
 
     /// Asks the thread to stop; it notices within a second.
@@ -83,10 +93,15 @@ private struct WatchLoop {
         self.logger = logger
     }
 
-    mutating func run(until shouldStop: () -> Bool) {
+    mutating func run(until shouldStop: () -> Bool, rewatch: () -> Bool) {
         setUp()
         var idlePolls = 0
         while !shouldStop() {
+            if rewatch() {
+                flushPendingMove()
+                setUp()
+                continue
+            }
             if root == nil {
                 // The library is gone: wait for it to come back.
                 if source.next(timeoutSeconds: 1) == nil, ProcessIdentity.isDirectory(libraryPath) {

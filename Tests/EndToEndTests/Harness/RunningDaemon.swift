@@ -59,7 +59,7 @@ final class RunningDaemon {
             guard process.isRunning else { throw TestFailure("photolibd exited: \(self.log)") }
             guard let connection = try? PhotoLibConnection(socketPath: self.library.socket, receiveTimeout: 30),
                   let status = try? connection.call(.status, NoParams(), returning: StatusResult.self) else { return false }
-            return status.state == "ready"
+            return status.state == "ready" || status.state == "degraded"
         }
     }
 
