@@ -1,8 +1,11 @@
 # photolibd: the two commands a new machine needs are `make run` and `make test`.
 SWIFT ?= swift
 PREFIX ?= /usr/local
+DESTDIR ?=
+CONFIGURATION ?= release
+export SWIFT PREFIX DESTDIR CONFIGURATION
 
-.PHONY: deps build release run test bench clean
+.PHONY: deps build release run test bench install uninstall clean
 
 deps:
 	@scripts/install-deps
@@ -17,14 +20,32 @@ release: deps
 run: build
 	.build/debug/photolibd
 
-# Builds everything (the end-to-end tests start the real binaries) and runs every test.
+# Builds everything (the end-to-end tests start the real binaries), runs every
+# test, then installs into a temporary PREFIX and checks what a packager gets.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	scripts/check-install
 
 bench: release
 	@scripts/install-deps --bench
 	scripts/benchmark
+
+# Binaries, systemd units, the config file, man pages, bash/zsh/fish completions
+# and docs into $(DESTDIR)$(PREFIX). BINDIR, DATADIR, MANDIR, SYSTEMDSYSTEMUNITDIR
+# and SYSTEMDUSERUNITDIR may be set too; see scripts/install.
+install: deps
+	scripts/install
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/photolibd $(DESTDIR)$(PREFIX)/bin/photolibctl
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/photolibd.1 $(DESTDIR)$(PREFIX)/share/man/man1/photolibctl.1
+	rm -f $(DESTDIR)$(PREFIX)/lib/systemd/system/photolibd@.service $(DESTDIR)$(PREFIX)/lib/systemd/system/photolibd@.socket
+	rm -f $(DESTDIR)$(PREFIX)/lib/systemd/user/photolibd.service $(DESTDIR)$(PREFIX)/lib/systemd/user/photolibd.socket
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/photolibd $(DESTDIR)$(PREFIX)/share/bash-completion/completions/photolibctl
+	rm -f $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_photolibd $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_photolibctl
+	rm -f $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/photolibd.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/photolibctl.fish
+	rm -rf $(DESTDIR)$(PREFIX)/share/photolibd $(DESTDIR)$(PREFIX)/share/doc/photolibd
 
 clean:
 	rm -rf .build
