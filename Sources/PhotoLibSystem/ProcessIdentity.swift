@@ -29,6 +29,17 @@ public enum ProcessIdentity {
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// True when stderr is journald's stream: `JOURNAL_STREAM` names its device
+    /// and inode (`DEV:INO`). A child that inherited the variable but writes
+    /// elsewhere does not match, as sd-daemon(3) recommends.
+    public static var stderrIsJournal: Bool {
+        guard let value = environment("JOURNAL_STREAM") else { return false }
+        let parts = value.split(separator: ":")
+        var st = stat()
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]), fstat(2, &st) == 0 else { return false }
+        return UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
+    }
+
     /// True when `path` names an existing file of any kind (following symlinks: for configured paths only).
     public static func exists(_ path: String) -> Bool {
         var st = stat()

@@ -1,7 +1,8 @@
 import Glibc
+import PhotoLibSystem
 public import Logging
 
-/// Writes log lines to stderr; under systemd (`JOURNAL_STREAM` set) each line
+/// Writes log lines to stderr; under systemd (stderr is `JOURNAL_STREAM`) each line
 /// starts with the sd-daemon priority prefix (`<3>`) so journald files it
 /// at the right level.
 public struct StderrLogHandler: LogHandler {
@@ -12,7 +13,7 @@ public struct StderrLogHandler: LogHandler {
 
     public init(label: String) {
         self.label = label
-        journal = getenv("JOURNAL_STREAM") != nil
+        journal = ProcessIdentity.stderrIsJournal
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {

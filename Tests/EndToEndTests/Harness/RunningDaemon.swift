@@ -31,8 +31,17 @@ final class RunningDaemon {
 
     /// Starts the daemon and waits until its first scan and reconcile are done.
     /// `launcher` runs before the binary (for example `systemd-socket-activate -l SOCKET`).
-    func start(extraArguments: [String] = [], environment: [String: String] = [:], launcher: [String] = []) async throws {
+    /// With `journal`, JOURNAL_STREAM names the log file, as systemd names the journal's stream.
+    func start(extraArguments: [String] = [], environment: [String: String] = [:], launcher: [String] = [],
+               journal: Bool = false) async throws {
         let process = Process()
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        var environment = environment
+        if journal {
+            var st = stat()
+            stat(logPath, &st)
+            environment["JOURNAL_STREAM"] = "\(st.st_dev):\(st.st_ino)"
+        }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
@@ -45,7 +54,6 @@ final class RunningDaemon {
             process.executableURL = URL(fileURLWithPath: Self.buildDirectory + "/photolibd")
             process.arguments = daemonArguments
         }
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = FileHandle(forWritingAtPath: logPath)!
         log.seekToEndOfFile()
         process.standardError = log

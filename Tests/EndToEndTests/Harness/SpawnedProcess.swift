@@ -1,0 +1,67 @@
+import Foundation
+import Glibc
+
+/// A child started with posix_spawn, its output going straight to a file.
+///
+/// Used where Foundation's `Process` misbehaves: a child that execs into
+/// another program (systemd-socket-activate → photolibd) under `Process`
+/// left the test holding pipe ends, so reads never saw EOF.
+final class SpawnedProcess {
+    let pid: pid_t
+    private var exitStatus: Int32?
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], output: String) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        guard result == 0 else { throw TestFailure("posix_spawn \(executable) failed: errno \(result)") }
+        pid = child
+    }
+
+    deinit {
+        if isRunning {
+            kill(pid, SIGKILL)
+            _ = waitForExit(timeout: 10)
+        }
+    }
+
+    var isRunning: Bool {
+        guard exitStatus == nil else { return false }
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid {
+            exitStatus = status
+            return false
+        }
+        return true
+    }
+
+    func signal(_ number: Int32) {
+        kill(pid, number)
+    }
+
+    /// Waits for the child to exit; returns its wait status, or nil after `timeout` seconds.
+    func waitForExit(timeout: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while isRunning, Date() < deadline { usleep(5_000) }
+        return exitStatus
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Glibc
+import PhotoLibClient
+import PhotoLibProtocol
+import Testing
+
+@Suite("systemd units and socket activation", .serialized)
+struct SystemdUnitTests {
+    static var repository: String {
+        URL(fileURLWithPath: RunningDaemon.buildDirectory).deletingLastPathComponent().deletingLastPathComponent().path
+    }
+
+    /// Copies the units into `directory`, pointing ExecStart at the binary just built
+    /// (`systemd-analyze verify` checks that it exists); `instance` names the template's copy.
+    static func stageUnits(in directory: String) throws {
+        for (source, name) in [("system/photolibd@.service", "photolibd@.service"), ("system/photolibd@.socket", "photolibd@.socket"),
+                               ("system/photolibd@.service", "photolibd@tester.service"),
+                               ("user/photolibd.service", "photolibd.service"), ("user/photolibd.socket", "photolibd.socket")] {
+            let text = try String(contentsOfFile: repository + "/systemd/" + source, encoding: .utf8)
+                .replacingOccurrences(of: "/usr/local/bin/photolibd", with: RunningDaemon.buildDirectory + "/photolibd")
+            try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// The overall exposure and each failed item's weight from `systemd-analyze security`.
+    static func exposure(_ output: String) -> (overall: Double, items: [String: Double]) {
+        var items: [String: Double] = [:]
+        var overall = Double.infinity
+        for line in output.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            if line.contains("Overall exposure level"), let index = words.firstIndex(where: { $0.hasSuffix(":") && $0.contains(".service") }),
+               index + 1 < words.count, let value = Double(words[index + 1]) {
+                overall = value
+            } else if line.hasPrefix("✗"), words.count > 2, let weight = Double(words.last!) {
+                items[String(words[1])] = weight
+            }
+        }
+        return (overall, items)
+    }
+
+    @Test("systemd-analyze verify passes on every unit, system and user")
+    func verify() throws {
+        let library = try TestLibrary()
+        try Self.stageUnits(in: library.root)
+        let system = try run("/usr/bin/systemd-analyze", ["verify", library.root + "/photolibd@.service", library.root + "/photolibd@.socket"])
+        #expect(system.status == 0, "\(system.stdout)\(system.stderr)")
+        try FileManager.default.createDirectory(atPath: library.root + "/runtime", withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = library.root + "/runtime"
+        let user = try run("/usr/bin/systemd-analyze", ["--user", "verify", library.root + "/photolibd.service", library.root + "/photolibd.socket"],
+                           environment: environment)
+        #expect(user.status == 0, "\(user.stdout)\(user.stderr)")
+    }
+
+    @Test("systemd-analyze security --offline=true: the system template scores 0.5 or lower, the user unit too once 'runs as root' is set aside")
+    func security() throws {
+        let library = try TestLibrary()
+        try Self.stageUnits(in: library.root)
+        let system = try run("/usr/bin/systemd-analyze", ["security", "--offline=true", "--threshold=5", library.root + "/photolibd@tester.service"])
+        #expect(system.status == 0, "\(system.stdout)\(system.stderr)")
+        let systemScore = Self.exposure(system.stdout)
+        #expect(systemScore.overall <= 0.5, "\(system.stdout)")
+        #expect(systemScore.items["User=/DynamicUser="] == nil, "the template must run as its user")
+
+        try FileManager.default.createDirectory(atPath: library.root + "/runtime", withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = library.root + "/runtime"
+        let user = try run("/usr/bin/systemd-analyze", ["--user", "security", "--offline=true", library.root + "/photolibd.service"],
+                           environment: environment)
+        let userScore = Self.exposure(user.stdout)
+        // Read offline, a user unit looks as if it ran as root; a user manager runs it as the user.
+        let runsAsRoot = userScore.items["User=/DynamicUser="] ?? 0
+        #expect(userScore.overall - runsAsRoot <= 0.5 + 1e-9, "\(user.stdout)")
+    }
+
+    @Test("started through systemd-socket-activate, photolibd serves on the socket it was passed and stops on SIGTERM")
+    func socketActivation() async throws {
+        let library = try TestLibrary()
+        try library.write("a.jpg")
+        let log = library.root + "/activate.log"
+        let launcher = try SpawnedProcess(
+            "/usr/bin/systemd-socket-activate",
+            ["-l", library.socket, RunningDaemon.buildDirectory + "/photolibd",
+             "--library", library.library, "--views-dir", library.views, "--state-dir", library.state, "--socket", library.socket],
+            output: log)
+        try await waitUntil("systemd-socket-activate to listen") { FileManager.default.fileExists(atPath: library.socket) }
+        // The first connection makes systemd-socket-activate exec the daemon, which then answers it.
+        try await waitUntil("photolibd to become ready on the passed socket", timeout: 120) {
+            guard launcher.isRunning else { throw TestFailure("exited: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")") }
+            guard let connection = try? PhotoLibConnection(socketPath: library.socket, receiveTimeout: 30),
+                  let status = try? connection.call(.status, NoParams(), returning: StatusResult.self) else { return false }
+            return status.state == "ready" && status.assets == 1
+        }
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(text.contains("Listening on the socket passed by systemd"), "\(text)")
+        launcher.signal(SIGTERM)
+        let status = launcher.waitForExit(timeout: 30)
+        #expect(status != nil, "photolibd did not stop on SIGTERM")
+        // The socket belongs to systemd (here: systemd-socket-activate): the daemon leaves it.
+        #expect(FileManager.default.fileExists(atPath: library.socket))
+    }
+}
