@@ -137,3 +137,19 @@ struct DoctorVerdictTests {
         #expect(check("library-privacy", facts).advice?.hasPrefix("chmod o-rwx '/home/a/My Photos'") == true)
     }
 }
+
+@Suite("The view ACL's encoding")
+struct ViewAccessListTests {
+    @Test("version 2, then owner rwx, the app r-x, group none, mask r-x, others none, little-endian, sorted by tag")
+    func encoding() {
+        let bytes = ViewAccessList(reader: 0x0102_0304).encoded
+        #expect(bytes.count == 4 + 5 * 8)
+        #expect(Array(bytes[0..<4]) == [2, 0, 0, 0])
+        let undefined: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
+        #expect(Array(bytes[4..<12]) == [0x01, 0, 7, 0] + undefined)
+        #expect(Array(bytes[12..<20]) == [0x02, 0, 5, 0, 0x04, 0x03, 0x02, 0x01])
+        #expect(Array(bytes[20..<28]) == [0x04, 0, 0, 0] + undefined)
+        #expect(Array(bytes[28..<36]) == [0x10, 0, 5, 0] + undefined)
+        #expect(Array(bytes[36..<44]) == [0x20, 0, 0, 0] + undefined)
+    }
+}

@@ -3,6 +3,7 @@
 // Entry points and constants that Swift's Glibc module lacks (they need
 // _GNU_SOURCE or are macros). Each is a one-line forward to libc; all policy
 // lives in Swift's PhotoLibSystem module.
+#include <sys/xattr.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <dirent.h>

@@ -7,6 +7,10 @@ import PhotoLibSystem
 /// planted in a view is never followed. Lives for one batch of changes.
 final class ViewDirectories {
     let root: FileDescriptor
+    /// Albums inside a view. The view's own directory (0700, or the app's ACL)
+    /// is what keeps others out; under an ACL these group bits become the
+    /// inherited mask, so the app may enter (r-x) and never write.
+    static let subdirectoryMode: UInt32 = 0o750
     private var cache: [RelativePath: FileDescriptor] = [:]
 
     init(root: FileDescriptor) {
@@ -23,12 +27,12 @@ final class ViewDirectories {
         if path.isRoot { return root }
         if let cached = cache[path] { return cached }
         guard let name = path.lastComponent, let parent = directory(path.parent ?? .root, create: create) else { return nil }
-        if create { try? Directory.makeDirectory(name, in: parent) }
+        if create { try? Directory.makeDirectory(name, in: parent, mode: Self.subdirectoryMode) }
         guard let fd = try? Directory.open(name, in: parent) else {
             if create {
                 // Something that is not a directory squats the name: clear it and retry once.
                 _ = try? Directory.unlink(name, in: parent)
-                try? Directory.makeDirectory(name, in: parent)
+                try? Directory.makeDirectory(name, in: parent, mode: Self.subdirectoryMode)
                 guard let retried = try? Directory.open(name, in: parent) else { return nil }
                 cache[path] = retried
                 return retried

@@ -38,6 +38,8 @@ final class ViewMaintainer {
 
     let viewsRoot: FileDescriptor
     let access: LibraryAccess
+    /// The daemon's uid: the library's owner.
+    let ownerUID = getuid()
     let logger: Logger
     /// For messages only.
     let paths: (library: String, views: String)
@@ -55,6 +57,26 @@ final class ViewMaintainer {
     func openView(_ app: AppID) throws -> ViewDirectories {
         try Directory.makeDirectory(app.directoryName, in: viewsRoot, mode: 0o700)
         return ViewDirectories(root: try Directory.open(app.directoryName, in: viewsRoot))
+    }
+
+    /// Whether the app runs under a uid of its own (not the owner's, not root's, who can read everything anyway).
+    func hasOwnUID(_ app: AppRecord) -> Bool {
+        app.uid != ownerUID && app.uid != 0
+    }
+
+    /// Lets the app's uid, and no one else, read and enter a directory of its
+    /// view (SPEC §4). An app running as the owner needs no ACL: the
+    /// directory stays 0700, and a sandbox keeps such apps apart.
+    func restrictAccess(_ directory: FileDescriptor, to app: AppRecord) {
+        do {
+            if !hasOwnUID(app) {
+                try AccessControl.clear(directory)
+            } else {
+                try AccessControl.apply(ViewAccessList(reader: app.uid), to: directory)
+            }
+        } catch {
+            logger.warning("Cannot set the ACL that lets uid \(app.uid) into the view of \(app.id): \(error). The views directory's filesystem must support POSIX ACLs for apps with their own uid.")
+        }
     }
 
     /// Removes an app's view directory entirely.
@@ -82,6 +104,7 @@ final class ViewMaintainer {
 
     private func reconcile(_ app: AppRecord, index: LibraryIndex, tx: StoreTransaction, libraryAvailable: Bool) throws -> Report {
         let view = try openView(app.id)
+        restrictAccess(view.root, to: app)
         var report = Report()
         switch libraryAvailable ? app.layout : .empty {
         case .empty:
@@ -101,6 +124,9 @@ final class ViewMaintainer {
             var pending: [(AlbumTree.ID, FileDescriptor, RelativePath)] = [(AlbumTree.rootID, try Directory.duplicate(view.root), .root)]
             while let (album, directory, path) = pending.popLast() {
                 defer { directory.close() }
+                // Directories made before the app had its own uid lack the inherited ACL.
+                // For an app running as the owner, the view's own 0700 is enough.
+                if !path.isRoot, hasOwnUID(app) { restrictAccess(directory, to: app) }
                 var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
                 var sources: [FileName: LinkSource] = [:]
                 for (name, indexed) in try tx.indexedFiles(inAlbum: album) where !indexed.file.isWritableByOthers {
@@ -153,7 +179,7 @@ final class ViewMaintainer {
             report.unlinked += 1
         }
         for name in diff.makeDirectories {
-            try Directory.makeDirectory(name, in: directory)
+            try Directory.makeDirectory(name, in: directory, mode: ViewDirectories.subdirectoryMode)
         }
         for name in diff.linkFiles {
             guard let source = sources[name] else { continue }

@@ -1,0 +1,31 @@
+import CSystemShims
+import Glibc
+public import PhotoLibCore
+
+/// Sets or clears the POSIX ACL on a view directory.
+public enum AccessControl {
+    static let accessName = "system.posix_acl_access"
+    static let defaultName = "system.posix_acl_default"
+
+    /// Gives `list.reader` read and enter on `directory`, as its access ACL and
+    /// as its default ACL, so directories made inside later inherit it
+    /// (they must be made with group bits `r-x`: those become their mask).
+    public static func apply(_ list: ViewAccessList, to directory: FileDescriptor) throws(SystemCallError) {
+        let value = list.encoded
+        for name in [accessName, defaultName] {
+            _ = try systemCall("fsetxattr") {
+                value.withUnsafeBytes { fsetxattr(directory.rawValue, name, $0.baseAddress, $0.count, 0) }
+            }
+        }
+    }
+
+    /// Removes any ACL, leaving the owner alone in a 0700 directory.
+    public static func clear(_ directory: FileDescriptor) throws(SystemCallError) {
+        for name in [accessName, defaultName] where fremovexattr(directory.rawValue, name) != 0 {
+            let code = errno
+            // ENODATA: there was none; EOPNOTSUPP: the filesystem has no ACLs, so none can be there.
+            guard code == ENODATA || code == EOPNOTSUPP else { throw SystemCallError("fremovexattr", errno: code) }
+        }
+        _ = try systemCall("fchmod") { fchmod(directory.rawValue, 0o700) }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Apps with their own uids, made with setpriv (no passwd entries needed).
+@Suite("Isolation between apps with their own uids", .serialized)
+struct IsolationTests {
+    static let appA = (id: "org.example.Alpha", uid: 54331)
+    static let appB = (id: "org.example.Beta", uid: 54332)
+    static let stranger = 54339
+
+    /// Runs a command as `uid` with no groups.
+    func run(as uid: Int, _ command: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try EndToEndTests.run("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", command] + arguments)
+    }
+
+    func canList(_ uid: Int, _ path: String) throws -> Bool { try run(as: uid, "/bin/ls", [path]).status == 0 }
+    func canRead(_ uid: Int, _ path: String) throws -> Bool { try run(as: uid, "/bin/cat", [path]).status == 0 }
+    func canWrite(_ uid: Int, _ path: String) throws -> Bool {
+        try run(as: uid, "/bin/sh", ["-c", "echo x >> \"$0\"", path]).status == 0
+    }
+    func canCreate(_ uid: Int, in directory: String) throws -> Bool {
+        try run(as: uid, "/usr/bin/touch", [directory + "/planted.jpg"]).status == 0
+    }
+
+    @Test("each app's uid reads its own view (albums made later included) and nothing else: not another view, not the views root, not the library; it writes nothing")
+    func filesystemIsolation() async throws {
+        guard getuid() == 0 else {
+            Issue.record("this test runs commands as other uids with setpriv and must run as root (CI does)")
+            return
+        }
+        let library = try TestLibrary()
+        chmod(library.root, 0o711)    // others may pass through to the views, as through a home
+        chmod(library.library, 0o700) // the library is its owner's alone
+        try library.write("a/1.jpg")
+        try library.write("b/2.jpg")
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        try daemon.addApp(Self.appA.id, "authorized", uid: Self.appA.uid)
+        try daemon.addApp(Self.appB.id, "limited", uid: Self.appB.uid)
+        try daemon.ok("select", Self.appB.id, "b/2.jpg")
+        let viewA = daemon.view(Self.appA.id), viewB = daemon.view(Self.appB.id)
+        let entryB = try await waitForSingleEntry(viewB)
+
+        let (a, b) = (Self.appA.uid, Self.appB.uid)
+        #expect(try canList(a, viewA))
+        #expect(try canList(a, viewA + "/a"))
+        #expect(try canRead(a, viewA + "/a/1.jpg"))
+        #expect(try canRead(b, viewB + "/" + entryB))
+        #expect(try !canList(a, viewB), "app A listed app B's view")
+        #expect(try !canRead(a, viewB + "/" + entryB), "app A read app B's photo")
+        #expect(try !canList(b, viewA))
+        #expect(try !canRead(b, viewA + "/b/2.jpg"))
+        #expect(try !canList(a, library.views), "the views root must not be listable")
+        #expect(try !canList(a, library.library), "the library must be closed to apps")
+        #expect(try !canRead(a, library.path("a/1.jpg")))
+        #expect(try !canList(Self.stranger, viewA))
+        #expect(try !canWrite(a, viewA + "/a/1.jpg"), "an app wrote an original through its view")
+        #expect(try !canCreate(a, in: viewA))
+        #expect(try !canCreate(a, in: viewA + "/a"))
+
+        // An album made now is created by the incremental path and inherits the ACL.
+        try library.write("c/new.jpg")
+        try await waitUntil("the new album in app A's view") { FileManager.default.fileExists(atPath: viewA + "/c/new.jpg") }
+        #expect(try canRead(a, viewA + "/c/new.jpg"))
+        #expect(try !canList(b, viewA + "/c"))
+    }
+
+    @Test("over the socket an app uid gets its own view only: no other app, no admin request; a uid with no app is refused")
+    func socketIsolation() async throws {
+        guard getuid() == 0 else {
+            Issue.record("this test runs commands as other uids with setpriv and must run as root (CI does)")
+            return
+        }
+        let library = try TestLibrary()
+        chmod(library.root, 0o711)
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        try daemon.addApp(Self.appA.id, "authorized", uid: Self.appA.uid)
+        try daemon.addApp(Self.appB.id, "limited", uid: Self.appB.uid)
+        let ctl = library.root + "/photolibctl"
+        try FileManager.default.copyItem(atPath: RunningDaemon.buildDirectory + "/photolibctl", toPath: ctl)
+        func ctlAs(_ uid: Int, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            try run(as: uid, ctl, arguments + ["--socket", library.socket])
+        }
+        let other = try ctlAs(Self.appA.uid, ["watch", Self.appB.id])
+        #expect(other.status != 0)
+        #expect(other.stderr.contains(Self.appB.id), "\(other.stderr)")
+        for admin in [["status"], ["apps"], ["select", Self.appA.id, "x.jpg"], ["authorize", Self.appA.id, "authorized"], ["rescan"]] {
+            let result = try ctlAs(Self.appA.uid, admin)
+            #expect(result.status != 0, "\(admin) was allowed to an app uid")
+            #expect(result.stderr.contains("Only the library's owner (or root) may call"), "\(admin): \(result.stderr)")
+        }
+        let stranger = try ctlAs(Self.stranger, ["watch"])
+        #expect(stranger.status != 0)
+        #expect(stranger.stderr.contains("uid \(Self.stranger) is neither this daemon's owner nor a registered app"), "\(stranger.stderr)")
+    }
+
+    @Test("an original an app could write through an ACL entry is not linked, and doctor names it")
+    func aclWritableOriginal() async throws {
+        let library = try TestLibrary()
+        try library.write("a/ok.jpg")
+        try library.write("a/acl.jpg")
+        // user::rw- user:54331:rw- group::r-- mask::rw- other::r--, written as libacl would.
+        let script = """
+            import os, struct, sys
+            entries = [(1, 6, 0xFFFFFFFF), (2, 6, 54331), (4, 4, 0xFFFFFFFF), (0x10, 6, 0xFFFFFFFF), (0x20, 4, 0xFFFFFFFF)]
+            blob = struct.pack('<I', 2) + b''.join(struct.pack('<HHI', *e) for e in entries)
+            os.setxattr(sys.argv[1], 'system.posix_acl_access', blob)
+            """
+        let set = try EndToEndTests.run("/usr/bin/python3", ["-c", script, library.path("a/acl.jpg")])
+        #expect(set.status == 0, "\(set.stderr)")
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        try daemon.addApp(Self.appA.id, "authorized", uid: Self.appA.uid)
+        let view = daemon.view(Self.appA.id)
+        try await waitUntil("the view to be built") { FileManager.default.fileExists(atPath: view + "/a/ok.jpg") }
+        #expect(!FileManager.default.fileExists(atPath: view + "/a/acl.jpg"))
+        let doctor = try daemon.ctl("doctor")
+        #expect(doctor.stdout.contains("FAIL  writable-originals: 1 original can be written by group, others or an ACL entry, so no app is given it: a/acl.jpg."), "\(doctor.stdout)")
+    }
+
+    func waitForSingleEntry(_ view: String) async throws -> String {
+        var name = ""
+        try await waitUntil("one entry in \(view)") {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: view)) ?? []
+            name = entries.first ?? ""
+            return entries.count == 1
+        }
+        return name
+    }
+}
