@@ -21,11 +21,13 @@ run: build
 	.build/debug/photolibd
 
 # Builds everything (the end-to-end tests start the real binaries), runs every
-# test, then installs into a temporary PREFIX and checks what a packager gets.
+# test, installs into a temporary PREFIX and checks what a packager gets, then
+# fuzzes the socket's framing and request decoding for 30 s (scripts/fuzz).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	scripts/check-install
+	scripts/fuzz 30
 
 bench: release
 	@scripts/install-deps --bench

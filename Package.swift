@@ -104,6 +104,15 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Fuzzing: the framing and request decoding, as libFuzzer target (scripts/fuzz)
+        // or, in a normal build, a tool that replays saved inputs.
+        .executableTarget(
+            name: "photolib-fuzz",
+            dependencies: ["PhotoLibCore", "PhotoLibProtocol"],
+            path: "Sources/photolib-fuzz",
+            swiftSettings: strict
+        ),
+
         .testTarget(name: "PhotoLibCoreTests", dependencies: ["PhotoLibCore"], swiftSettings: strict),
         .testTarget(name: "PhotoLibProtocolTests", dependencies: ["PhotoLibProtocol"], swiftSettings: strict),
         .testTarget(name: "PhotoLibStoreTests", dependencies: ["PhotoLibStore", "PhotoLibCore"], swiftSettings: strict),
