@@ -22,11 +22,13 @@ run: build
 
 # Builds everything (the end-to-end tests start the real binaries), runs every
 # test, installs into a temporary PREFIX and checks what a packager gets, then
-# fuzzes the socket's framing and request decoding for 30 s (scripts/fuzz).
+# kills the daemon at 20 random instants (scripts/crash-test) and fuzzes the
+# socket's framing and request decoding for 30 s (scripts/fuzz).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	scripts/check-install
+	scripts/crash-test --trials 20 --bin .build/debug
 	scripts/fuzz 30
 
 bench: release

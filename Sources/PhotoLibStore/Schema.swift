@@ -70,6 +70,17 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v2: tokens outlive a removed app") { db in
+            // A removed app's last token, so the same app ID added again
+            // continues from it: a client still holding an old token gets a
+            // reset, never a token that went backwards.
+            try db.execute(sql: """
+                CREATE TABLE retiredApp (
+                    id TEXT PRIMARY KEY,
+                    lastToken INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

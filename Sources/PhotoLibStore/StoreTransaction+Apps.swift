@@ -17,12 +17,21 @@ extension StoreTransaction {
                          arguments: [Int64(uid)]).compactMap(Self.app(from:))
     }
 
+    /// Registers an app. An app ID used before starts its tokens after the
+    /// old ones, with all of them below the history floor (a reset).
     public func insertApp(_ app: AppRecord, createdAt: Int64) throws {
-        try db.execute(sql: "INSERT INTO app (id, uid, purpose, readWrite, addOnly, createdAt) VALUES (?,?,?,?,?,?)",
-                       arguments: [app.id.rawValue, Int64(app.uid), app.purpose, app.readWrite.rawValue, app.addOnly.rawValue, createdAt])
+        let retired = try Int64.fetchOne(db, sql: "SELECT lastToken FROM retiredApp WHERE id = ?", arguments: [app.id.rawValue]) ?? 0
+        try db.execute(sql: """
+            INSERT INTO app (id, uid, purpose, readWrite, addOnly, createdAt, lastToken, historyFloor) VALUES (?,?,?,?,?,?,?,?)
+            """, arguments: [app.id.rawValue, Int64(app.uid), app.purpose, app.readWrite.rawValue, app.addOnly.rawValue, createdAt,
+                             retired, retired])
     }
 
     public func deleteApp(_ id: AppID) throws {
+        try db.execute(sql: """
+            INSERT INTO retiredApp (id, lastToken) SELECT id, lastToken FROM app WHERE id = ?
+            ON CONFLICT (id) DO UPDATE SET lastToken = max(lastToken, excluded.lastToken)
+            """, arguments: [id.rawValue])
         try db.execute(sql: "DELETE FROM app WHERE id = ?", arguments: [id.rawValue])
     }
 

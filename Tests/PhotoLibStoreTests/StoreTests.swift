@@ -63,4 +63,22 @@ struct StoreTests {
         try store.write { try $0.deleteAsset(rowID: record.rowID) }
         #expect(try store.read { try $0.selectedAssetRowIDs(app) }.isEmpty)
     }
+
+    @Test("an app removed and added again continues its tokens, all old ones below the history floor")
+    func tokensOutliveRemoval() throws {
+        let store = try Store(inMemory: ())
+        let record = AppRecord(id: app, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined)
+        try store.write { tx in
+            try tx.insertApp(record, createdAt: 0)
+            for _ in 0..<3 { _ = try tx.appendEvent(app, kind: "change", retention: 100) { _ in Array("{}".utf8) } }
+        }
+        try store.write { try $0.deleteApp(app) }
+        try store.write { try $0.insertApp(record, createdAt: 1) }
+        #expect(try store.read { try $0.tokens(app) }! == (3, 3))
+        let next = try store.write { tx in try tx.appendEvent(app, kind: "change", retention: 100) { _ in Array("{}".utf8) } }
+        #expect(next.token == 4)
+        try store.write { try $0.deleteApp(app) }
+        try store.write { try $0.insertApp(record, createdAt: 2) }
+        #expect(try store.read { try $0.tokens(app) }!.last == 4)
+    }
 }

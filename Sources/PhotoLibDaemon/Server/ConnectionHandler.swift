@@ -20,6 +20,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     private let logger: Logger
     private let limits: ConnectionLimits
     private var framer: LineFramer
+    /// Set once the connection is being closed for a protocol error: bytes
+    /// still arriving are dropped unread, not buffered and scanned again.
+    private var refusing = false
     private var lines: AsyncStream<[UInt8]>.Continuation?
     private var connection: Connection?
 
@@ -89,6 +92,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if refusing { return }
         var buffer = unwrapInboundIn(data)
         framer.append(buffer.readBytes(length: buffer.readableBytes) ?? [])
         if connection != nil { drainFramer(channel: context.channel) }
@@ -99,6 +103,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             while let line = try framer.nextLine() {
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
                 if case .dropped = lines?.yield(line) {
+                    refusing = true
                     channel.writeAndFlush(ByteBuffer(bytes: router.errorLine(
                         .malformedRequest("more than \(Self.maximumPending) requests are waiting for replies; read replies before sending more")))
                     ).whenComplete { _ in channel.close(promise: nil) }
@@ -107,6 +112,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             }
         } catch {
             if case .lineTooLong(let limit) = error {
+                refusing = true
+                framer = LineFramer(limit: framer.limit)
                 lines?.finish()
                 channel.writeAndFlush(ByteBuffer(bytes: router.errorLine(.lineTooLong(limit: limit))))
                     .whenComplete { _ in channel.close(promise: nil) }
