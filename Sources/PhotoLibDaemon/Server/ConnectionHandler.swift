@@ -93,8 +93,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if refusing { return }
-        var buffer = unwrapInboundIn(data)
-        framer.append(buffer.readBytes(length: buffer.readableBytes) ?? [])
+        let buffer = unwrapInboundIn(data)
+        buffer.withUnsafeReadableBytes { framer.append($0) }
         if connection != nil { drainFramer(channel: context.channel) }
     }
 

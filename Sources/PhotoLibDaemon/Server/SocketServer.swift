@@ -26,7 +26,9 @@ final class SocketServer: Sendable {
             if Self.isLive(path) { throw PhotoLibError.socketInUse(path: path) }
             unlink(path)
         }
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        // More than one loop, so a connection pushing a huge line (up to the
+        // 1 MiB limit) holds up only the connections on its own loop.
+        group = MultiThreadedEventLoopGroup(numberOfThreads: min(4, max(2, System.coreCount)))
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .childChannelInitializer { channel in
