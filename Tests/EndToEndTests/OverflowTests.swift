@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
+import PhotoLibProtocol
 import Testing
 
 @Suite("Kernel queue overflow", .serialized)
 struct OverflowTests {
     static let sysctl = "/proc/sys/fs/inotify/max_queued_events"
 
-    @Test("a burst beyond the inotify queue makes the daemon rescan, and nothing is lost")
+    @Test("a burst beyond the inotify queue makes the daemon rescan, subscribers are told to reload, and nothing is lost")
     func overflowRescans() async throws {
         guard getuid() == 0 else {
             Issue.record("this test lowers fs.inotify.max_queued_events and must run as root (CI does)")
@@ -35,6 +36,7 @@ struct OverflowTests {
         try await waitUntil("the burst directory to be watched") {
             library.entries(daemon.view("org.example.All") + "/burst").count == 1
         }
+        let events = try EventReader(daemon, app: "org.example.All")
         // Paused, the daemon cannot read: the 64-event queue must overflow.
         let pid = daemon.process!.processIdentifier
         kill(pid, SIGSTOP)
@@ -45,5 +47,15 @@ struct OverflowTests {
         }
         #expect(daemon.log.contains("overflowed"))
         #expect(try daemon.assetList().count == 3_001)
+        // Events from before the overflow may come first; then the reload.
+        var reload: ChangeEvent?
+        for _ in 0..<50 {
+            let change = try events.nextChange()
+            if !change.incremental {
+                reload = change
+                break
+            }
+        }
+        #expect(reload != nil, "no reload after the overflow")
     }
 }

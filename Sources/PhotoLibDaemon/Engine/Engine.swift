@@ -100,7 +100,9 @@ actor Engine {
             }
             if outcome.needsFullScan {
                 hub.publish(published)
-                try rescanAndReconcile()
+                // After lost events every subscriber is told to reload (a
+                // `change` with `incremental: false`), whatever the rescan finds.
+                try rescanAndReconcile(reloadEveryApp: outcome.overflowed)
                 return
             }
             if !recorder.changes.isEmpty || recorder.overflowed {
@@ -138,7 +140,7 @@ actor Engine {
     }
 
     /// Re-walks the library, then brings every view to the desired state.
-    func rescanAndReconcile() throws {
+    func rescanAndReconcile(reloadEveryApp: Bool = false) throws {
         defer { finishScanWaiters() }
         if !libraryAvailable {
             guard let root = try? Directory.open(path: configuration.library) else { return }
@@ -149,9 +151,9 @@ actor Engine {
         let started = ContinuousClock.now
         let contexts = try appContexts()
         var published: [PublishedEvent] = []
-        try index.fullScan(recorder: ChangeRecorder(recording: !contexts.isEmpty, limit: Self.rescanChangeLimit)) { tx, recorder in
+        try index.fullScan(recorder: ChangeRecorder(recording: !contexts.isEmpty && !reloadEveryApp, limit: Self.rescanChangeLimit)) { tx, recorder in
             published = try journal.recordLibraryChanges(
-                recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: index.albums, tx: tx)
+                recorder.changes, overflowed: recorder.overflowed || reloadEveryApp, contexts: contexts, albums: index.albums, tx: tx)
         }
         let scanned = ContinuousClock.now
         try reconcileAllViews()

@@ -38,6 +38,8 @@ final class LibraryIndex {
     /// What a batch of events asks of the engine beyond the index changes.
     struct Outcome {
         var needsFullScan = false
+        /// The kernel dropped events: what happened meanwhile is unknown.
+        var overflowed = false
         var rootGone = false
         var failedWatches: [RelativePath] = []
     }
@@ -73,8 +75,11 @@ final class LibraryIndex {
                     } else {
                         try removeFile(path, tx: tx, recorder: recorder)
                     }
-                case .watchesReady, .overflow:
+                case .watchesReady:
                     outcome.needsFullScan = true
+                case .overflow:
+                    outcome.needsFullScan = true
+                    outcome.overflowed = true
                 case .rootGone:
                     outcome.rootGone = true
                 case .watchFailed(let path, _):
