@@ -42,14 +42,7 @@ install: deps
 	scripts/install
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/photolibd $(DESTDIR)$(PREFIX)/bin/photolibctl
-	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/photolibd.1 $(DESTDIR)$(PREFIX)/share/man/man1/photolibctl.1
-	rm -f $(DESTDIR)$(PREFIX)/lib/systemd/system/photolibd@.service $(DESTDIR)$(PREFIX)/lib/systemd/system/photolibd@.socket
-	rm -f $(DESTDIR)$(PREFIX)/lib/systemd/user/photolibd.service $(DESTDIR)$(PREFIX)/lib/systemd/user/photolibd.socket
-	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/photolibd $(DESTDIR)$(PREFIX)/share/bash-completion/completions/photolibctl
-	rm -f $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_photolibd $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_photolibctl
-	rm -f $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/photolibd.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/photolibctl.fish
-	rm -rf $(DESTDIR)$(PREFIX)/share/photolibd $(DESTDIR)$(PREFIX)/share/doc/photolibd
+	scripts/install --uninstall
 
 clean:
 	rm -rf .build

@@ -9,7 +9,7 @@ extension DaemonConfiguration {
     /// `photolibctl doctor` both resolve through here, so they agree on the paths.
     public static func resolve(configFile explicitFile: String?, flags: CommandLineOverrides) throws(PhotoLibError) -> DaemonConfiguration {
         var resolved = DaemonConfiguration.defaults()
-        if let file = explicitFile ?? (ProcessIdentity.exists(DefaultPaths.configFile) ? DefaultPaths.configFile : nil) {
+        if let file = explicitFile ?? (PathInspection.status(DefaultPaths.configFile) != nil ? DefaultPaths.configFile : nil) {
             try ConfigurationFile.load(path: file).apply(to: &resolved)
         }
         resolved.apply(flags: flags)

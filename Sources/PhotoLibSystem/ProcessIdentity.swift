@@ -40,12 +40,6 @@ public enum ProcessIdentity {
         return UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
     }
 
-    /// True when `path` names an existing file of any kind (following symlinks: for configured paths only).
-    public static func exists(_ path: String) -> Bool {
-        var st = stat()
-        return stat(path, &st) == 0
-    }
-
     /// Creates `path` and missing parents with `mode`; quiet when it exists.
     public static func makeDirectories(_ path: String, mode: UInt32 = 0o700) throws(SystemCallError) {
         var prefix = path.hasPrefix("/") ? "/" : ""

@@ -38,7 +38,7 @@ final class ProgressLine: @unchecked Sendable {
     private let socket: String?
     private let done = NSCondition()
     private var stopped = false
-    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
 
     init(socket: String?) {
         self.socket = socket
@@ -56,8 +56,8 @@ final class ProgressLine: @unchecked Sendable {
             }
             draw("")
             done.unlock()
+            finished.signal()
         }
-        self.thread = thread
         thread.start()
     }
 
@@ -67,7 +67,7 @@ final class ProgressLine: @unchecked Sendable {
         done.signal()
         done.unlock()
         // Wait for the line to be cleared before the result is printed.
-        while thread?.isFinished == false { usleep(1000) }
+        finished.wait()
     }
 
     private func draw(_ text: String) {

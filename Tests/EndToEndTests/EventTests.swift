@@ -159,8 +159,7 @@ struct PythonExampleTests {
         let daemon = try RunningDaemon(library)
         try await daemon.start()
         try daemon.addApp("org.example.Viewer", "authorized")
-        let script = URL(fileURLWithPath: RunningDaemon.buildDirectory).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("examples/subscriber.py").path
+        let script = RunningDaemon.packageRoot + "/examples/subscriber.py"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [script, "org.example.Viewer", "--socket", library.socket, "--count", "2"]

@@ -11,8 +11,7 @@ struct HostileLibraryTests {
             Issue.record("this test makes a device node and files owned by another uid, and must run as root (CI does)")
             return
         }
-        let script = URL(fileURLWithPath: RunningDaemon.buildDirectory).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/hostile-library").path
+        let script = RunningDaemon.script("hostile-library")
         let result = try run("/usr/bin/python3", [script, "--swaps", "500", "--bin", RunningDaemon.buildDirectory])
         #expect(result.status == 0, "\(result.stderr)")
         let figures = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]

@@ -13,8 +13,7 @@ struct LoadTests {
         let library = try TestLibrary()
         let daemon = try RunningDaemon(library)
         try await daemon.start()
-        let script = URL(fileURLWithPath: RunningDaemon.buildDirectory).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/load").path
+        let script = RunningDaemon.script("load")
         var rounds: [[String: Any]] = []
         for _ in 0..<2 {
             let result = try run("/usr/bin/python3", [script, "--socket", library.socket, "--pid", String(daemon.process!.processIdentifier)])

@@ -6,17 +6,13 @@ import Testing
 
 @Suite("systemd units and socket activation", .serialized)
 struct SystemdUnitTests {
-    static var repository: String {
-        URL(fileURLWithPath: RunningDaemon.buildDirectory).deletingLastPathComponent().deletingLastPathComponent().path
-    }
-
     /// Copies the units into `directory`, pointing ExecStart at the binary just built
     /// (`systemd-analyze verify` checks that it exists); `instance` names the template's copy.
     static func stageUnits(in directory: String) throws {
         for (source, name) in [("system/photolibd@.service", "photolibd@.service"), ("system/photolibd@.socket", "photolibd@.socket"),
                                ("system/photolibd@.service", "photolibd@tester.service"),
                                ("user/photolibd.service", "photolibd.service"), ("user/photolibd.socket", "photolibd.socket")] {
-            let text = try String(contentsOfFile: repository + "/systemd/" + source, encoding: .utf8)
+            let text = try String(contentsOfFile: RunningDaemon.packageRoot + "/systemd/" + source, encoding: .utf8)
                 .replacingOccurrences(of: "/usr/local/bin/photolibd", with: RunningDaemon.buildDirectory + "/photolibd")
             try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
         }

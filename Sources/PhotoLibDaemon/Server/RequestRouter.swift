@@ -118,10 +118,9 @@ struct RequestRouter: Sendable {
             let started = ContinuousClock.now
             try await engine.rescan { watcher.requestRewatch() }
             let snapshot = board.snapshot
-            let elapsed = ContinuousClock.now - started
             return reply(id, RescanResult(
                 assets: snapshot.scannedFiles, directories: snapshot.scannedDirectories, failedWatches: snapshot.failedWatches,
-                seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+                seconds: (ContinuousClock.now - started) / .seconds(1)))
         case .selection:
             let app = try appID(try params(AppParams.self, line).app)
             return reply(id, try store.read { tx in

@@ -6,12 +6,18 @@ import Testing
 
 /// The real `photolibd` binary on a test library, driven through the real `photolibctl`.
 final class RunningDaemon {
-    static let buildDirectory: String = {
+    /// The package's root directory (the checkout).
+    static let packageRoot: String = {
         // Tests/EndToEndTests/Harness/RunningDaemon.swift → package root
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path + "/.build/debug"
+        return url.path
     }()
+
+    static var buildDirectory: String { packageRoot + "/.build/debug" }
+
+    /// A script in scripts/.
+    static func script(_ name: String) -> String { packageRoot + "/scripts/" + name }
 
     let library: TestLibrary
     private(set) var process: Process?
