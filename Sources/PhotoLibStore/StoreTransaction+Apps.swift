@@ -17,10 +17,11 @@ extension StoreTransaction {
                          arguments: [Int64(uid)]).compactMap(Self.app(from:))
     }
 
-    /// Registers an app. An app ID used before starts its tokens after the
-    /// old ones, with all of them below the history floor (a reset).
+    /// Registers an app. An app ID used before starts one past its old last
+    /// token, with the history floor there: every old token, the last one
+    /// included, is below the floor and gets a reset (the old view is gone).
     public func insertApp(_ app: AppRecord, createdAt: Int64) throws {
-        let retired = try Int64.fetchOne(db, sql: "SELECT lastToken FROM retiredApp WHERE id = ?", arguments: [app.id.rawValue]) ?? 0
+        let retired = try Int64.fetchOne(db, sql: "SELECT lastToken + 1 FROM retiredApp WHERE id = ?", arguments: [app.id.rawValue]) ?? 0
         try db.execute(sql: """
             INSERT INTO app (id, uid, purpose, readWrite, addOnly, createdAt, lastToken, historyFloor) VALUES (?,?,?,?,?,?,?,?)
             """, arguments: [app.id.rawValue, Int64(app.uid), app.purpose, app.readWrite.rawValue, app.addOnly.rawValue, createdAt,

@@ -64,7 +64,7 @@ struct StoreTests {
         #expect(try store.read { try $0.selectedAssetRowIDs(app) }.isEmpty)
     }
 
-    @Test("an app removed and added again continues its tokens, all old ones below the history floor")
+    @Test("an app removed and added again continues its tokens, all old ones (the last included) below the history floor")
     func tokensOutliveRemoval() throws {
         let store = try Store(inMemory: ())
         let record = AppRecord(id: app, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined)
@@ -74,11 +74,12 @@ struct StoreTests {
         }
         try store.write { try $0.deleteApp(app) }
         try store.write { try $0.insertApp(record, createdAt: 1) }
-        #expect(try store.read { try $0.tokens(app) }! == (3, 3))
+        // A client that saw token 3 of the old app is below the floor: reset.
+        #expect(try store.read { try $0.tokens(app) }! == (4, 4))
         let next = try store.write { tx in try tx.appendEvent(app, kind: "change", retention: 100) { _ in Array("{}".utf8) } }
-        #expect(next.token == 4)
+        #expect(next.token == 5)
         try store.write { try $0.deleteApp(app) }
         try store.write { try $0.insertApp(record, createdAt: 2) }
-        #expect(try store.read { try $0.tokens(app) }!.last == 4)
+        #expect(try store.read { try $0.tokens(app) }!.last == 6)
     }
 }
