@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -116,4 +117,8 @@ int photolibd_send_datagram(const char *path, const char *message, size_t length
     close(fd);
     errno = saved;
     return sent < 0 ? -1 : 0;
+}
+
+int photolibd_wakeup_eventfd(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 }

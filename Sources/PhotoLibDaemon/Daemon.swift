@@ -30,7 +30,7 @@ public enum Daemon {
         let queue = EventQueue()
         let hub = SubscriptionHub()
         let engine = try Engine(configuration: configuration, store: store, queue: queue, board: board, hub: hub, logger: logger)
-        let watcher = LibraryWatcher(libraryPath: configuration.library, queue: queue, board: board, logger: logger)
+        let watcher = try LibraryWatcher(libraryPath: configuration.library, queue: queue, board: board, logger: logger)
         let router = RequestRouter(engine: engine, watcher: watcher, store: store, board: board, hub: hub,
                                    configuration: configuration, version: version)
         let server = try SocketServer(path: configuration.socket, router: router, limits: ConnectionLimits(configuration.limits), logger: logger)

@@ -86,6 +86,22 @@ public final class InotifySource {
         )
     }
 
+    /// Blocks until the instance has events to read, `wakeup` is signalled, or
+    /// `timeoutMilliseconds` pass (-1: no limit). Returns whether `wakeup` was signalled, and clears it.
+    ///
+    /// libinotifytools can only wait in whole seconds on its own descriptor,
+    /// so the watcher waits here and then reads with `next(timeoutSeconds: 0)`.
+    /// Events already buffered inside libinotifytools do not make the
+    /// descriptor readable: read until `next` returns nil before waiting.
+    public func wait(orWakeup wakeup: Wakeup, timeoutMilliseconds: Int32 = -1) -> Bool {
+        var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
+        guard (try? systemCall("poll", { poll(&descriptors, 2, timeoutMilliseconds) })) != nil else { return false }
+        guard descriptors[1].revents & Int16(POLLIN) != 0 else { return false }
+        wakeup.drain()
+        return true
+    }
+
     /// `fs.inotify.max_user_watches`, as libinotifytools reads it.
     public static var maxUserWatches: Int { Int(inotifytools_get_max_user_watches()) }
 }

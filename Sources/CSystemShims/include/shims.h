@@ -36,4 +36,7 @@ int photolibd_unblock_all_signals(void);
 /// Sends one datagram to a Unix datagram socket; a path starting with '@' is abstract.
 /// Returns 0, or -1 with errno set.
 int photolibd_send_datagram(const char *path, const char *message, size_t length);
+/// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): a descriptor one thread writes to wake another's poll.
+/// Returns the fd, or -1 with errno set.
+int photolibd_wakeup_eventfd(void);
 #endif

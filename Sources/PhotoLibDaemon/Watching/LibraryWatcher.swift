@@ -22,8 +22,16 @@ final class LibraryWatcher: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let rewatching = Atomic<Bool>(false)
     private let finished = Mutex<Bool>(false)
+    /// Wakes the thread from its wait on inotify for a rewatch or a stop.
+    private let wakeup: Wakeup
 
-    init(libraryPath: String, queue: EventQueue, board: StatusBoard, logger: Logger) {
+    /// - Throws: `PhotoLibError.systemCall` when no eventfd can be made.
+    init(libraryPath: String, queue: EventQueue, board: StatusBoard, logger: Logger) throws(PhotoLibError) {
+        do {
+            wakeup = try Wakeup()
+        } catch {
+            throw .systemCall(name: error.call, path: "the watcher's wakeup", errno: error.errno)
+        }
         self.libraryPath = libraryPath
         self.queue = queue
         self.board = board
@@ -35,7 +43,7 @@ final class LibraryWatcher: Sendable {
         let thread = Thread { [self] in
             do {
                 let source = try InotifySource()
-                var loop = WatchLoop(source: source, libraryPath: libraryPath, queue: queue, board: board, logger: logger)
+                var loop = WatchLoop(source: source, wakeup: wakeup, libraryPath: libraryPath, queue: queue, board: board, logger: logger)
                 loop.run(until: { self.stopping.load(ordering: .relaxed) },
                          rewatch: { self.rewatching.exchange(false, ordering: .relaxed) })
             } catch {
@@ -50,17 +58,19 @@ final class LibraryWatcher: Sendable {
         thread.start()
     }
 
-    /// Asks the thread to drop every watch and watch the whole tree again (within
-    /// a second), then report `.watchesReady`, which makes the engine rescan.
+    /// Asks the thread to drop every watch and watch the whole tree again, then
+    /// report `.watchesReady`, which makes the engine rescan.
     /// This is how `photolibctl rescan` retries directories whose watch failed
     /// (after fs.inotify.max_user_watches was raised).
     func requestRewatch() {
         rewatching.store(true, ordering: .relaxed)
+        wakeup.signal()
     }
 
-    /// Asks the thread to stop; it notices within a second.
+    /// Asks the thread to stop.
     func stop() {
         stopping.store(true, ordering: .relaxed)
+        wakeup.signal()
     }
 }
 
@@ -75,6 +85,7 @@ private struct WatchLoop {
     }
 
     let source: InotifySource
+    let wakeup: Wakeup
     let libraryPath: String
     let queue: EventQueue
     let board: StatusBoard
@@ -85,8 +96,9 @@ private struct WatchLoop {
     private var pending: PendingMove?
     private var failedWatches = 0
 
-    init(source: InotifySource, libraryPath: String, queue: EventQueue, board: StatusBoard, logger: Logger) {
+    init(source: InotifySource, wakeup: Wakeup, libraryPath: String, queue: EventQueue, board: StatusBoard, logger: Logger) {
         self.source = source
+        self.wakeup = wakeup
         self.libraryPath = libraryPath
         self.queue = queue
         self.board = board
@@ -103,24 +115,27 @@ private struct WatchLoop {
                 continue
             }
             if root == nil {
-                // The library is gone: wait for it to come back.
-                if source.next(timeoutSeconds: 1) == nil, ProcessIdentity.isDirectory(libraryPath) {
-                    setUp()
+                // The library is gone: drain what is left, and look for it once a second.
+                if source.next(timeoutSeconds: 0) == nil {
+                    _ = source.wait(orWakeup: wakeup, timeoutMilliseconds: 1000)
+                    if ProcessIdentity.isDirectory(libraryPath) { setUp() }
                 }
                 continue
             }
-            // With half a rename pending, poll without blocking for a moment:
-            // the other half is normally already queued.
-            if let event = source.next(timeoutSeconds: pending == nil ? 1 : 0) {
+            if let event = source.next(timeoutSeconds: 0) {
                 idlePolls = 0
                 handle(event)
             } else if pending != nil {
+                // With half a rename pending, poll without blocking for a
+                // moment: the other half is normally already queued.
                 idlePolls += 1
                 if idlePolls > 20 {
                     flushPendingMove()
                 } else {
                     usleep(100)
                 }
+            } else {
+                _ = source.wait(orWakeup: wakeup)
             }
         }
         tearDown()
