@@ -19,8 +19,11 @@ public enum SetupSurvey {
         facts.viewsMountID = PathInspection.mountID(ofNearest: views)
         facts.viewsRoot = PathInspection.status(views).map(node)
         facts.viewDirectories = viewDirectories(views)
-        facts.socketNode = PathInspection.status(socket).map(node)
+        facts.socketNode = PathInspection.status(socket).map { node($0, at: socket) }
         facts.socketAncestors = ancestors(of: socket)
+        for uid in daemon?.appUIDs ?? [] {
+            facts.appGroups[uid] = PathInspection.groups(ofUser: uid)
+        }
         facts.maxUserWatches = PathInspection.kernelSetting("fs.inotify.max_user_watches")
         facts.protectedHardlinks = PathInspection.kernelSetting("fs.protected_hardlinks")
         if libraryStatus?.kind == .directory, let root = try? Directory.open(path: library) {
@@ -35,8 +38,15 @@ public enum SetupSurvey {
     }
 
     static func node(_ status: FileStatus) -> SetupFacts.Node {
-        SetupFacts.Node(owner: status.owner, permissions: status.permissions,
+        SetupFacts.Node(owner: status.owner, group: status.group, permissions: status.permissions,
                         isDirectory: status.kind == .directory, isSocket: status.isSocket)
+    }
+
+    /// Like `node(_:)`, with the path's ACL (for "can this uid get in").
+    static func node(_ status: FileStatus, at path: String) -> SetupFacts.Node {
+        var result = node(status)
+        result.accessList = PathInspection.accessList(path)
+        return result
     }
 
     /// Each existing ancestor directory of `path`, from `/` down.
@@ -45,9 +55,9 @@ public enum SetupSurvey {
         var prefix = ""
         for part in path.split(separator: "/").dropLast() {
             prefix += "/" + part
-            if let status = PathInspection.status(prefix) { result.append((prefix, node(status))) }
+            if let status = PathInspection.status(prefix) { result.append((prefix, node(status, at: prefix))) }
         }
-        if let root = PathInspection.status("/") { result.insert(("/", node(root)), at: 0) }
+        if let root = PathInspection.status("/") { result.insert(("/", node(root, at: "/")), at: 0) }
         return result
     }
 

@@ -1,3 +1,4 @@
+import CSystemShims
 import Glibc
 
 /// Read-only looks at configured paths and kernel settings, for `photolibctl doctor`.
@@ -23,6 +24,30 @@ public enum PathInspection {
             guard let slash = candidate.lastIndex(of: "/"), candidate != "/" else { return nil }
             candidate = slash == candidate.startIndex ? "/" : String(candidate[..<slash])
         }
+    }
+
+    /// The POSIX access ACL of a path (`system.posix_acl_access`), or nil when it has none.
+    public static func accessList(_ path: String) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { getxattr(path, AccessControl.accessName, $0.baseAddress, $0.count) }
+        return count > 0 ? Array(buffer.prefix(count)) : nil
+    }
+
+    /// The groups a uid's processes would have: its primary group and its
+    /// supplementary groups from the user database. Empty when the uid has no
+    /// user entry (an app uid made only for a sandbox): then it has none.
+    public static func groups(ofUser uid: UInt32) -> Set<UInt32> {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var strings = [CChar](repeating: 0, count: 16_384)
+        guard getpwuid_r(uid, &entry, &strings, strings.count, &result) == 0, result != nil else { return [] }
+        var count: Int32 = 64
+        var groups = [gid_t](repeating: 0, count: Int(count))
+        if getgrouplist(entry.pw_name, entry.pw_gid, &groups, &count) < 0 {
+            groups = [gid_t](repeating: 0, count: Int(count))
+            guard getgrouplist(entry.pw_name, entry.pw_gid, &groups, &count) >= 0 else { return [entry.pw_gid] }
+        }
+        return Set(groups.prefix(Int(count))).union([entry.pw_gid])
     }
 
     /// A whole-number kernel setting such as `fs.inotify.max_user_watches`, read from /proc/sys.

@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import PhotoLibCore
+import PhotoLibSystem
 import Testing
 
 /// `photolibctl doctor` on real setups, healthy and deliberately broken.
@@ -51,8 +53,16 @@ struct DoctorTests {
         #expect(outcomes["writable-originals"] == "FAIL")
         #expect(result.stdout.contains("1 original can be written by group, others or an ACL entry, so no app is given it: a/shared.jpg."))
         #expect(outcomes["socket"] == "FAIL")
-        #expect(result.stdout.contains("Apps with their own uid (4242) cannot reach \(library.socket)"))
+        #expect(result.stdout.contains("Apps with their own uid (4242) cannot reach \(library.socket): uid 4242 cannot enter \(library.root)"))
         #expect(outcomes["views-mount"] == "pass")
+
+        // An ACL entry letting uid 4242 (and nobody else) enter is enough: the
+        // check judges ACLs and groups, not just the "others" bits.
+        let root = try Directory.open(path: library.root)
+        defer { root.close() }
+        try AccessControl.apply(ViewAccessList(reader: 4242), to: root)
+        let granted = try daemon.ctl("doctor")
+        #expect(Self.outcomes(granted.stdout)["socket"] == "pass", "\(granted.stdout)")
     }
 
     @Test("views on another mount, with the daemon refusing to start: doctor names each failure from the flags alone", arguments: [

@@ -93,6 +93,24 @@ struct DoctorVerdictTests {
         #expect(check("socket", facts).outcome == .pass)
     }
 
+    @Test("an app uid that gets in through its group or an ACL entry passes; a socket it may not write fails")
+    func socketReachableByGroupOrACL() {
+        var facts = healthy()
+        facts.daemon?.appUIDs = [1000, 4242]
+        facts.socketAncestors[3].node.group = 2000
+        facts.socketAncestors[3].node.permissions = 0o710
+        #expect(check("socket", facts).outcome == .fail)
+        facts.appGroups[4242] = [2000]
+        #expect(check("socket", facts).outcome == .pass)
+        facts.appGroups[4242] = []
+        facts.socketAncestors[3].node.accessList = ViewAccessList(reader: 4242).encoded
+        #expect(check("socket", facts).outcome == .pass)
+        facts.socketNode?.permissions = 0o660
+        let result = check("socket", facts)
+        #expect(result.outcome == .fail)
+        #expect(result.detail.contains("uid 4242 may not write the socket (mode 0660)"))
+    }
+
     @Test("view directories open to others, or a listable views root, fail")
     func viewPermissions() {
         var facts = healthy()

@@ -143,13 +143,24 @@ public enum DoctorVerdicts {
                                advice: "Stop whatever made it, remove it and restart photolibd.")
         }
         let otherUIDs = Set(facts.daemon?.appUIDs ?? []).subtracting([facts.ownerUID]).sorted()
-        if !otherUIDs.isEmpty {
-            let closed = facts.socketAncestors.filter { !$0.node.traversableByOthers }.map(\.path)
-            if !closed.isEmpty || node.permissions & 0o002 == 0 {
-                let why = closed.isEmpty ? "the socket's mode is \(octal(node.permissions))" : "\(sample(closed)) cannot be entered by other users"
-                return DoctorCheck("socket", .fail, "Apps with their own uid (\(otherUIDs.map(String.init).joined(separator: ", "))) cannot reach \(facts.socket): \(why).",
-                                   advice: "Run photolibd@USER.service with photolibd@USER.socket (the socket is then /run/photolibd/USER/photolibd.sock), or set socket to a path in a directory others can enter.")
+        // Connecting needs "enter" on every directory above the socket and
+        // "write" on the socket, judged with each uid's groups and any ACL.
+        var blocked: [UInt32] = []
+        var reasons: [String] = []
+        for uid in otherUIDs {
+            let groups = facts.appGroups[uid] ?? []
+            if let closed = facts.socketAncestors.first(where: { !$0.node.access.allows(1, uid: uid, groups: groups) }) {
+                reasons.append("uid \(uid) cannot enter \(closed.path)")
+            } else if !node.access.allows(2, uid: uid, groups: groups) {
+                reasons.append("uid \(uid) may not write the socket (mode \(octal(node.permissions)))")
+            } else {
+                continue
             }
+            blocked.append(uid)
+        }
+        if !blocked.isEmpty {
+            return DoctorCheck("socket", .fail, "Apps with their own uid (\(blocked.map(String.init).joined(separator: ", "))) cannot reach \(facts.socket): \(sample(reasons)).",
+                               advice: "Run photolibd@USER.service with photolibd@USER.socket (the socket is then /run/photolibd/USER/photolibd.sock), or set socket to a path in a directory others can enter.")
         }
         return DoctorCheck("socket", .pass, "The socket \(facts.socket) is reachable by the owner\(otherUIDs.isEmpty ? "" : " and every app uid"); the daemon checks each peer's uid.")
     }

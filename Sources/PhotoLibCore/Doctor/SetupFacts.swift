@@ -3,18 +3,30 @@
 /// The gathering makes system calls (PhotoLibDoctor); judging them is pure
 /// (`DoctorVerdicts`), so every verdict and its advice is unit-tested here.
 public struct SetupFacts: Sendable {
-    /// Owner, type and permission bits of one path.
+    /// Owner, group, type, permission bits and ACL of one path.
     public struct Node: Sendable, Equatable {
         public var owner: UInt32
+        public var group: UInt32
         public var permissions: UInt32
         public var isDirectory: Bool
         public var isSocket: Bool
+        /// The `system.posix_acl_access` value, when the path has an ACL.
+        public var accessList: [UInt8]?
 
-        public init(owner: UInt32, permissions: UInt32, isDirectory: Bool = true, isSocket: Bool = false) {
+        public init(owner: UInt32, group: UInt32 = .max, permissions: UInt32, isDirectory: Bool = true, isSocket: Bool = false,
+                    accessList: [UInt8]? = nil) {
             self.owner = owner
+            self.group = group
             self.permissions = permissions
             self.isDirectory = isDirectory
             self.isSocket = isSocket
+            self.accessList = accessList
+        }
+
+        /// Who may do what: the ACL when there is a readable one, else the mode.
+        public var access: AccessRule {
+            accessList.flatMap { AccessRule(owner: owner, group: group, permissions: permissions, xattr: $0) }
+                ?? AccessRule(owner: owner, group: group, permissions: permissions)
         }
 
         /// Others (not owner, not group) may enter or read it.
@@ -68,6 +80,8 @@ public struct SetupFacts: Sendable {
     public var socketNode: Node?
     /// The socket's ancestor directories from `/` down.
     public var socketAncestors: [(path: String, node: Node)] = []
+    /// Each app uid's groups (primary and supplementary); none for a uid with no user entry.
+    public var appGroups: [UInt32: Set<UInt32>] = [:]
 
     public var maxUserWatches: Int?
     public var protectedHardlinks: Int?

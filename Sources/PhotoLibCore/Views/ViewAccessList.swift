@@ -14,7 +14,7 @@ public struct ViewAccessList: Sendable, Equatable {
     static let version: UInt32 = 2
     static let undefinedID: UInt32 = 0xFFFF_FFFF
     enum Tag: UInt16 {
-        case userObject = 0x01, user = 0x02, groupObject = 0x04, mask = 0x10, other = 0x20
+        case userObject = 0x01, user = 0x02, groupObject = 0x04, group = 0x08, mask = 0x10, other = 0x20
     }
 
     /// owner rwx, the app r-x, owning group none, mask r-x, others none.
