@@ -21,9 +21,15 @@ final class LibraryWatcher: Sendable {
     private let logger: Logger
     private let stopping = Atomic<Bool>(false)
     private let rewatching = Atomic<Bool>(false)
-    private let finished = Mutex<Bool>(false)
     /// Wakes the thread from its wait on inotify for a rewatch or a stop.
     private let wakeup: Wakeup
+    /// The inotify instance, or why there is none; the thread takes it at start.
+    ///
+    /// Made here rather than on the thread, so its descriptor is among the
+    /// process's first: libinotifytools waits with select(), which cannot take
+    /// a descriptor of 1024 or more, and the socket (made after this) opens a
+    /// descriptor per client as soon as it listens.
+    private let source: Mutex<Result<InotifySource, SystemCallError>?>
 
     /// - Throws: `PhotoLibError.systemCall` when no eventfd can be made.
     init(libraryPath: String, queue: EventQueue, board: StatusBoard, logger: Logger) throws(PhotoLibError) {
@@ -32,6 +38,13 @@ final class LibraryWatcher: Sendable {
         } catch {
             throw .systemCall(name: error.call, path: "the watcher's wakeup", errno: error.errno)
         }
+        let made: Result<InotifySource, SystemCallError>
+        do {
+            made = .success(try InotifySource())
+        } catch {
+            made = .failure(error)
+        }
+        source = Mutex(made)
         self.libraryPath = libraryPath
         self.queue = queue
         self.board = board
@@ -41,16 +54,17 @@ final class LibraryWatcher: Sendable {
     /// Starts the watcher thread. Errors setting up inotify itself are reported through the queue as `.rootGone`.
     func start() {
         let thread = Thread { [self] in
-            do {
-                let source = try InotifySource()
+            switch source.withLock({ $0.take() }) {
+            case .success(let source)?:
                 var loop = WatchLoop(source: source, wakeup: wakeup, libraryPath: libraryPath, queue: queue, board: board, logger: logger)
                 loop.run(until: { self.stopping.load(ordering: .relaxed) },
                          rewatch: { self.rewatching.exchange(false, ordering: .relaxed) })
-            } catch {
+            case .failure(let error)?:
                 logger.critical("Cannot start inotify: \(error). Raise fs.inotify.max_user_instances, or stop other inotify users.")
                 queue.push(.rootGone)
+            case nil:
+                return  // started twice: the first thread owns the instance
             }
-            finished.withLock { $0 = true }
         }
         thread.name = "photolibd-watcher"
         // Deep trees are walked recursively; nesting near PATH_MAX needs room.
