@@ -15,16 +15,10 @@ extension StoreTransaction {
             .flatMap(Self.asset(from:))
     }
 
-    /// The assets of one album. Runs once per directory in every scan and
-    /// reconcile, so it reuses a cached statement and decodes rows in place.
+    /// The assets of one album. (Scans and reconciles compare listings with
+    /// `indexedFiles(inAlbum:)`, which reads less.)
     public func assets(inAlbum album: AlbumTree.ID) throws -> [AssetRecord] {
-        let statement = try db.cachedStatement(sql: "SELECT \(Self.assetColumns) FROM asset WHERE album = ?")
-        let rows = try Row.fetchCursor(statement, arguments: [album])
-        var out: [AssetRecord] = []
-        while let row = try rows.next() {
-            if let record = Self.asset(from: row) { out.append(record) }
-        }
-        return out
+        try fetchAssets(sql: "SELECT \(Self.assetColumns) FROM asset WHERE album = ?", arguments: [album])
     }
 
     /// Assets in any of the given albums.

@@ -20,8 +20,6 @@ public struct SystemdNotifier: Sendable {
         }
     }
 
-    public var isActive: Bool { socketPath != nil }
-
     /// Sends `KEY=value` lines. The corresponding C function is `sd_notify`.
     public func notify(_ fields: [String: String]) {
         guard let socketPath else { return }

@@ -318,7 +318,7 @@ final class LibraryIndex {
         return result
     }
 
-    /// Walks the whole library and makes the index match it, one transaction per directory.
+    /// Walks the whole library and makes the index match it, in one transaction.
     ///
     /// Assets that disappeared from one place and an inode that appeared in
     /// another are the same asset moved while the daemon was not watching:

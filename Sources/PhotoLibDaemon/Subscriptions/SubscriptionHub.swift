@@ -17,8 +17,6 @@ final class SubscriptionHub: Sendable {
         subscriptions.withLock { $0[ObjectIdentifier(subscription)] = nil }
     }
 
-    var count: Int { subscriptions.withLock { $0.count } }
-
     func publish(_ events: [PublishedEvent]) {
         guard !events.isEmpty else { return }
         let current = subscriptions.withLock { Array($0.values) }
