@@ -5,7 +5,7 @@ DESTDIR ?=
 CONFIGURATION ?= release
 export SWIFT PREFIX DESTDIR CONFIGURATION
 
-.PHONY: deps build release run test bench install uninstall clean
+.PHONY: deps build release run test bench check-systemd install uninstall clean
 
 deps:
 	@scripts/install-deps
@@ -36,6 +36,12 @@ test: deps
 bench: release
 	@scripts/install-deps --bench
 	scripts/benchmark
+
+# The units under a real systemd 252 in a throw-away container: socket
+# activation, readiness, the watchdog, journald, an app uid reading its view.
+# Needs root; not part of `make test`. See scripts/check-systemd.
+check-systemd: deps
+	scripts/check-systemd
 
 # Binaries, systemd units, the config file, man pages, bash/zsh/fish completions
 # and docs into $(DESTDIR)$(PREFIX). BINDIR, DATADIR, MANDIR, SYSTEMDSYSTEMUNITDIR

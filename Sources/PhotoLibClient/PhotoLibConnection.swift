@@ -16,9 +16,10 @@ public final class PhotoLibConnection {
     private let coder = MessageCoder()
     private var nextID: Int64 = 1
 
-    /// The socket to use: the explicit path, else `$PHOTOLIBD_SOCKET`, else the per-user default.
+    /// The socket to use: the explicit path, else `$PHOTOLIBD_SOCKET`, else the per-user
+    /// default, else the system manager's `photolibd@USER` socket when only that exists.
     public static func socketPath(explicit: String?) -> String {
-        explicit ?? ProcessIdentity.environment("PHOTOLIBD_SOCKET") ?? DefaultPaths.socket()
+        explicit ?? ProcessIdentity.environment("PHOTOLIBD_SOCKET") ?? DefaultPaths.clientSocket()
     }
 
     /// Connects and reads the server's greeting. With `receiveTimeout`, a read

@@ -16,7 +16,7 @@ public enum Daemon {
     public static let version = "0.1.0"
 
     public static func run(configuration: DaemonConfiguration, logger: Logger) async throws {
-        try prepareDirectories(configuration)
+        let made = try prepareDirectories(configuration)
         ProcessIdentity.raiseOpenFileLimit()
         do {
             guard try ProcessIdentity.lockExclusively(configuration.state + "/photolibd.lock") else {
@@ -26,6 +26,11 @@ public enum Daemon {
             throw PhotoLibError.systemCall(name: error.call, path: configuration.state, errno: error.errno)
         }
         let store = try Store(path: configuration.databasePath)
+        do {
+            try store.write { try $0.recordMadeDirectories(made) }
+        } catch {
+            throw PhotoLibError.databaseFailed(path: configuration.databasePath, detail: "\(error)")
+        }
         let board = StatusBoard()
         let queue = EventQueue()
         let hub = SubscriptionHub()
@@ -61,18 +66,22 @@ public enum Daemon {
     }
 
     /// Creates the state and views directories, and refuses configurations that would lose data or cannot link.
-    static func prepareDirectories(_ configuration: DaemonConfiguration) throws {
+    ///
+    /// Returns the directories it made above the views (the views directory
+    /// itself excluded: it is 0711 for everyone), which app uids must be let through.
+    static func prepareDirectories(_ configuration: DaemonConfiguration) throws -> [String] {
         if !ProcessIdentity.isDirectory(configuration.library) {
             if configuration.libraryIsDefault {
-                try? ProcessIdentity.makeDirectories(configuration.library, mode: 0o700)
+                _ = try? ProcessIdentity.makeDirectories(configuration.library, mode: 0o700)
             }
             guard ProcessIdentity.isDirectory(configuration.library) else {
                 throw PhotoLibError.libraryMissing(path: configuration.library)
             }
         }
+        var made: [String] = []
         for directory in [configuration.state, configuration.views] {
             do {
-                try ProcessIdentity.makeDirectories(directory, mode: 0o700)
+                made += try ProcessIdentity.makeDirectories(directory, mode: 0o700)
             } catch {
                 throw PhotoLibError.cannotCreateDirectory(path: directory, errno: error.errno)
             }
@@ -101,6 +110,7 @@ public enum Daemon {
         if outcome == .otherMount {
             throw PhotoLibError.viewsOnOtherMount(library: configuration.library, views: configuration.views)
         }
+        return made.filter { $0 != configuration.views && isWithin(configuration.views, $0) }
     }
 
     /// A views directory must be empty or already ours: the daemon deletes what does not belong in it.

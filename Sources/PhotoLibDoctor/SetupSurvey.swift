@@ -13,7 +13,7 @@ public enum SetupSurvey {
                                ownerUID: libraryStatus?.owner ?? ProcessIdentity.userID)
         facts.daemon = daemon
         facts.daemonUnreachable = daemonUnreachable
-        facts.libraryNode = libraryStatus.map(node)
+        facts.libraryNode = libraryStatus.map { node($0, at: library) }
         facts.libraryAncestors = ancestors(of: library)
         facts.libraryMountID = PathInspection.mountID(ofNearest: library)
         facts.viewsMountID = PathInspection.mountID(ofNearest: views)
@@ -23,6 +23,10 @@ public enum SetupSurvey {
         facts.socketAncestors = ancestors(of: socket)
         for uid in daemon?.appUIDs ?? [] {
             facts.appGroups[uid] = PathInspection.groups(ofUser: uid)
+        }
+        for app in daemon?.apps ?? [] where app.uid != facts.ownerUID && app.uid != 0 {
+            facts.viewPaths.append(.init(app: app, ancestors: ancestors(of: app.view),
+                                         view: PathInspection.status(app.view).map { node($0, at: app.view) }))
         }
         facts.maxUserWatches = PathInspection.kernelSetting("fs.inotify.max_user_watches")
         facts.protectedHardlinks = PathInspection.kernelSetting("fs.protected_hardlinks")

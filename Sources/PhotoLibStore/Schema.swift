@@ -81,6 +81,17 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v3: directories photolibd made") { db in
+            // The directories photolibd created above the views (the state
+            // directory and parents that did not exist). Only these get ACL
+            // entries that let app uids pass; a directory the person made is
+            // theirs to open, and doctor says which.
+            try db.execute(sql: """
+                CREATE TABLE madeDirectory (
+                    path TEXT PRIMARY KEY
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

@@ -7,12 +7,12 @@ public enum AccessControl {
     static let accessName = "system.posix_acl_access"
     static let defaultName = "system.posix_acl_default"
 
-    /// Gives `list.reader` read and enter on `directory`, as its access ACL and
-    /// as its default ACL, so directories made inside later inherit it
-    /// (they must be made with group bits `r-x`: those become their mask).
-    public static func apply(_ list: ViewAccessList, to directory: FileDescriptor) throws(SystemCallError) {
+    /// Sets `list` as the access ACL of `directory` and, when `inherited`, as its
+    /// default ACL too, so directories made inside later inherit it (they must be
+    /// made with group bits `r-x`: those become their mask).
+    public static func apply(_ list: ViewAccessList, to directory: FileDescriptor, inherited: Bool = true) throws(SystemCallError) {
         let value = list.encoded
-        for name in [accessName, defaultName] {
+        for name in inherited ? [accessName, defaultName] : [accessName] {
             _ = try systemCall("fsetxattr") {
                 value.withUnsafeBytes { fsetxattr(directory.rawValue, name, $0.baseAddress, $0.count, 0) }
             }

@@ -13,6 +13,19 @@ public enum DefaultPaths {
         return (ProcessIdentity.environment("XDG_CONFIG_HOME") ?? home + "/.config") + "/photolibd/photolibd.toml"
     }
 
+    /// Where a client looks when told nothing: the per-user default when something is
+    /// there, else the socket of `photolibd@USER.service` run by the system manager
+    /// (`/run/photolibd/USER/photolibd.sock`) when that exists, else the per-user default.
+    public static func clientSocket() -> String {
+        let perUser = socket()
+        if PathInspection.status(perUser) != nil { return perUser }
+        if let name = ProcessIdentity.userName {
+            let systemInstance = "/run/photolibd/\(name)/photolibd.sock"
+            if PathInspection.status(systemInstance)?.isSocket == true { return systemInstance }
+        }
+        return perUser
+    }
+
     /// `$XDG_RUNTIME_DIR/photolibd.sock`; else `/run/user/UID/photolibd.sock` when that
     /// directory exists; else `photolibd.sock` in the state directory.
     public static func socket(stateDirectory: String? = nil) -> String {

@@ -12,6 +12,12 @@ public enum ProcessIdentity {
         return String(cString: dir)
     }
 
+    /// The real uid's name from the password database. The corresponding C function is `getpwuid`.
+    public static var userName: String? {
+        guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name else { return nil }
+        return String(cString: name)
+    }
+
     /// The uid of a user name from the password database. The corresponding C function is `getpwnam`.
     public static func userID(named name: String) -> UInt32? {
         guard let entry = getpwnam(name) else { return nil }
@@ -41,15 +47,23 @@ public enum ProcessIdentity {
     }
 
     /// Creates `path` and missing parents with `mode`; quiet when it exists.
-    public static func makeDirectories(_ path: String, mode: UInt32 = 0o700) throws(SystemCallError) {
+    ///
+    /// Returns the directories it created, outermost first: photolibd keeps
+    /// those open to app uids that must pass through them, and no others.
+    @discardableResult
+    public static func makeDirectories(_ path: String, mode: UInt32 = 0o700) throws(SystemCallError) -> [String] {
         var prefix = path.hasPrefix("/") ? "/" : ""
+        var created: [String] = []
         for part in path.split(separator: "/") {
             prefix += part
-            if mkdir(prefix, mode_t(mode)) != 0, errno != EEXIST {
+            if mkdir(prefix, mode_t(mode)) == 0 {
+                created.append(prefix)
+            } else if errno != EEXIST {
                 throw SystemCallError("mkdir \(prefix)", errno: errno)
             }
             prefix += "/"
         }
+        return created
     }
 
     /// Hands memory freed after a large one-off job (the start-up walk) back to the kernel,

@@ -43,7 +43,7 @@ struct DoctorCommand: ParsableCommand {
             let status = try connection.call(.status, NoParams(), returning: StatusResult.self)
             let apps = try connection.call(.apps, NoParams(), returning: AppsResult.self)
             daemon = .init(state: status.state, scannedFiles: status.scannedFiles, failedWatches: status.failedWatches,
-                           appUIDs: apps.apps.map(\.uid))
+                           apps: apps.apps.map { .init(id: $0.app, uid: $0.uid, view: $0.view) })
             // The daemon's own paths win: it may have been started with other flags.
             configuration.library = status.library
             configuration.views = status.views

@@ -7,7 +7,8 @@ struct DoctorVerdictTests {
     func healthy() -> SetupFacts {
         var facts = SetupFacts(library: "/home/a/Pictures", views: "/home/a/.local/share/photolibd/views",
                                socket: "/run/user/1000/photolibd.sock", ownerUID: 1000)
-        facts.daemon = .init(state: "ready", scannedFiles: 10, failedWatches: 0, appUIDs: [1000])
+        facts.daemon = .init(state: "ready", scannedFiles: 10, failedWatches: 0,
+                             apps: [.init(id: "org.example.Mine", uid: 1000, view: "/home/a/.local/share/photolibd/views/mine")])
         facts.libraryNode = .init(owner: 1000, permissions: 0o700)
         facts.libraryAncestors = [("/", .init(owner: 0, permissions: 0o755)), ("/home", .init(owner: 0, permissions: 0o755)),
                                   ("/home/a", .init(owner: 1000, permissions: 0o755))]
@@ -31,7 +32,7 @@ struct DoctorVerdictTests {
     @Test("a healthy setup passes every check, each with no advice")
     func healthyPasses() {
         let checks = DoctorVerdicts.checks(healthy())
-        #expect(checks.map(\.name) == ["daemon", "library", "library-privacy", "views-mount", "view-permissions",
+        #expect(checks.map(\.name) == ["daemon", "library", "library-privacy", "views-mount", "view-permissions", "view-reach",
                                        "writable-originals", "inotify-watches", "socket", "protected-hardlinks"])
         for check in checks {
             #expect(check.outcome == .pass, "\(check)")
@@ -83,7 +84,7 @@ struct DoctorVerdictTests {
     @Test("an app uid that cannot enter the socket's directory is named")
     func socketUnreachable() {
         var facts = healthy()
-        facts.daemon?.appUIDs = [1000, 4242]
+        facts.daemon?.apps.append(.init(id: "org.example.Viewer", uid: 4242, view: "/home/a/.local/share/photolibd/views/viewer"))
         let result = check("socket", facts)
         #expect(result.outcome == .fail)
         #expect(result.detail.contains("4242"))
@@ -96,7 +97,7 @@ struct DoctorVerdictTests {
     @Test("an app uid that gets in through its group or an ACL entry passes; a socket it may not write fails")
     func socketReachableByGroupOrACL() {
         var facts = healthy()
-        facts.daemon?.appUIDs = [1000, 4242]
+        facts.daemon?.apps.append(.init(id: "org.example.Viewer", uid: 4242, view: "/home/a/.local/share/photolibd/views/viewer"))
         facts.socketAncestors[3].node.group = 2000
         facts.socketAncestors[3].node.permissions = 0o710
         #expect(check("socket", facts).outcome == .fail)
@@ -109,6 +110,71 @@ struct DoctorVerdictTests {
         let result = check("socket", facts)
         #expect(result.outcome == .fail)
         #expect(result.detail.contains("uid 4242 may not write the socket (mode 0660)"))
+    }
+
+    /// `healthy()` plus an app with uid 4242, whose way to its view goes through a 0700 home.
+    func withOwnUIDApp(home: UInt32 = 0o700) -> SetupFacts {
+        var facts = healthy()
+        let app = SetupFacts.App(id: "org.example.Viewer", uid: 4242, view: "/home/a/.local/share/photolibd/views/viewer")
+        facts.daemon?.apps.append(app)
+        let passage = ViewAccessList.passage(appUIDs: [1000, 4242], owner: 1000)!.encoded
+        facts.viewPaths = [.init(app: app, ancestors: [
+            ("/", .init(owner: 0, permissions: 0o755)), ("/home", .init(owner: 0, permissions: 0o755)),
+            ("/home/a", .init(owner: 1000, permissions: home)),
+            ("/home/a/.local", .init(owner: 1000, permissions: 0o710, accessList: passage)),
+            ("/home/a/.local/share", .init(owner: 1000, permissions: 0o710, accessList: passage)),
+            ("/home/a/.local/share/photolibd", .init(owner: 1000, permissions: 0o710, accessList: passage)),
+            ("/home/a/.local/share/photolibd/views", .init(owner: 1000, permissions: 0o711)),
+        ], view: .init(owner: 1000, permissions: 0o750, accessList: ViewAccessList(reader: 4242).encoded))]
+        return facts
+    }
+
+    @Test("view-reach names the first directory an app's uid cannot enter and the setfacl that opens it")
+    func viewReachBlockedByHome() {
+        let result = check("view-reach", withOwnUIDApp(home: 0o700))
+        #expect(result.outcome == .fail)
+        #expect(result.detail.contains("org.example.Viewer (uid 4242) cannot enter /home/a"), "\(result.detail)")
+        #expect(result.advice?.contains("setfacl -m u:4242:x /home/a") == true, "\(result.advice ?? "")")
+    }
+
+    @Test("view-reach passes through photolibd's passage ACLs, a group or o+x, and fails on a view the app cannot read")
+    func viewReachPasses() {
+        var facts = withOwnUIDApp(home: 0o711)
+        #expect(check("view-reach", facts).outcome == .pass)
+        facts = withOwnUIDApp(home: 0o750)
+        facts.viewPaths[0].ancestors[2].node.group = 3000
+        facts.appGroups[4242] = [3000]
+        #expect(check("view-reach", facts).outcome == .pass)
+        facts = withOwnUIDApp(home: 0o711)
+        facts.viewPaths[0].ancestors[5].node.accessList = nil
+        #expect(check("view-reach", facts).detail.contains("cannot enter /home/a/.local/share/photolibd"))
+        facts = withOwnUIDApp(home: 0o711)
+        facts.viewPaths[0].view = .init(owner: 1000, permissions: 0o700)
+        #expect(check("view-reach", facts).detail.contains("cannot read its view"))
+        facts = withOwnUIDApp(home: 0o711)
+        facts.viewPaths[0].view = nil
+        #expect(check("view-reach", facts).detail.contains("is missing"))
+    }
+
+    @Test("library-privacy fails when an app uid let through the home for its view can also open the library")
+    func libraryOpenToAppThroughACL() {
+        var facts = withOwnUIDApp(home: 0o700)
+        facts.libraryAncestors[2].node.accessList = ViewAccessList(passage: [4242]).encoded
+        facts.libraryNode = .init(owner: 1000, permissions: 0o755)
+        let result = check("library-privacy", facts)
+        #expect(result.outcome == .fail)
+        #expect(result.detail.contains("(4242)"), "\(result.detail)")
+        #expect(result.advice?.hasPrefix("chmod 700 /home/a/Pictures") == true)
+        facts.libraryNode = .init(owner: 1000, permissions: 0o700)
+        #expect(check("library-privacy", facts).outcome == .pass)
+    }
+
+    @Test("view-reach has nothing to judge when every app runs as the owner, and warns when the daemon is away")
+    func viewReachWithoutOwnUIDApps() {
+        #expect(check("view-reach", healthy()).outcome == .pass)
+        var facts = healthy()
+        facts.daemon = nil
+        #expect(check("view-reach", facts).outcome == .warn)
     }
 
     @Test("view directories open to others, or a listable views root, fail")
@@ -169,5 +235,26 @@ struct ViewAccessListTests {
         #expect(Array(bytes[20..<28]) == [0x04, 0, 0, 0] + undefined)
         #expect(Array(bytes[28..<36]) == [0x10, 0, 5, 0] + undefined)
         #expect(Array(bytes[36..<44]) == [0x20, 0, 0, 0] + undefined)
+    }
+
+    @Test("a passage names each app uid once, ascending, with --x and mask --x")
+    func passageEncoding() throws {
+        let list = try #require(ViewAccessList.passage(appUIDs: [5000, 1000, 4242, 4242, 0], owner: 1000))
+        #expect(list.users == [4242, 5000])
+        let bytes = list.encoded
+        #expect(bytes.count == 4 + 6 * 8)
+        #expect(Array(bytes[12..<20]) == [0x02, 0, 1, 0] + withUnsafeBytes(of: UInt32(4242).littleEndian, Array.init))
+        #expect(Array(bytes[20..<28]) == [0x02, 0, 1, 0] + withUnsafeBytes(of: UInt32(5000).littleEndian, Array.init))
+        #expect(Array(bytes[36..<40]) == [0x10, 0, 1, 0])
+        let rule = try #require(AccessRule(owner: 1000, group: 1000, permissions: 0o710, xattr: bytes))
+        #expect(rule.allows(1, uid: 4242, groups: []))
+        #expect(!rule.allows(4, uid: 4242, groups: []), "a passage lets an app through, never list")
+        #expect(!rule.allows(1, uid: 7777, groups: [1000]), "nobody else passes, not even the owner's group")
+    }
+
+    @Test("no passage when every app runs as the owner or root: the directory stays the owner's alone")
+    func noPassageForOwnerApps() {
+        #expect(ViewAccessList.passage(appUIDs: [1000, 0, 1000], owner: 1000) == nil)
+        #expect(ViewAccessList.passage(appUIDs: [UInt32](), owner: 1000) == nil)
     }
 }

@@ -5,7 +5,7 @@ public enum DoctorVerdicts {
 
     public static func checks(_ facts: SetupFacts) -> [DoctorCheck] {
         [
-            daemon(facts), library(facts), libraryPrivacy(facts), viewsMount(facts), viewPermissions(facts),
+            daemon(facts), library(facts), libraryPrivacy(facts), viewsMount(facts), viewPermissions(facts), viewReach(facts),
             writableOriginals(facts), inotifyWatches(facts), socket(facts), protectedHardlinks(facts),
         ]
     }
@@ -53,6 +53,18 @@ public enum DoctorVerdicts {
         guard let node = facts.libraryNode else {
             return DoctorCheck("library-privacy", .warn, "Cannot tell who else can open the library: it is missing.")
         }
+        // Each app uid is judged as the kernel would, with its groups and any
+        // ACL: an entry made so it can reach its view may let it into the library too.
+        let appUIDs = Set(facts.daemon?.appUIDs ?? []).subtracting([facts.ownerUID, 0]).sorted()
+        let inside = appUIDs.filter { uid in
+            let groups = facts.appGroups[uid] ?? []
+            return facts.libraryAncestors.allSatisfy { $0.node.access.allows(1, uid: uid, groups: groups) }
+                && (node.access.allows(4, uid: uid, groups: groups) || node.access.allows(1, uid: uid, groups: groups))
+        }
+        if !inside.isEmpty {
+            return DoctorCheck("library-privacy", .fail, "Apps with their own uid (\(inside.map(String.init).joined(separator: ", "))) can open \(facts.library) directly, going around photolibd.",
+                               advice: "chmod 700 \(quoted(facts.library)), and remove any ACL entry that lets them in (setfacl -b).")
+        }
         let ancestorsOpen = facts.libraryAncestors.allSatisfy { $0.node.traversableByOthers }
         if node.openToOthers && ancestorsOpen {
             return DoctorCheck("library-privacy", .warn, "Other users can open \(facts.library) directly, going around photolibd.",
@@ -90,6 +102,38 @@ public enum DoctorVerdicts {
                                advice: "Restart photolibd: it resets each view to its app alone. Until then: chmod 0700 on those directories.")
         }
         return DoctorCheck("view-permissions", .pass, "The views directory and \(count(facts.viewDirectories.count, "view directory", "view directories")) are closed to other users.")
+    }
+
+    /// SPEC §4: an app with its own uid must reach its view: enter every directory
+    /// from `/` down, then read and enter the view, judged with its groups and ACLs.
+    static func viewReach(_ facts: SetupFacts) -> DoctorCheck {
+        guard facts.daemon != nil else {
+            return DoctorCheck("view-reach", .warn, "Cannot tell whether apps reach their views: photolibd is not answering.")
+        }
+        var problems: [String] = []
+        var fixes: [String] = []
+        for path in facts.viewPaths {
+            let uid = path.app.uid
+            let groups = facts.appGroups[uid] ?? []
+            if let closed = path.ancestors.first(where: { !$0.node.access.allows(1, uid: uid, groups: groups) }) {
+                problems.append("\(path.app.id) (uid \(uid)) cannot enter \(closed.path)")
+                fixes.append("setfacl -m u:\(uid):x \(quoted(closed.path))")
+            } else if let view = path.view, !view.access.allows(5, uid: uid, groups: groups) {
+                problems.append("\(path.app.id) (uid \(uid)) cannot read its view \(path.app.view)")
+                fixes.append("restart photolibd (it sets each view's ACL)")
+            } else if path.view == nil {
+                problems.append("the view of \(path.app.id) is missing")
+                fixes.append("restart photolibd (it remakes every view)")
+            }
+        }
+        if !problems.isEmpty {
+            return DoctorCheck("view-reach", .fail, "\(count(problems.count, "app")) with its own uid cannot reach its view: \(sample(problems)).",
+                               advice: "Let each app's uid pass (enter, not list) where it is stopped: \(sample(Array(Set(fixes)).sorted())). photolibd opens the directories it made itself.")
+        }
+        if facts.viewPaths.isEmpty {
+            return DoctorCheck("view-reach", .pass, "No app runs under a uid of its own, so no view needs to be reached from outside.")
+        }
+        return DoctorCheck("view-reach", .pass, "\(count(facts.viewPaths.count, "app")) with its own uid can each enter every directory down to its view and read it.")
     }
 
     /// SPEC §4: an inode an app could write is never linked. The group bits are

@@ -34,19 +34,48 @@ public struct SetupFacts: Sendable {
         public var traversableByOthers: Bool { permissions & 0o001 != 0 }
     }
 
+    /// One registered app, as the daemon reported it.
+    public struct App: Sendable, Equatable {
+        public var id: String
+        public var uid: UInt32
+        /// Its view directory's absolute path.
+        public var view: String
+
+        public init(id: String, uid: UInt32, view: String) {
+            self.id = id
+            self.uid = uid
+            self.view = view
+        }
+    }
+
     /// What the running daemon said about itself; nil when it could not be reached.
     public struct Daemon: Sendable, Equatable {
         public var state: String
         public var scannedFiles: Int
         public var failedWatches: Int
+        public var apps: [App]
         /// The uids registered for apps.
-        public var appUIDs: [UInt32]
+        public var appUIDs: [UInt32] { apps.map(\.uid) }
 
-        public init(state: String, scannedFiles: Int, failedWatches: Int, appUIDs: [UInt32]) {
+        public init(state: String, scannedFiles: Int, failedWatches: Int, apps: [App]) {
             self.state = state
             self.scannedFiles = scannedFiles
             self.failedWatches = failedWatches
-            self.appUIDs = appUIDs
+            self.apps = apps
+        }
+    }
+
+    /// The way from `/` to one app's view: every directory above it, then the view itself.
+    public struct ViewPath: Sendable {
+        public var app: App
+        public var ancestors: [(path: String, node: Node)]
+        /// Nil when the view directory does not exist.
+        public var view: Node?
+
+        public init(app: App, ancestors: [(path: String, node: Node)], view: Node?) {
+            self.app = app
+            self.ancestors = ancestors
+            self.view = view
         }
     }
 
@@ -76,6 +105,9 @@ public struct SetupFacts: Sendable {
     public var unreadableDirectories: [String] = []
     /// Media files whose inode group or others may write (escaped paths relative to the library).
     public var writableOriginals: [String] = []
+
+    /// For each app that runs under a uid of its own, the way to its view.
+    public var viewPaths: [ViewPath] = []
 
     public var socketNode: Node?
     /// The socket's ancestor directories from `/` down.

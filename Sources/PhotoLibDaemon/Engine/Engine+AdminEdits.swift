@@ -15,6 +15,7 @@ extension Engine {
             if let existing = try tx.app(id) { throw PhotoLibError.appExists(id, uid: existing.uid) }
             try tx.insertApp(record, createdAt: Int64(time(nil)))
         }
+        try updatePassages()
         _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
         logger.notice("App \(id) registered for uid \(uid).")
         return record
@@ -27,6 +28,7 @@ extension Engine {
             try tx.deleteApp(id)
         }
         try views.removeView(id)
+        try updatePassages()
         logger.notice("App \(id) removed; its view is gone.")
     }
 

@@ -173,6 +173,7 @@ actor Engine {
 
     private func reconcileAllViews() throws {
         let apps = try store.read { try $0.apps() }
+        try updatePassages()
         try views.removeViews(except: Set(apps.map(\.id)))
         for app in apps {
             _ = try views.reconcile(app, index: index, store: store, libraryAvailable: libraryAvailable)
@@ -188,6 +189,12 @@ actor Engine {
         }
         try reconcileAllViews()
         hub.publish(published)
+    }
+
+    /// Lets every app uid through the directories photolibd made above the views (SPEC §4).
+    func updatePassages() throws {
+        let (paths, uids) = try store.read { tx in (try tx.madeDirectories(), try tx.apps().map(\.uid)) }
+        PassageDirectories(logger: logger).update(paths, appUIDs: uids, owner: views.ownerUID)
     }
 
     func appContexts(only app: AppID? = nil) throws -> [AppViewContext] {
