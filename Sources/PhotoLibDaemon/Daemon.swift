@@ -16,6 +16,7 @@ public enum Daemon {
     public static let version = "0.1.0"
 
     public static func run(configuration: DaemonConfiguration, logger: Logger) async throws {
+        ProcessIdentity.keepCreatedFilesPrivate()
         let made = try prepareDirectories(configuration)
         ProcessIdentity.raiseOpenFileLimit()
         do {

@@ -12,6 +12,17 @@ public enum ProcessIdentity {
         return String(cString: dir)
     }
 
+    /// Makes every file this process creates private to its owner, whatever umask it was started with.
+    ///
+    /// The database and its `-wal`/`-shm` files would otherwise be 0644 under
+    /// the common umask 022, in a state directory that app uids may pass
+    /// through. Modes that must be wider are set explicitly (the socket, the
+    /// views root), and a view's sub-directories take theirs from its default
+    /// ACL, which the umask does not touch. The corresponding C function is `umask`.
+    public static func keepCreatedFilesPrivate() {
+        umask(0o077)
+    }
+
     /// The real uid's name from the password database. The corresponding C function is `getpwuid`.
     public static var userName: String? {
         guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name else { return nil }

@@ -120,6 +120,39 @@ struct IsolationTests {
         #expect(doctor.stdout.contains("FAIL  writable-originals: 1 original can be written by group, others or an ACL entry, so no app is given it: a/acl.jpg."), "\(doctor.stdout)")
     }
 
+    @Test("the directories photolibd makes above the views let each app uid pass (not list), and close again when no app needs them")
+    func passageThroughMadeDirectories() async throws {
+        guard getuid() == 0 else {
+            Issue.record("this test runs commands as other uids with setpriv and must run as root (CI does)")
+            return
+        }
+        let library = try TestLibrary()
+        chmod(library.root, 0o711)    // like /home: others pass through
+        chmod(library.library, 0o700)
+        try library.write("a/1.jpg")
+        // Neither home/.local nor anything below exists: photolibd makes the whole chain 0700.
+        let state = library.root + "/home/.local/share/photolibd", views = state + "/views"
+        let daemon = try RunningDaemon(library)
+        try await daemon.start(extraArguments: ["--views-dir", views, "--state-dir", state])
+        let a = Self.appA.uid
+        func passes(_ uid: Int, _ path: String) throws -> Bool { try run(as: uid, "/usr/bin/test", ["-e", path]).status == 0 }
+        #expect(try !passes(a, views), "before any app, the made directories are the owner's alone")
+
+        try daemon.addApp(Self.appA.id, "limited", uid: a)
+        try daemon.ok("select", Self.appA.id, "a/1.jpg")
+        let view = views + "/" + Self.appA.id
+        let entry = try await waitForSingleEntry(view)
+        #expect(try canRead(a, view + "/" + entry), "the app's uid could not reach its view through the made directories")
+        for made in [library.root + "/home", library.root + "/home/.local", library.root + "/home/.local/share", state] {
+            #expect(try !canList(a, made), "an app uid listed \(made)")
+            #expect(try !passes(Self.stranger, made + "/x") && !canList(Self.stranger, made), "a uid with no app got into \(made)")
+        }
+        #expect(try !canRead(a, state + "/photolibd.sqlite"))
+
+        try daemon.ok("app", "remove", Self.appA.id)
+        #expect(try !passes(a, views), "a removed app's uid still passes through the made directories")
+    }
+
     func waitForSingleEntry(_ view: String) async throws -> String {
         var name = ""
         try await waitUntil("one entry in \(view)") {
