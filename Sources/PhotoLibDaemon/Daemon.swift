@@ -73,7 +73,12 @@ public enum Daemon {
     static func prepareDirectories(_ configuration: DaemonConfiguration) throws -> [String] {
         if !ProcessIdentity.isDirectory(configuration.library) {
             if configuration.libraryIsDefault {
-                _ = try? ProcessIdentity.makeDirectories(configuration.library, mode: 0o700)
+                // A refusal (EACCES, EROFS) is reported as itself, not as "no library".
+                do {
+                    try ProcessIdentity.makeDirectories(configuration.library, mode: 0o700)
+                } catch {
+                    throw PhotoLibError.cannotCreateDirectory(path: configuration.library, errno: error.errno)
+                }
             }
             guard ProcessIdentity.isDirectory(configuration.library) else {
                 throw PhotoLibError.libraryMissing(path: configuration.library)
