@@ -10,6 +10,7 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -121,4 +122,34 @@ int photolibd_send_datagram(const char *path, const char *message, size_t length
 
 int photolibd_wakeup_eventfd(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+int photolibd_statx(int dirfd, const char *name, struct photolibd_file_status *out) {
+    struct statx stx;
+    int flags = AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | (name[0] == '\0' ? AT_EMPTY_PATH : 0);
+    unsigned int mask = STATX_BASIC_STATS | STATX_BTIME;
+    if (statx(dirfd, name, flags, mask, &stx) != 0) return -1;
+    out->mode = stx.stx_mode;
+    out->uid = stx.stx_uid;
+    out->gid = stx.stx_gid;
+    out->nlink = stx.stx_nlink;
+    out->device = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+    out->inode = stx.stx_ino;
+    out->size = (int64_t)stx.stx_size;
+    out->mtime_sec = stx.stx_mtime.tv_sec;
+    out->mtime_nsec = stx.stx_mtime.tv_nsec;
+    out->has_btime = (stx.stx_mask & STATX_BTIME) ? 1 : 0;
+    out->btime_sec = out->has_btime ? stx.stx_btime.tv_sec : 0;
+    out->btime_nsec = out->has_btime ? stx.stx_btime.tv_nsec : 0;
+    return 0;
+}
+
+int photolibd_link_open_file(int fd, int newdirfd, const char *newpath) {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+    return linkat(AT_FDCWD, path, newdirfd, newpath, AT_SYMLINK_FOLLOW);
+}
+
+int photolibd_open_path_nofollow(int dirfd, const char *name) {
+    return openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 }

@@ -6,7 +6,7 @@ public struct StatusResult: Codable, Sendable, Equatable {
     public var views: String
     public var socket: String
     /// `starting`, `scanning`, `ready`, `degraded` (ready, but some directories have
-    /// no inotify watch: see `failedWatches`), or `libraryMissing`.
+    /// no inotify watch, see `failedWatches`, or cannot be read, see `unreadable`), or `libraryMissing`.
     public var state: String
     public var scannedDirectories: Int
     public var scannedFiles: Int
@@ -15,9 +15,13 @@ public struct StatusResult: Codable, Sendable, Equatable {
     public var apps: Int
     public var watches: Int
     public var failedWatches: Int
+    /// Library paths (escaped) that cannot be read now: their assets, IDs and
+    /// selections are kept as they were, and `state` is `degraded` until they can be read.
+    public var unreadable: [String]?
 
     public init(version: String, pid: Int32, library: String, views: String, socket: String, state: String,
-                scannedDirectories: Int, scannedFiles: Int, assets: Int, albums: Int, apps: Int, watches: Int, failedWatches: Int) {
+                scannedDirectories: Int, scannedFiles: Int, assets: Int, albums: Int, apps: Int, watches: Int, failedWatches: Int,
+                unreadable: [String]? = nil) {
         self.version = version
         self.pid = pid
         self.library = library
@@ -31,6 +35,7 @@ public struct StatusResult: Codable, Sendable, Equatable {
         self.apps = apps
         self.watches = watches
         self.failedWatches = failedWatches
+        self.unreadable = unreadable
     }
 }
 
@@ -42,11 +47,14 @@ public struct AssetsParams: Codable, Sendable, Equatable {
     public var type: String?
     /// A case-insensitive substring of the file name.
     public var search: String?
+    /// `true`: only originals left out of every view (see `AssetInfo.refused`).
+    public var refused: Bool?
 
-    public init(album: String? = nil, type: String? = nil, search: String? = nil) {
+    public init(album: String? = nil, type: String? = nil, search: String? = nil, refused: Bool? = nil) {
         self.album = album
         self.type = type
         self.search = search
+        self.refused = refused
     }
 }
 
@@ -61,14 +69,22 @@ public struct AssetInfo: Codable, Sendable, Equatable {
     public var mtime: Int64
     /// Present and true when group or others may write the file: it is never linked into views.
     public var writableByOthers: Bool?
+    /// Present when the original is left out of every view: `ownedByAnotherUser`,
+    /// `writableByOthers`, `setID`, `linkNotPermitted` or `tooManyLinks`.
+    public var refused: String?
+    /// With `refused`: a sentence saying why, and what to do.
+    public var refusedBecause: String?
 
-    public init(id: String, path: String, mediaType: String, size: Int64, mtime: Int64, writableByOthers: Bool?) {
+    public init(id: String, path: String, mediaType: String, size: Int64, mtime: Int64, writableByOthers: Bool?,
+                refused: String? = nil, refusedBecause: String? = nil) {
         self.id = id
         self.path = path
         self.mediaType = mediaType
         self.size = size
         self.mtime = mtime
         self.writableByOthers = writableByOthers
+        self.refused = refused
+        self.refusedBecause = refusedBecause
     }
 }
 
@@ -153,9 +169,12 @@ public struct SelectionEditResult: Codable, Sendable, Equatable {
     public var assets: [String]
     /// Album paths whose selection changed.
     public var albums: [String]
-    public init(assets: [String], albums: [String]) {
+    /// Named assets whose originals are refused: selected, but in no view until fixed.
+    public var refused: [AssetInfo]?
+    public init(assets: [String], albums: [String], refused: [AssetInfo]? = nil) {
         self.assets = assets
         self.albums = albums
+        self.refused = refused
     }
 }
 

@@ -9,35 +9,19 @@ public struct AssetRecord: Sendable, Equatable {
     public var name: FileName
     public var mediaType: MediaType
     public var file: FileFacts
+    /// Why the file is left out of every view, when it is.
+    public var refusal: LinkRefusal?
 
-    public init(rowID: Int64, id: AssetID, album: AlbumTree.ID, name: FileName, mediaType: MediaType, file: FileFacts) {
+    public init(rowID: Int64, id: AssetID, album: AlbumTree.ID, name: FileName, mediaType: MediaType, file: FileFacts,
+                refusal: LinkRefusal? = nil) {
         self.rowID = rowID
         self.id = id
         self.album = album
         self.name = name
         self.mediaType = mediaType
         self.file = file
+        self.refusal = refusal
     }
-}
-
-/// What the index remembers of an asset's inode, to notice changes.
-public struct FileFacts: Sendable, Equatable {
-    public var device: UInt64
-    public var inode: UInt64
-    public var size: Int64
-    public var modificationTime: Int64
-    public var permissions: UInt32
-
-    public init(device: UInt64, inode: UInt64, size: Int64, modificationTime: Int64, permissions: UInt32) {
-        self.device = device
-        self.inode = inode
-        self.size = size
-        self.modificationTime = modificationTime
-        self.permissions = permissions
-    }
-
-    /// Group or other may write the inode: such a file is never linked into a view.
-    public var isWritableByOthers: Bool { permissions & 0o022 != 0 }
 }
 
 /// One registered app.

@@ -92,6 +92,16 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v4: birth times and refused originals") { db in
+            // btime: nanoseconds, NULL where the filesystem keeps none (and for
+            // rows indexed before it was read). With the inode it tells a file
+            // from a later one given the same freed inode number.
+            // refusal: why the original is left out of every view (LinkRefusal).
+            try db.execute(sql: """
+                ALTER TABLE asset ADD COLUMN btime INTEGER;
+                ALTER TABLE asset ADD COLUMN refusal TEXT;
+                """)
+        }
         return migrator
     }
 }

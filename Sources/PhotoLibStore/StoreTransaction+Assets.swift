@@ -3,7 +3,7 @@ import GRDB
 public import PhotoLibCore
 
 extension StoreTransaction {
-    static let assetColumns = "rowid, id, album, name, mediaType, device, inode, size, mtime, mode"
+    static let assetColumns = "rowid, id, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal"
 
     public func asset(album: AlbumTree.ID, name: FileName) throws -> AssetRecord? {
         try Row.fetchOne(db, sql: "SELECT \(Self.assetColumns) FROM asset WHERE album = ? AND name = ?",
@@ -33,17 +33,19 @@ extension StoreTransaction {
 
     /// Adds an asset under a fresh random ID.
     public func insertAsset<G: RandomNumberGenerator>(
-        album: AlbumTree.ID, name: FileName, mediaType: MediaType, file: FileFacts, generator: inout G
+        album: AlbumTree.ID, name: FileName, mediaType: MediaType, file: FileFacts, refusal: LinkRefusal? = nil,
+        generator: inout G
     ) throws -> AssetRecord {
         while true {
             let id = AssetID.random(using: &generator)
             do {
-                try db.execute(
-                    sql: "INSERT INTO asset (id, album, name, mediaType, device, inode, size, mtime, mode) VALUES (?,?,?,?,?,?,?,?,?)",
-                    arguments: [id.rawValue, album, Data(name.bytes), mediaType.rawValue,
-                                Int64(bitPattern: file.device), Int64(bitPattern: file.inode), file.size,
-                                file.modificationTime, Int64(file.permissions)])
-                return AssetRecord(rowID: db.lastInsertedRowID, id: id, album: album, name: name, mediaType: mediaType, file: file)
+                try db.cachedStatement(
+                    sql: "INSERT INTO asset (id, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+                ).execute(arguments: [id.rawValue, album, Data(name.bytes), mediaType.rawValue,
+                                      Int64(bitPattern: file.device), Int64(bitPattern: file.inode), file.size,
+                                      file.modificationTime, Int64(file.permissions), file.birthTime, refusal?.rawValue])
+                return AssetRecord(rowID: db.lastInsertedRowID, id: id, album: album, name: name, mediaType: mediaType, file: file,
+                                   refusal: refusal)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT
                 && (error.message ?? "").contains("asset.id") {
                 continue  // 80 random bits collided: draw again
@@ -53,11 +55,22 @@ extension StoreTransaction {
 
     /// Stores a record's location and file facts (its `rowID` and `id` stay).
     public func updateAsset(_ record: AssetRecord) throws {
-        try db.execute(
-            sql: "UPDATE asset SET album = ?, name = ?, mediaType = ?, device = ?, inode = ?, size = ?, mtime = ?, mode = ? WHERE rowid = ?",
-            arguments: [record.album, Data(record.name.bytes), record.mediaType.rawValue,
-                        Int64(bitPattern: record.file.device), Int64(bitPattern: record.file.inode), record.file.size,
-                        record.file.modificationTime, Int64(record.file.permissions), record.rowID])
+        try db.cachedStatement(
+            sql: "UPDATE asset SET album = ?, name = ?, mediaType = ?, device = ?, inode = ?, size = ?, mtime = ?, mode = ?, btime = ?, refusal = ? WHERE rowid = ?"
+        ).execute(arguments: [record.album, Data(record.name.bytes), record.mediaType.rawValue,
+                              Int64(bitPattern: record.file.device), Int64(bitPattern: record.file.inode), record.file.size,
+                              record.file.modificationTime, Int64(record.file.permissions), record.file.birthTime,
+                              record.refusal?.rawValue, record.rowID])
+    }
+
+    /// Records (or clears) why an asset's original is left out of every view.
+    public func setRefusal(_ refusal: LinkRefusal?, rowID: Int64) throws {
+        try db.cachedStatement(sql: "UPDATE asset SET refusal = ? WHERE rowid = ?").execute(arguments: [refusal?.rawValue, rowID])
+    }
+
+    /// Every asset whose original is refused, for `doctor`.
+    public func refusedAssets() throws -> [AssetRecord] {
+        try fetchAssets(sql: "SELECT \(Self.assetColumns) FROM asset WHERE refusal IS NOT NULL ORDER BY album, name")
     }
 
     public func deleteAsset(rowID: Int64) throws {
@@ -112,10 +125,12 @@ extension StoreTransaction {
         let device: Int64 = row[5]
         let inode: Int64 = row[6]
         let mode: Int64 = row[9]
+        let refusal: String? = row[11]
         return AssetRecord(
             rowID: row[0], id: id, album: row[2], name: name, mediaType: mediaType,
-            file: FileFacts(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: row[7],
-                            modificationTime: row[8], permissions: UInt32(truncatingIfNeeded: mode)))
+            file: FileFacts(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), birthTime: row[10],
+                            size: row[7], modificationTime: row[8], permissions: UInt32(truncatingIfNeeded: mode)),
+            refusal: refusal.flatMap(LinkRefusal.init(rawValue:)))
     }
 }
 
@@ -132,17 +147,11 @@ extension StoreTransaction {
     }
 }
 
-/// An album's file as the index knows it: enough to compare with a listing, without a full record.
-public struct IndexedFile: Sendable, Equatable {
-    public var rowID: Int64
-    public var file: FileFacts
-}
-
 extension StoreTransaction {
     /// The files of one album by name: the hot path of every scan and full reconcile,
     /// so it reads only what a comparison needs (no IDs or strings to decode).
     public func indexedFiles(inAlbum album: AlbumTree.ID) throws -> [FileName: IndexedFile] {
-        let statement = try db.cachedStatement(sql: "SELECT rowid, name, device, inode, size, mtime, mode FROM asset WHERE album = ?")
+        let statement = try db.cachedStatement(sql: "SELECT rowid, name, device, inode, size, mtime, mode, btime, refusal FROM asset WHERE album = ?")
         let rows = try Row.fetchCursor(statement, arguments: [album])
         var out: [FileName: IndexedFile] = [:]
         while let row = try rows.next() {
@@ -151,9 +160,11 @@ extension StoreTransaction {
             let device: Int64 = row[2]
             let inode: Int64 = row[3]
             let mode: Int64 = row[6]
+            let refusal: String? = row[8]
             out[name] = IndexedFile(rowID: row[0], file: FileFacts(
-                device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: row[4],
-                modificationTime: row[5], permissions: UInt32(truncatingIfNeeded: mode)))
+                device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), birthTime: row[7], size: row[4],
+                modificationTime: row[5], permissions: UInt32(truncatingIfNeeded: mode)),
+                refusal: refusal.flatMap(LinkRefusal.init(rawValue:)))
         }
         return out
     }

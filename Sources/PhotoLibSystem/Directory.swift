@@ -81,24 +81,48 @@ public enum Directory {
         return out
     }
 
-    /// `fstatat` without following a symlink; `nil` when the name does not exist.
+    /// `statx` without following a symlink; `nil` when the name does not exist.
+    /// Any other failure (`EACCES`, `EIO`) is thrown: it does not mean the file is gone.
     public static func status(of name: FileName, in dir: FileDescriptor) throws(SystemCallError) -> FileStatus? {
-        var st = stat()
         do {
-            _ = try withName(name) { cName throws(SystemCallError) in
-                try systemCall("fstatat") { fstatat(dir.rawValue, cName, &st, AT_SYMLINK_NOFOLLOW) }
-            }
+            return try lookUp(name, in: dir)
         } catch where error.isNotFound {
             return nil
+        }
+    }
+
+    /// `statx` without following a symlink, throwing every failure (`ENOENT` included).
+    public static func lookUp(_ name: FileName, in dir: FileDescriptor) throws(SystemCallError) -> FileStatus {
+        var st = photolibd_file_status()
+        _ = try withName(name) { cName throws(SystemCallError) in
+            try systemCall("statx") { photolibd_statx(dir.rawValue, cName, &st) }
         }
         return FileStatus(st)
     }
 
-    /// `fstat` of an open descriptor.
+    /// `statx` of an open descriptor (an `O_PATH` one included).
     public static func status(of fd: FileDescriptor) throws(SystemCallError) -> FileStatus {
-        var st = stat()
-        _ = try systemCall("fstat") { fstat(fd.rawValue, &st) }
+        var st = photolibd_file_status()
+        _ = try systemCall("statx") { photolibd_statx(fd.rawValue, "", &st) }
         return FileStatus(st)
+    }
+
+    /// Opens an entry with `O_PATH | O_NOFOLLOW`: a handle on that very inode that
+    /// reads nothing, never blocks (a FIFO), and is a symlink itself when the name is one.
+    public static func openPath(_ name: FileName, in dir: FileDescriptor) throws(SystemCallError) -> FileDescriptor {
+        let fd = try withName(name) { n throws(SystemCallError) in
+            try systemCall("openat") { photolibd_open_path_nofollow(dir.rawValue, n) }
+        }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// Hardlinks the inode an open descriptor holds as `target` in `targetDir`
+    /// (through `/proc/self/fd`): whatever happened to the source's name since it
+    /// was opened and checked, the inode linked is the one checked.
+    public static func link(open source: FileDescriptor, as target: FileName, in targetDir: FileDescriptor) throws(SystemCallError) {
+        _ = try withName(target) { t throws(SystemCallError) in
+            try systemCall("linkat") { photolibd_link_open_file(source.rawValue, targetDir.rawValue, t) }
+        }
     }
 
     /// Makes a hardlink `target` in `targetDir` to `source` in `sourceDir`.

@@ -1,4 +1,5 @@
 import Glibc
+public import PhotoLibCore
 
 /// A failed system call: which call, on what, and the `errno` it returned.
 ///
@@ -32,4 +33,9 @@ func systemCall<T: BinaryInteger>(_ name: String, _ body: () -> T) throws(System
         if code == EINTR { continue }
         throw SystemCallError(name, errno: code)
     }
+}
+
+extension SystemCallError {
+    /// The failure in the core's terms, whose rules decide what it means.
+    public var failure: FileSystemFailure { FileSystemFailure(call: call, errno: errno) }
 }

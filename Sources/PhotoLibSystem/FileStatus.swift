@@ -1,4 +1,6 @@
+import CSystemShims
 import Glibc
+public import PhotoLibCore
 
 /// The facts photolibd needs from `lstat`/`fstatat`.
 public struct FileStatus: Sendable, Equatable {
@@ -19,6 +21,29 @@ public struct FileStatus: Sendable, Equatable {
     public let group: UInt32
     /// A Unix socket (`kind` is `.other` for it).
     public let isSocket: Bool
+    /// Birth time in nanoseconds since the epoch, where the filesystem keeps one
+    /// (ext4, btrfs, xfs): with the inode number, it tells a file from a later
+    /// one that was given the same, freed, number.
+    public let birthTime: Int64?
+
+    init(_ st: photolibd_file_status) {
+        switch st.mode & UInt32(S_IFMT) {
+        case UInt32(S_IFREG): kind = .regular
+        case UInt32(S_IFDIR): kind = .directory
+        case UInt32(S_IFLNK): kind = .symlink
+        default: kind = .other
+        }
+        device = st.device
+        inode = st.inode
+        size = st.size
+        modificationTime = st.mtime_sec * 1_000_000_000 + Int64(st.mtime_nsec)
+        permissions = st.mode & 0o7777
+        linkCount = st.nlink
+        owner = st.uid
+        group = st.gid
+        isSocket = st.mode & UInt32(S_IFMT) == UInt32(S_IFSOCK)
+        birthTime = st.has_btime != 0 ? st.btime_sec * 1_000_000_000 + Int64(st.btime_nsec) : nil
+    }
 
     init(_ st: stat) {
         switch st.st_mode & S_IFMT {
@@ -36,8 +61,31 @@ public struct FileStatus: Sendable, Equatable {
         owner = st.st_uid
         group = st.st_gid
         isSocket = st.st_mode & S_IFMT == S_IFSOCK
+        birthTime = nil
     }
 
     /// True when someone other than the owner may write the inode through any hardlink.
     public var isWritableByOthers: Bool { permissions & 0o022 != 0 }
+    /// Set-user-ID or set-group-ID: never linked into a view.
+    public var isSetID: Bool { permissions & 0o6000 != 0 }
+}
+
+extension FileStatus {
+    /// The status in the core's terms, for its planners.
+    public var observation: FileObservation {
+        let observedKind: FileObservation.Kind
+        switch kind {
+        case .regular: observedKind = .regular
+        case .directory: observedKind = .directory
+        case .symlink: observedKind = .symlink
+        case .other: observedKind = .other
+        }
+        return FileObservation(kind: observedKind, facts: facts, owner: owner, linkCount: linkCount)
+    }
+
+    /// What the index keeps of this inode.
+    public var facts: FileFacts {
+        FileFacts(device: device, inode: inode, birthTime: birthTime, size: size,
+                  modificationTime: modificationTime, permissions: permissions)
+    }
 }

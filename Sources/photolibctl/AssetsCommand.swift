@@ -15,6 +15,9 @@ struct AssetsCommand: ParsableCommand {
     @Option(help: "Only names containing this text (ASCII case-insensitive).")
     var search: String?
 
+    @Flag(help: "Only originals left out of every view, with the reason and what to do.")
+    var refused = false
+
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: JSONOption
 
@@ -26,11 +29,18 @@ struct AssetsCommand: ParsableCommand {
 
     func run() throws {
         let result = try connection.withConnection {
-            try $0.call(.assets, AssetsParams(album: album, type: type, search: search), returning: AssetsResult.self)
+            try $0.call(.assets, AssetsParams(album: album, type: type, search: search, refused: refused ? true : nil), returning: AssetsResult.self)
         }
         if output.json { return Output.json(result.assets) }
         Output.table(["ID", "TYPE", "SIZE", "PATH"], result.assets.map { asset in
-            [asset.id, asset.mediaType, Output.size(asset.size), asset.path + (asset.writableByOthers == true ? "  (writable by others: never shared)" : "")]
+            [asset.id, asset.mediaType, Output.size(asset.size), asset.path + (asset.refused != nil ? "  (refused: in no view)" : "")]
         })
+        let refusedAssets = result.assets.filter { $0.refused != nil }
+        if !refusedAssets.isEmpty {
+            print("")
+            for asset in refusedAssets {
+                print("\(asset.path) is in no view: \(asset.refusedBecause ?? asset.refused ?? "refused").")
+            }
+        }
     }
 }

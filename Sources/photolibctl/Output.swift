@@ -9,6 +9,11 @@ enum Output {
         _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
     }
 
+    /// A warning on stderr: the command did what was asked, but something needs the person's attention.
+    static func warning(_ message: String) {
+        error("warning: " + message)
+    }
+
     static func json<T: Encodable>(_ value: T) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -32,6 +32,9 @@ struct SelectCommand: ParsableCommand {
     func run() throws {
         let result = try connection.withConnection { try $0.call(.select, selection.params, returning: SelectionEditResult.self) }
         print("Selected \(result.assets.count) new assets and \(result.albums.count) new albums for \(selection.app).")
+        for asset in result.refused ?? [] {
+            Output.warning("\(asset.path) is selected but in no view until it is fixed: \(asset.refusedBecause ?? asset.refused ?? "refused").")
+        }
     }
 }
 

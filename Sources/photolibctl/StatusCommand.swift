@@ -19,6 +19,10 @@ struct StatusCommand: ParsableCommand {
         print("assets:   \(status.assets) in \(status.albums) albums")
         print("apps:     \(status.apps)")
         print("watches:  \(status.watches)\(status.failedWatches > 0 ? " (\(status.failedWatches) failed: raise fs.inotify.max_user_watches)" : "")")
+        if let unreadable = status.unreadable, !unreadable.isEmpty {
+            print("unreadable (assets there are kept as they were until photolibd can read them again; check their permissions):")
+            for path in unreadable { print("  \(path.isEmpty ? "(the library itself)" : path)") }
+        }
         if status.state == "scanning" || status.state == "starting" {
             print("scan:     \(status.scannedFiles) files in \(status.scannedDirectories) directories so far")
         }

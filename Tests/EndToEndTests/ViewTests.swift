@@ -190,7 +190,8 @@ struct ViewTests {
         let lib = daemon.library
         try daemon.addApp(app, "authorized", uid: 4242)
         #expect(lib.files(below: daemon.view(app)) == ["safe.jpg"])
-        #expect(try daemon.ok("assets").contains("writable by others"))
+        let listed = try daemon.ok("assets", "--refused")
+        #expect(listed.contains("open.jpg") && listed.contains("chmod go-w") && !listed.contains("safe.jpg"))
         chmod(lib.path("open.jpg"), 0o644)
         try await waitUntil("the fixed file to be linked") { lib.files(below: daemon.view(app)).count == 2 }
         chmod(lib.path("safe.jpg"), 0o664)

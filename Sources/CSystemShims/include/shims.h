@@ -39,4 +39,29 @@ int photolibd_send_datagram(const char *path, const char *message, size_t length
 /// eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): a descriptor one thread writes to wake another's poll.
 /// Returns the fd, or -1 with errno set.
 int photolibd_wakeup_eventfd(void);
+
+/// What photolibd reads of a file: lstat's fields plus the birth time, when the filesystem keeps one.
+struct photolibd_file_status {
+    uint32_t mode;
+    uint32_t uid;
+    uint32_t gid;
+    uint64_t nlink;
+    uint64_t device;
+    uint64_t inode;
+    int64_t size;
+    int64_t mtime_sec;
+    uint32_t mtime_nsec;
+    /// 1 when btime_* hold the birth time (statx STATX_BTIME was answered), else 0.
+    int has_btime;
+    int64_t btime_sec;
+    uint32_t btime_nsec;
+};
+/// statx(2) of `name` in `dirfd`, never following a symlink; with an empty name, of `dirfd` itself
+/// (AT_EMPTY_PATH). Returns 0, or -1 with errno set.
+int photolibd_statx(int dirfd, const char *name, struct photolibd_file_status *out);
+/// linkat(AT_FDCWD, "/proc/self/fd/FD", newdirfd, newpath, AT_SYMLINK_FOLLOW): links the inode an
+/// O_PATH descriptor holds, whatever became of its name since. Returns 0, or -1 with errno set.
+int photolibd_link_open_file(int fd, int newdirfd, const char *newpath);
+/// openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC). Returns the fd, or -1 with errno set.
+int photolibd_open_path_nofollow(int dirfd, const char *name);
 #endif

@@ -11,6 +11,8 @@ public enum WatchEvent: Sendable, Equatable {
     case fileCreated(RelativePath)
     /// Mode, owner, timestamps or ACL changed.
     case attributesChanged(RelativePath)
+    /// A directory's mode, owner or ACL changed: what could not be read may be readable now (or the reverse).
+    case directoryAttributesChanged(RelativePath)
     /// A file or directory was renamed inside the library.
     case moved(from: RelativePath, to: RelativePath, isDirectory: Bool)
     /// Something arrived from outside the library (or from a rename whose other half was lost).

@@ -46,6 +46,7 @@ extension Engine {
             return try tx.app(id)!
         }
         _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
+        try recordLearnedRefusals()
         hub.publish(published)
         logger.notice("App \(id) is now \(status.rawValue) for \(level.rawValue).")
         return record
@@ -97,7 +98,7 @@ extension Engine {
     /// Adds to (or, with `adding: false`, removes from) an app's selection; returns what changed.
     func editSelection(
         _ id: AppID, assets: [String], albums: [String], adding: Bool, by: EventActor
-    ) throws -> (assets: [AssetID], albums: [RelativePath]) {
+    ) throws -> (assets: [AssetID], albums: [RelativePath], refused: [AssetRecord]) {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
         let edit = try resolve(assets: assets, albums: albums)
         cachedContexts = nil
@@ -146,6 +147,11 @@ extension Engine {
         hub.publish(published)
         let changedAlbumPaths = changedAlbums.compactMap { index.albums.path(of: $0) }
         logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(changedIDs.count) assets and \(changedAlbumPaths.count) albums.")
-        return (changedIDs, changedAlbumPaths)
+        try recordLearnedRefusals()
+        // Named assets whose originals are refused: the edit stands (it shows once
+        // the file is fixed), and the person hears why it is not in the view.
+        let refused = adding ? try store.read { tx in try edit.assets.compactMap { try tx.asset(rowID: $0.rowID) } }
+            .filter { $0.refusal != nil } : []
+        return (changedIDs, changedAlbumPaths, refused)
     }
 }

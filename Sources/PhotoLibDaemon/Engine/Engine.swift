@@ -113,6 +113,7 @@ actor Engine {
                     }
                 }
             }
+            try recordLearnedRefusals()
             hub.publish(published)
         } catch {
             logger.error("Applying \(batch.count) library changes failed: \(error); rescanning.")
@@ -178,6 +179,18 @@ actor Engine {
         for app in apps {
             _ = try views.reconcile(app, index: index, store: store, libraryAvailable: libraryAvailable)
         }
+        try recordLearnedRefusals()
+    }
+
+    /// Stores the refusals the kernel gave while linking, so `assets` and
+    /// `doctor` name those originals and no view tries them again until they change.
+    func recordLearnedRefusals() throws {
+        let learned = views.takeLearnedRefusals()
+        guard !learned.isEmpty else { return }
+        try store.write { tx in
+            for (rowID, refusal) in learned { try tx.setRefusal(refusal, rowID: rowID) }
+        }
+        cachedContexts = nil
     }
 
     private func libraryGone() throws {

@@ -4,6 +4,10 @@ import PhotoLibSystem
 /// Opens directories and stats files in the library, always from the root
 /// descriptor and one `O_NOFOLLOW` component at a time.
 ///
+/// Every answer says which of three things happened: found, gone, or cannot
+/// be read now. The core's rules decide what each means; nothing here turns
+/// an error into an absence.
+///
 /// A few recently used directory descriptors are cached for the length of a
 /// batch (a burst of 10,000 files in one album then opens that album once).
 /// The cache is emptied whenever a directory moves or goes, and at the end of
@@ -23,20 +27,45 @@ final class LibraryAccess {
     }
 
     /// An open descriptor for a library directory (owned by the cache: do not close it).
-    func directory(_ path: RelativePath) -> FileDescriptor? {
-        if path.isRoot { return root }
-        if let cached = cache[path] { return cached }
-        let parent = path.parent.flatMap(directory) ?? root
-        guard let name = path.lastComponent, let fd = try? Directory.open(name, in: parent) else { return nil }
-        if cache.count >= cacheLimit { invalidate() }
-        cache[path] = fd
-        return fd
+    func lookUpDirectory(_ path: RelativePath) -> Lookup<FileDescriptor> {
+        if path.isRoot { return .found(root) }
+        if let cached = cache[path] { return .found(cached) }
+        guard let name = path.lastComponent else { return .gone }
+        let parent: FileDescriptor
+        switch lookUpDirectory(path.parent ?? .root) {
+        case .found(let fd): parent = fd
+        case .gone: return .gone
+        case .unreadable(let failure): return .unreadable(failure)
+        }
+        do {
+            let fd = try Directory.open(name, in: parent)
+            if cache.count >= cacheLimit { invalidate() }
+            cache[path] = fd
+            return .found(fd)
+        } catch {
+            return Lookup(failure: error.failure)
+        }
     }
 
-    /// `lstat` of a library entry; `nil` when it (or a directory above it) does not exist.
-    func status(_ path: RelativePath) -> FileStatus? {
-        guard let name = path.lastComponent, let parent = directory(path.parent ?? .root) else { return nil }
-        return try? Directory.status(of: name, in: parent)
+    /// A library directory's descriptor, or `nil` when it is gone or cannot be opened now.
+    func directory(_ path: RelativePath) -> FileDescriptor? {
+        if case .found(let fd) = lookUpDirectory(path) { return fd }
+        return nil
+    }
+
+    /// `statx` of a library entry, never following a symlink.
+    func lookUp(_ path: RelativePath) -> Lookup<FileObservation> {
+        guard let name = path.lastComponent else { return .gone }
+        switch lookUpDirectory(path.parent ?? .root) {
+        case .found(let parent):
+            do {
+                return .found(try Directory.lookUp(name, in: parent).observation)
+            } catch {
+                return Lookup(failure: error.failure)
+            }
+        case .gone: return .gone
+        case .unreadable(let failure): return .unreadable(failure)
+        }
     }
 
     /// Replaces the root descriptor (the library came back after being moved or deleted).

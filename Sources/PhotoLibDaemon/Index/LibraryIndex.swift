@@ -1,3 +1,4 @@
+import Glibc
 import Logging
 import PhotoLibCore
 import PhotoLibStore
@@ -9,6 +10,10 @@ import PhotoLibSystem
 /// (paired rename events), when its album is renamed or moved (one album row
 /// changes), and when a file is renamed over it (an atomic save: the ID stays,
 /// the content counts as changed). Owned by the engine; not thread-safe.
+///
+/// What an event or a listing *means* is decided by the core (`FileRefresh`,
+/// `DirectoryPlan`, `FileIdentity`, `LibraryScope`); this type looks things up,
+/// asks, and writes the answer to the store.
 final class LibraryIndex {
     let store: Store
     let policy: AssetNamePolicy
@@ -17,6 +22,13 @@ final class LibraryIndex {
     let logger: Logger
     private(set) var albums: AlbumTree
     private var generator = SystemRandomNumberGenerator()
+    /// The uid photolibd runs as: files it does not own are refused (`LinkRefusal`).
+    let daemonUID = getuid()
+    /// Library paths that could not be read at the last look, and why: their
+    /// rows are kept as they were, and `status` says `degraded` until they can be read.
+    private(set) var unreadable: [RelativePath: FileSystemFailure] = [:] {
+        didSet { publishUnreadable() }
+    }
 
     init(store: Store, policy: AssetNamePolicy, access: LibraryAccess, board: StatusBoard, logger: Logger) throws {
         self.store = store
@@ -63,6 +75,11 @@ final class LibraryIndex {
                     try refreshFile(path, tx: tx, recorder: recorder, mayCreate: { $0.linkCount > 1 })
                 case .attributesChanged(let path):
                     try refreshFile(path, tx: tx, recorder: recorder, mayCreate: { _ in false })
+                case .directoryAttributesChanged(let path):
+                    // Readable again (or no longer): look at the whole subtree anew.
+                    if albums.album(at: path) != nil || unreadable.keys.contains(where: { $0.isWithin(path) }) {
+                        try scanNewDirectory(path, tx: tx, recorder: recorder)
+                    }
                 case .moved(let from, let to, isDirectory: false):
                     try moveFile(from: from, to: to, tx: tx, recorder: recorder)
                 case .moved(let from, let to, isDirectory: true):
@@ -92,49 +109,51 @@ final class LibraryIndex {
     }
 
     private func refreshFile(
-        _ path: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder, mayCreate: (FileStatus) -> Bool
+        _ path: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder, mayCreate: @escaping (FileObservation) -> Bool
     ) throws {
-        guard let name = path.lastComponent, let mediaType = policy.mediaType(of: name) else { return }
+        guard LibraryScope.contains(path), let name = path.lastComponent, let mediaType = policy.mediaType(of: name) else { return }
         guard let album = try ensureAlbum(path.parent ?? .root, tx: tx, recorder: recorder) else { return }
         let existing = try tx.asset(album: album, name: name)
-        guard let status = access.status(path), status.kind == .regular else {
-            if let existing { try delete(existing, tx: tx, recorder: recorder) }
+        let known = existing.map { IndexedFile(rowID: $0.rowID, file: $0.file, refusal: $0.refusal) }
+        switch FileRefresh.decide(known: known, found: access.lookUp(path), mayCreate: mayCreate, daemonUID: daemonUID) {
+        case .nothing:
             return
-        }
-        let facts = FileFacts(status)
-        if var existing {
-            guard existing.file != facts else { return }
+        case .keep(let failure):
+            unreadable[path] = failure
+        case .delete:
+            unreadable[path] = nil
+            if let existing { try delete(existing, tx: tx, recorder: recorder) }
+        case .update(let facts, let refusal, let isVisible):
+            unreadable[path] = nil
+            guard var existing else { return }
             let old = locate(existing)
             existing.file = facts
+            existing.refusal = refusal
             try tx.updateAsset(existing)
-            recorder.record(.asset(old: old, new: locate(existing)))
-            return
+            if isVisible { recorder.record(.asset(old: old, new: locate(existing))) }
+        case .insert(let facts, let refusal):
+            unreadable[path] = nil
+            let record = try tx.insertAsset(album: album, name: name, mediaType: mediaType, file: facts, refusal: refusal,
+                                            generator: &generator)
+            recorder.record(.asset(old: nil, new: locate(record)))
         }
-        guard mayCreate(status) else { return }
-        let record = try tx.insertAsset(album: album, name: name, mediaType: mediaType, file: facts, generator: &generator)
-        recorder.record(.asset(old: nil, new: locate(record)))
     }
 
     private func moveFile(from: RelativePath, to: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws {
         let source = try asset(at: from, tx: tx)
-        guard let toName = to.lastComponent else { return }
-        let toType = policy.mediaType(of: toName)
-        let toAlbum = toType == nil ? nil : try ensureAlbum(to.parent ?? .root, tx: tx, recorder: recorder)
-        let destination = try toAlbum.flatMap { try tx.asset(album: $0, name: toName) }
-
-        if var destination {
+        unreadable[from] = nil
+        guard LibraryScope.contains(to), let toName = to.lastComponent, let toType = policy.mediaType(of: toName),
+              let toAlbum = try ensureAlbum(to.parent ?? .root, tx: tx, recorder: recorder) else {
+            // Renamed to a name that is not an asset, or into a dot-directory: it left the library.
+            if let source { try delete(source, tx: tx, recorder: recorder) }
+            return
+        }
+        if let destination = try tx.asset(album: toAlbum, name: toName) {
             // Renamed over an asset (an atomic save): the asset keeps its ID.
             if let source, source.rowID != destination.rowID {
                 try delete(source, tx: tx, recorder: recorder)
             }
-            guard let status = access.status(to), status.kind == .regular else {
-                try delete(destination, tx: tx, recorder: recorder)
-                return
-            }
-            let old = locate(destination)
-            destination.file = FileFacts(status)
-            try tx.updateAsset(destination)
-            recorder.record(.asset(old: old, new: locate(destination)))
+            try refreshFile(to, tx: tx, recorder: recorder, mayCreate: { _ in false })
             return
         }
         guard var moved = source else {
@@ -142,16 +161,18 @@ final class LibraryIndex {
             try refreshFile(to, tx: tx, recorder: recorder, mayCreate: { _ in true })
             return
         }
-        guard let toType, let toAlbum else {
-            try delete(moved, tx: tx, recorder: recorder)  // renamed to a name that is not an asset
-            return
-        }
         let old = locate(moved)
         moved.album = toAlbum
         moved.name = toName
         moved.mediaType = toType
-        if let status = access.status(to), status.kind == .regular {
-            moved.file = FileFacts(status)
+        switch access.lookUp(to) {
+        case .found(let file) where file.kind == .regular:
+            moved.file = file.facts
+            moved.refusal = LinkRefusal.judge(file, daemonUID: daemonUID)
+        case .found, .gone:
+            break  // moved on or replaced already: its own event follows
+        case .unreadable(let failure):
+            unreadable[to] = failure
         }
         try tx.updateAsset(moved)
         recorder.record(.asset(old: old, new: locate(moved)))
@@ -159,6 +180,11 @@ final class LibraryIndex {
 
     private func moveAlbum(from: RelativePath, to: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws {
         access.invalidate()
+        forgetUnreadable(within: from)
+        guard LibraryScope.isAlbum(to) else {
+            try removeAlbum(from, tx: tx, recorder: recorder)  // into a dot-directory: it left the library
+            return
+        }
         guard let id = albums.album(at: from), id != AlbumTree.rootID else {
             try scanNewDirectory(to, tx: tx, recorder: recorder)
             return
@@ -178,6 +204,7 @@ final class LibraryIndex {
 
     private func removeAlbum(_ path: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws {
         access.invalidate()
+        forgetUnreadable(within: path)
         guard let id = albums.album(at: path), id != AlbumTree.rootID else { return }
         if recorder.isRecording {
             for record in try tx.assets(inAlbums: albums.subtree(of: id)) {
@@ -190,6 +217,7 @@ final class LibraryIndex {
     }
 
     private func removeFile(_ path: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws {
+        unreadable[path] = nil
         if let record = try asset(at: path, tx: tx) {
             try delete(record, tx: tx, recorder: recorder)
         }
@@ -207,7 +235,9 @@ final class LibraryIndex {
     }
 
     /// The album for a directory path, creating rows for directories that exist on disk but not yet in the index.
+    /// `nil` when the path is not an album now: gone, not a directory, hidden, or not readable.
     func ensureAlbum(_ path: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws -> AlbumTree.ID? {
+        guard LibraryScope.isAlbum(path) else { return nil }
         var current = AlbumTree.rootID
         var walked = RelativePath.root
         for component in path.components {
@@ -216,7 +246,15 @@ final class LibraryIndex {
                 current = next
                 continue
             }
-            guard access.status(walked)?.kind == .directory else { return nil }
+            switch access.lookUp(walked) {
+            case .found(let found) where found.kind == .directory:
+                break
+            case .unreadable(let failure):
+                unreadable[walked] = failure
+                return nil
+            case .found, .gone:
+                return nil
+            }
             let id = try tx.insertAlbum(parent: current, name: component)
             albums.insert(id: id, parent: current, name: component)
             recorder.record(.albumCreated(walked))
@@ -227,79 +265,109 @@ final class LibraryIndex {
 
     // MARK: Scans
 
-    /// Scans a directory that appeared (created, or moved in) and everything below it.
+    /// Scans a directory that appeared (created, moved in, or readable again) and everything below it.
     private func scanNewDirectory(_ path: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws {
-        guard let album = try ensureAlbum(path, tx: tx, recorder: recorder),
-              let fd = access.directory(path).flatMap({ try? Directory.duplicate($0) }) else { return }
-        var pending: [(AlbumTree.ID, FileDescriptor, RelativePath)] = [(album, fd, path)]
-        while let (id, directory, directoryPath) = pending.popLast() {
-            defer { directory.close() }
-            let result = try reconcileDirectory(id, directory, directoryPath, tx: tx, recorder: recorder)
+        forgetUnreadable(within: path)
+        guard let album = try ensureAlbum(path, tx: tx, recorder: recorder) else { return }
+        let opened: FileDescriptor
+        switch access.lookUpDirectory(path) {
+        case .found(let fd):
+            do {
+                opened = try Directory.duplicate(fd)
+            } catch {
+                unreadable[path] = error.failure
+                return
+            }
+        case .gone:
+            return  // its removal event follows
+        case .unreadable(let failure):
+            unreadable[path] = failure
+            return
+        }
+        var pending: [Pending] = [Pending(album: album, directory: .found(opened), path: path)]
+        while let next = pending.popLast() {
+            let result = try reconcileDirectory(next, tx: tx, recorder: recorder)
             for (record, located) in result.vanished { try delete(record, tx: tx, recorder: recorder, located: located) }
             pending += result.subdirectories
         }
     }
 
+    /// A directory waiting to be scanned: its album, and its opened descriptor or why it could not be opened.
+    struct Pending {
+        var album: AlbumTree.ID
+        var directory: Lookup<FileDescriptor>
+        var path: RelativePath
+    }
+
     struct DirectoryResult {
-        var subdirectories: [(AlbumTree.ID, FileDescriptor, RelativePath)] = []
+        var subdirectories: [Pending] = []
         /// Assets no longer present, with where they were.
         var vanished: [(AssetRecord, LocatedAsset?)] = []
         var files = 0
     }
 
-    /// Brings one directory's rows in line with its listing.
+    /// Brings one directory's rows in line with its listing, as `DirectoryPlan` decides.
     ///
-    /// New and changed files are written; sub-directories are returned open
-    /// for the caller to descend into; assets no longer present are returned
-    /// as `vanished` for the caller to delete or match by inode.
-    func reconcileDirectory(
-        _ album: AlbumTree.ID, _ directory: FileDescriptor, _ path: RelativePath,
-        tx: StoreTransaction, recorder: ChangeRecorder
-    ) throws -> DirectoryResult {
-        var result = DirectoryResult()
-        guard let entries = try? Directory.list(directory) else { return result }
-        var known = try tx.indexedFiles(inAlbum: album)
-        var knownAlbums = albums.children(of: album)
-
-        for entry in entries {
-            if entry.kind == .directory || entry.kind == .unknown {
-                if let child = try? Directory.open(entry.name, in: directory) {
-                    let childPath = path.appending(entry.name)
-                    let childID: AlbumTree.ID
-                    if let existing = knownAlbums.removeValue(forKey: entry.name) {
-                        childID = existing
-                    } else {
-                        childID = try tx.insertAlbum(parent: album, name: entry.name)
-                        albums.insert(id: childID, parent: album, name: entry.name)
-                        recorder.record(.albumCreated(childPath))
-                    }
-                    result.subdirectories.append((childID, child, childPath))
-                    continue
-                }
-                if entry.kind == .directory { continue }
-            }
-            guard entry.kind == .regular || entry.kind == .unknown,
-                  let mediaType = policy.mediaType(of: entry.name),
-                  let status = try? Directory.status(of: entry.name, in: directory),
-                  status.kind == .regular else { continue }
-            result.files += 1
-            let facts = FileFacts(status)
-            if let indexed = known.removeValue(forKey: entry.name) {
-                if indexed.file != facts, var existing = try tx.asset(rowID: indexed.rowID) {
-                    let old = locate(existing)
-                    existing.file = facts
-                    try tx.updateAsset(existing)
-                    recorder.record(.asset(old: old, new: locate(existing)))
-                }
-            } else {
-                let record = try tx.insertAsset(album: album, name: entry.name, mediaType: mediaType, file: facts, generator: &generator)
-                recorder.record(.asset(old: nil, new: locate(record)))
+    /// New and changed files are written; sub-directories are returned (opened,
+    /// or with why they could not be) for the caller to descend into; assets no
+    /// longer present are returned as `vanished` for the caller to delete or
+    /// match by inode. Closes the directory's descriptor.
+    func reconcileDirectory(_ pending: Pending, tx: StoreTransaction, recorder: ChangeRecorder) throws -> DirectoryResult {
+        let (album, path) = (pending.album, pending.path)
+        let listing: Lookup<[DirectoryPlan.Entry]>
+        var directory: FileDescriptor?
+        switch pending.directory {
+        case .found(let fd):
+            directory = fd
+            listing = list(fd)
+        case .gone: listing = .gone
+        case .unreadable(let failure): listing = .unreadable(failure)
+        }
+        defer { directory?.close() }
+        let knownFiles = try tx.indexedFiles(inAlbum: album)
+        let plan = DirectoryPlan.plan(listing: listing, knownFiles: knownFiles, knownAlbums: albums.children(of: album),
+                                      policy: policy, daemonUID: daemonUID)
+        for item in plan.unreadable {
+            unreadable[item.name.map(path.appending) ?? path] = item.failure
+        }
+        var result = DirectoryResult(files: plan.fileCount)
+        for file in plan.newFiles {
+            let record = try tx.insertAsset(album: album, name: file.name, mediaType: file.mediaType, file: file.facts,
+                                            refusal: file.refusal, generator: &generator)
+            recorder.record(.asset(old: nil, new: locate(record)))
+        }
+        for change in plan.changedFiles {
+            guard var existing = try tx.asset(rowID: change.rowID) else { continue }
+            let old = locate(existing)
+            existing.file = change.facts
+            existing.refusal = change.refusal
+            try tx.updateAsset(existing)
+            if change.isVisible { recorder.record(.asset(old: old, new: locate(existing))) }
+        }
+        for rowID in plan.vanishedFiles {
+            if let record = try tx.asset(rowID: rowID) { result.vanished.append((record, locate(record))) }
+        }
+        func open(_ name: FileName) -> Lookup<FileDescriptor> {
+            guard let directory else { return .gone }
+            do {
+                return .found(try Directory.open(name, in: directory))
+            } catch {
+                return Lookup(failure: error.failure)
             }
         }
-        for indexed in known.values {
-            if let record = try tx.asset(rowID: indexed.rowID) { result.vanished.append((record, locate(record))) }
+        for name in plan.newAlbums {
+            let child = open(name)
+            if case .gone = child { continue }  // gone (or a symlink now) since the listing
+            let childPath = path.appending(name)
+            let childID = try tx.insertAlbum(parent: album, name: name)
+            albums.insert(id: childID, parent: album, name: name)
+            recorder.record(.albumCreated(childPath))
+            result.subdirectories.append(Pending(album: childID, directory: child, path: childPath))
         }
-        for (_, gone) in knownAlbums {
+        for (name, childID) in plan.keptAlbums {
+            result.subdirectories.append(Pending(album: childID, directory: open(name), path: path.appending(name)))
+        }
+        for gone in plan.goneAlbums {
             guard let gonePath = albums.path(of: gone) else { continue }
             // Keep the rows of vanished assets until the caller decides (a full
             // scan may find the same inode elsewhere): only the album goes now,
@@ -313,9 +381,55 @@ final class LibraryIndex {
             }
             try tx.deleteAlbum(gone)
             albums.remove(gone)
+            forgetUnreadable(within: gonePath)
             recorder.record(.albumRemoved(gonePath))
         }
         return result
+    }
+
+    /// Lists a directory and looks up the entries that could be assets or albums.
+    private func list(_ directory: FileDescriptor) -> Lookup<[DirectoryPlan.Entry]> {
+        let entries: [DirectoryEntry]
+        do {
+            entries = try Directory.list(directory)
+        } catch {
+            return Lookup(failure: error.failure)
+        }
+        var out: [DirectoryPlan.Entry] = []
+        out.reserveCapacity(entries.count)
+        for entry in entries {
+            switch entry.kind {
+            case .directory:
+                out.append(.init(name: entry.name, kind: .directory))
+            case .regular, .unknown:
+                // Only names that could be assets are looked up: the rest cost nothing.
+                if entry.kind == .regular, policy.mediaType(of: entry.name) == nil { continue }
+                let lookup: Lookup<FileObservation>
+                do {
+                    lookup = .found(try Directory.lookUp(entry.name, in: directory).observation)
+                } catch {
+                    lookup = Lookup(failure: error.failure)
+                }
+                if case .found(let found) = lookup, found.kind == .directory {
+                    out.append(.init(name: entry.name, kind: .directory))
+                } else {
+                    out.append(.init(name: entry.name, kind: .file(lookup)))
+                }
+            case .symlink, .other:
+                continue  // never an asset, never an album
+            }
+        }
+        return .found(out)
+    }
+
+    private func forgetUnreadable(within path: RelativePath) {
+        guard !unreadable.isEmpty else { return }
+        unreadable = unreadable.filter { !$0.key.isWithin(path) }
+    }
+
+    private func publishUnreadable() {
+        let paths = unreadable.keys.sorted()
+        board.update { $0.unreadable = paths }
     }
 
     /// Walks the whole library and makes the index match it, in one transaction.
@@ -325,6 +439,7 @@ final class LibraryIndex {
     /// it keeps its ID (and so its selections).
     func fullScan(recorder: ChangeRecorder, inTransaction: (StoreTransaction, ChangeRecorder) throws -> Void = { _, _ in }) throws {
         access.invalidate()
+        unreadable = [:]
         board.update {
             $0.phase = .scanning
             $0.scannedDirectories = 0
@@ -335,10 +450,15 @@ final class LibraryIndex {
         try store.write { tx in
             let watermark = try tx.maxAssetRowID()
             var vanished: [(AssetRecord, LocatedAsset?)] = []
-            var pending: [(AlbumTree.ID, FileDescriptor, RelativePath)] = [(AlbumTree.rootID, try Directory.duplicate(access.root), .root)]
-            while let (id, directory, path) = pending.popLast() {
-                defer { directory.close() }
-                let result = try reconcileDirectory(id, directory, path, tx: tx, recorder: recorder)
+            let root: Lookup<FileDescriptor>
+            do throws(SystemCallError) {
+                root = .found(try Directory.duplicate(access.root))
+            } catch {
+                root = .unreadable(error.failure)
+            }
+            var pending: [Pending] = [Pending(album: AlbumTree.rootID, directory: root, path: .root)]
+            while let next = pending.popLast() {
+                let result = try reconcileDirectory(next, tx: tx, recorder: recorder)
                 vanished += result.vanished
                 pending += result.subdirectories
                 board.update {
@@ -347,8 +467,11 @@ final class LibraryIndex {
                 }
             }
             for (gone, goneLocation) in vanished {
-                if let arrived = try tx.asset(device: gone.file.device, inode: gone.file.inode, insertedAfter: watermark) {
-                    // Same inode: the old asset (ID, selections) takes the new place.
+                if let arrived = try tx.asset(device: gone.file.device, inode: gone.file.inode, insertedAfter: watermark),
+                   FileIdentity.isSameFile(indexed: gone.file, found: arrived.file) {
+                    // The same file, moved while nobody watched: the old asset
+                    // (ID, selections) takes the new place. A reused inode
+                    // number with another birth time is another file.
                     try tx.deleteAsset(rowID: arrived.rowID)
                     recorder.record(.asset(old: locate(arrived), new: nil))
                     var moved = gone
@@ -356,6 +479,7 @@ final class LibraryIndex {
                     moved.name = arrived.name
                     moved.mediaType = arrived.mediaType
                     moved.file = arrived.file
+                    moved.refusal = arrived.refusal
                     try tx.updateAsset(moved)
                     recorder.record(.asset(old: goneLocation, new: locate(moved)))
                 } else {
@@ -364,12 +488,5 @@ final class LibraryIndex {
             }
             try inTransaction(tx, recorder)
         }
-    }
-}
-
-extension FileFacts {
-    init(_ status: FileStatus) {
-        self.init(device: status.device, inode: status.inode, size: status.size,
-                  modificationTime: status.modificationTime, permissions: status.permissions)
     }
 }

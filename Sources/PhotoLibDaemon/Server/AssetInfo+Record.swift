@@ -11,7 +11,9 @@ extension AssetInfo {
             mediaType: record.mediaType.rawValue,
             size: record.file.size,
             mtime: record.file.modificationTime,
-            writableByOthers: record.file.isWritableByOthers ? true : nil
+            writableByOthers: record.file.isWritableByOthers ? true : nil,
+            refused: record.refusal?.rawValue,
+            refusedBecause: record.refusal?.explanation
         )
     }
 }

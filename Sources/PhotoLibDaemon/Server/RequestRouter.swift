@@ -113,7 +113,12 @@ struct RequestRouter: Sendable {
             let p = try params(SelectionEditParams.self, line)
             let changed = try await engine.editSelection(
                 try appID(p.app), assets: p.assets ?? [], albums: p.albums ?? [], adding: method == .select, by: by)
-            return reply(id, SelectionEditResult(assets: changed.assets.map(\.rawValue), albums: changed.albums.map(\.escaped)))
+            return reply(id, SelectionEditResult(
+                assets: changed.assets.map(\.rawValue), albums: changed.albums.map(\.escaped),
+                refused: changed.refused.isEmpty ? nil : try store.read { tx in
+                    let albums = try tx.albumTree()
+                    return changed.refused.map { AssetInfo($0, albums: albums) }
+                }))
         case .rescan:
             let started = ContinuousClock.now
             try await engine.rescan { watcher.requestRewatch() }
@@ -140,9 +145,11 @@ struct RequestRouter: Sendable {
         return StatusResult(
             version: version, pid: getpid(), library: configuration.library, views: configuration.views,
             socket: configuration.socket,
-            state: snapshot.phase == .ready && snapshot.failedWatches > 0 ? "degraded" : snapshot.phase.rawValue,
+            state: snapshot.phase == .ready && (snapshot.failedWatches > 0 || !snapshot.unreadable.isEmpty)
+                ? "degraded" : snapshot.phase.rawValue,
             scannedDirectories: snapshot.scannedDirectories, scannedFiles: snapshot.scannedFiles,
-            assets: assets, albums: albums, apps: apps, watches: snapshot.watches, failedWatches: snapshot.failedWatches)
+            assets: assets, albums: albums, apps: apps, watches: snapshot.watches, failedWatches: snapshot.failedWatches,
+            unreadable: snapshot.unreadable.isEmpty ? nil : snapshot.unreadable.map(\.escaped))
     }
 
     private func assets(_ p: AssetsParams) throws -> AssetsResult {
@@ -164,7 +171,8 @@ struct RequestRouter: Sendable {
                 albumFilter = albums.subtree(of: album)
             }
             let search = p.search.flatMap(EscapedName.unescape)
-            let records = try tx.assets(albums: albumFilter, mediaType: type, nameContains: search)
+            var records = try tx.assets(albums: albumFilter, mediaType: type, nameContains: search)
+            if p.refused == true { records.removeAll { $0.refusal == nil } }
             return AssetsResult(assets: records.map { AssetInfo($0, albums: albums) }.sorted { $0.path < $1.path })
         }
     }

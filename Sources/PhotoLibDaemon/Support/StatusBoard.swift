@@ -1,3 +1,4 @@
+import PhotoLibCore
 import Synchronization
 
 /// Live figures about the daemon, readable from any thread without waiting for the engine.
@@ -15,6 +16,8 @@ final class StatusBoard: Sendable {
         var scannedFiles = 0
         var watches = 0
         var failedWatches = 0
+        /// Library paths that cannot be read now (their assets are kept as they were).
+        var unreadable: [RelativePath] = []
     }
 
     private let state = Mutex(Snapshot())

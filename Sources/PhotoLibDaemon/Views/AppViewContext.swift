@@ -14,7 +14,7 @@ struct AppViewContext {
 
     /// True when the asset belongs in this app's view.
     func isVisible(_ asset: LocatedAsset) -> Bool {
-        if asset.record.file.isWritableByOthers { return false }
+        if asset.record.refusal != nil { return false }
         switch layout {
         case .empty: return false
         case .full: return true

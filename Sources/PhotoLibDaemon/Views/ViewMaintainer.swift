@@ -17,16 +17,29 @@ final class ViewMaintainer {
         var album: RelativePath
         var name: FileName
         var inode: UInt64
+        /// The asset's row, to record a refusal against.
+        var rowID: Int64
 
-        init(album: RelativePath, name: FileName, inode: UInt64) {
+        init(album: RelativePath, name: FileName, inode: UInt64, rowID: Int64) {
             self.album = album
             self.name = name
             self.inode = inode
+            self.rowID = rowID
         }
 
         init(_ asset: LocatedAsset) {
-            self.init(album: asset.path.parent ?? .root, name: asset.record.name, inode: asset.record.file.inode)
+            self.init(album: asset.path.parent ?? .root, name: asset.record.name, inode: asset.record.file.inode,
+                      rowID: asset.record.rowID)
         }
+    }
+
+    /// What one link attempt came to.
+    enum LinkOutcome: Equatable {
+        case linked
+        /// Nothing linked, for now: the source is gone, replaced or unreadable; its event or the next scan decides.
+        case skipped
+        /// The original must not be linked (see `LinkRefusal`).
+        case refused(LinkRefusal)
     }
 
     /// What a full reconcile did, for logs and tests.
@@ -43,6 +56,9 @@ final class ViewMaintainer {
     let logger: Logger
     /// For messages only.
     let paths: (library: String, views: String)
+    /// Refusals the kernel gave while linking, by asset row, for the engine to record.
+    private var learnedRefusals: [Int64: LinkRefusal] = [:]
+    private var generator = SystemRandomNumberGenerator()
 
     init(viewsRoot: FileDescriptor, access: LibraryAccess, logger: Logger, paths: (library: String, views: String)) {
         self.viewsRoot = viewsRoot
@@ -113,7 +129,7 @@ final class ViewMaintainer {
             let visible = try tx.visibleAssets(limitedApp: app.id)
             var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
             var sources: [FileName: LinkSource] = [:]
-            for record in visible where !record.file.isWritableByOthers {
+            for record in visible where record.refusal == nil {
                 guard let located = index.locate(record) else { continue }
                 let entry = ViewEntryNaming.limitedEntryName(id: record.id, originalName: record.name, mediaType: record.mediaType)
                 wanted[entry] = .file(inode: record.file.inode)
@@ -129,9 +145,9 @@ final class ViewMaintainer {
                 if !path.isRoot, hasOwnUID(app) { restrictAccess(directory, to: app) }
                 var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
                 var sources: [FileName: LinkSource] = [:]
-                for (name, indexed) in try tx.indexedFiles(inAlbum: album) where !indexed.file.isWritableByOthers {
+                for (name, indexed) in try tx.indexedFiles(inAlbum: album) where indexed.refusal == nil {
                     wanted[name] = .file(inode: indexed.file.inode)
-                    sources[name] = LinkSource(album: path, name: name, inode: indexed.file.inode)
+                    sources[name] = LinkSource(album: path, name: name, inode: indexed.file.inode, rowID: indexed.rowID)
                 }
                 let children = index.albums.children(of: album)
                 for name in children.keys { wanted[name] = .directory }
@@ -183,45 +199,75 @@ final class ViewMaintainer {
         }
         for name in diff.linkFiles {
             guard let source = sources[name] else { continue }
-            if try link(source, as: name, in: directory) {
-                report.linked += 1
-            } else {
-                report.refused += 1
+            switch try link(source, as: name, in: directory) {
+            case .linked: report.linked += 1
+            case .skipped, .refused: report.refused += 1
             }
         }
     }
 
-    /// Hardlinks an asset into a view directory, then checks what was linked.
+    /// Hardlinks an asset into a view directory so that a wrong entry is never visible.
     ///
-    /// The link is made by name (`linkat` without following symlinks) and then
-    /// verified: the new entry must be a regular file with the indexed inode
-    /// that no one but the owner may write. Anything else (a file swapped for
-    /// a symlink or a FIFO since it was indexed) is removed at once. Checking
-    /// the result rather than the source closes the race between the two.
-    /// Returns false when nothing was linked.
-    @discardableResult
-    func link(_ asset: LinkSource, as entry: FileName, in directory: FileDescriptor) throws -> Bool {
-        guard let source = access.directory(asset.album) else { return false }
+    /// The source is opened `O_PATH|O_NOFOLLOW` and judged by `LinkVerdict`
+    /// (regular file, the indexed inode, the owner's, writable by no one else,
+    /// no set-ID bit); that very descriptor is linked, through `/proc/self/fd`,
+    /// under a hidden temporary name, which is then renamed into place. So what
+    /// was checked is what is linked, whatever happens to the name meanwhile,
+    /// and an app never sees a half-made or wrong entry.
+    func link(_ asset: LinkSource, as entry: FileName, in directory: FileDescriptor) throws -> LinkOutcome {
+        guard let sourceDirectory = access.directory(asset.album) else { return .skipped }
+        let source: FileDescriptor
+        let opened: FileStatus
         do {
-            try Directory.link(asset.name, in: source, as: entry, in: directory)
-        } catch where error.isExists {
-            try Directory.unlink(entry, in: directory)
-            do {
-                try Directory.link(asset.name, in: source, as: entry, in: directory)
-            } catch where error.isNotFound {
-                return false
-            }
-        } catch where error.isNotFound {
-            return false  // gone since it was indexed; its event follows
+            source = try Directory.openPath(asset.name, in: sourceDirectory)
+        } catch {
+            return .skipped  // gone or unreadable since it was indexed: its event or the next scan decides
+        }
+        defer { source.close() }
+        do {
+            opened = try Directory.status(of: source)
+        } catch {
+            return .skipped
+        }
+        switch LinkVerdict.judge(opened.observation, expectedInode: asset.inode, daemonUID: ownerUID) {
+        case .notTheIndexedFile:
+            return .skipped
+        case .refuse(let refusal):
+            learnedRefusals[asset.rowID] = refusal
+            return .refused(refusal)
+        case .link:
+            break
+        }
+        let temporary = FileName(".photolibd-link-\(String(generator.next(), radix: 16))")!
+        do {
+            try Directory.link(open: source, as: temporary, in: directory)
         } catch where error.errno == EXDEV {
             throw PhotoLibError.viewsOnOtherMount(library: paths.library, views: paths.views)
+        } catch where error.isNotFound {
+            return .skipped  // deleted since it was opened
+        } catch {
+            guard let refusal = LinkRefusal(linkFailure: error.errno) else { throw error }
+            logger.warning("Cannot link \(asset.album.appending(asset.name)) into a view: \(error). It is left out of every view: \(refusal.explanation).")
+            learnedRefusals[asset.rowID] = refusal
+            return .refused(refusal)
         }
-        let linked = try Directory.status(of: entry, in: directory)
-        guard let linked, linked.kind == .regular, linked.inode == asset.inode, !linked.isWritableByOthers else {
-            try Directory.unlink(entry, in: directory)
-            return false
+        do {
+            try Directory.rename(temporary, in: directory, to: entry, in: directory)
+        } catch {
+            do {
+                try Directory.unlink(temporary, in: directory)
+            } catch let cleanup {
+                logger.warning("Cannot remove the temporary link \(temporary) from a view: \(cleanup); the next reconcile removes it.")
+            }
+            throw error
         }
-        return true
+        return .linked
+    }
+
+    /// Refusals learned from the kernel since the last call, by asset row.
+    func takeLearnedRefusals() -> [Int64: LinkRefusal] {
+        defer { learnedRefusals = [:] }
+        return learnedRefusals
     }
 
     // MARK: Incremental
@@ -293,7 +339,7 @@ final class ViewMaintainer {
                        existing.kind == .regular, existing.inode == new.record.file.inode {
                         return true
                     }
-                    try link(LinkSource(new), as: name, in: parent)
+                    _ = try link(LinkSource(new), as: name, in: parent)
                 }
                 return true
             } catch {

@@ -196,7 +196,7 @@ private struct WatchLoop {
         } catch {
             return  // removed meanwhile: its deletion event follows
         }
-        for entry in entries {
+        for entry in entries where LibraryScope.isAlbumName(entry.name) {
             switch entry.kind {
             case .directory, .unknown: break
             default: continue
@@ -292,6 +292,8 @@ private struct WatchLoop {
 
         if event.mask.contains(.movedFrom) {
             pending = PendingMove(cookie: event.cookie, parent: key, name: name, path: path, isDirectory: isDirectory)
+        } else if isDirectory, !LibraryScope.isAlbumName(name) {
+            return  // a dot-directory is not in the library: not watched, and nothing in it counts
         } else if event.mask.contains(.movedTo) {
             if isDirectory { watchNewDirectory(name, parentKey: key, parentPath: directoryPath) }
             queue.push(.movedIn(path, isDirectory: isDirectory))
@@ -309,12 +311,24 @@ private struct WatchLoop {
                 tree.detach(child)
             }
             queue.push(.removed(path, isDirectory: isDirectory))
-        } else if event.mask.contains(.attributes), !isDirectory {
-            queue.push(.attributesChanged(path))
+        } else if event.mask.contains(.attributes) {
+            if !isDirectory {
+                queue.push(.attributesChanged(path))
+                return
+            }
+            // A directory that could not be opened has no watch yet: it may open now.
+            if tree.child(of: key, named: name) == nil {
+                watchNewDirectory(name, parentKey: key, parentPath: directoryPath)
+            }
+            queue.push(.directoryAttributesChanged(path))
         }
     }
 
     private mutating func completeMove(_ move: PendingMove, to path: RelativePath, parentKey: WatchTree.Key, name: FileName) {
+        if move.isDirectory, !LibraryScope.isAlbumName(name) {
+            emitMovedOut(move)  // renamed to a dot-name (into a trash folder, say): it left the library
+            return
+        }
         if move.isDirectory {
             if let child = tree.child(of: move.parent, named: move.name) {
                 tree.move(child, toParent: parentKey, name: name)
