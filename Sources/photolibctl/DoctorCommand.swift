@@ -42,8 +42,11 @@ struct DoctorCommand: ParsableCommand {
             let connection = try PhotoLibConnection(socketPath: socket, receiveTimeout: 10)
             let status = try connection.call(.status, NoParams(), returning: StatusResult.self)
             let apps = try connection.call(.apps, NoParams(), returning: AppsResult.self)
+            let refused = try connection.call(.assets, AssetsParams(refused: true), returning: AssetsResult.self)
             daemon = .init(state: status.state, scannedFiles: status.scannedFiles, failedWatches: status.failedWatches,
-                           apps: apps.apps.map { .init(id: $0.app, uid: $0.uid, view: $0.view) })
+                           apps: apps.apps.map { .init(id: $0.app, uid: $0.uid, view: $0.view) },
+                           unreadable: status.unreadable ?? [],
+                           refused: refused.assets.map { ($0.path, $0.refusedBecause ?? $0.refused ?? "") })
             // The daemon's own paths win: it may have been started with other flags.
             configuration.library = status.library
             configuration.views = status.views

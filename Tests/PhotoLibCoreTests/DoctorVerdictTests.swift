@@ -33,7 +33,7 @@ struct DoctorVerdictTests {
     func healthyPasses() {
         let checks = DoctorVerdicts.checks(healthy())
         #expect(checks.map(\.name) == ["daemon", "library", "library-privacy", "views-mount", "view-permissions", "view-reach",
-                                       "writable-originals", "inotify-watches", "socket", "protected-hardlinks"])
+                                       "writable-originals", "refused-originals", "inotify-watches", "socket", "protected-hardlinks"])
         for check in checks {
             #expect(check.outcome == .pass, "\(check)")
             #expect(check.advice == nil)
@@ -256,5 +256,30 @@ struct ViewAccessListTests {
     func noPassageForOwnerApps() {
         #expect(ViewAccessList.passage(appUIDs: [1000, 0, 1000], owner: 1000) == nil)
         #expect(ViewAccessList.passage(appUIDs: [UInt32](), owner: 1000) == nil)
+    }
+
+}
+
+extension DoctorVerdictTests {
+    @Test("refused originals fail with each path, its reason and where to see them all")
+    func refusedOriginals() {
+        var facts = healthy()
+        facts.daemon?.refused = (1...7).map { ("Trip/\($0).jpg", "it belongs to another user; chown it") }
+        let verdict = check("refused-originals", facts)
+        #expect(verdict.outcome == .fail)
+        #expect(verdict.detail.contains("7 originals") && verdict.detail.contains("Trip/1.jpg") && verdict.detail.contains("chown"))
+        #expect(verdict.detail.contains("and 2 more"))
+        #expect(verdict.advice?.contains("photolibctl assets --refused") == true)
+    }
+
+    @Test("a degraded daemon that cannot read part of the library names it, and says its photos are kept")
+    func unreadableParts() {
+        var facts = healthy()
+        facts.daemon?.state = "degraded"
+        facts.daemon?.unreadable = ["Trip", ""]
+        let verdict = check("daemon", facts)
+        #expect(verdict.outcome == .fail)
+        #expect(verdict.detail.contains("Trip") && verdict.detail.contains("(the library itself)") && verdict.detail.contains("kept"))
+        #expect(verdict.advice?.contains("chmod") == true)
     }
 }

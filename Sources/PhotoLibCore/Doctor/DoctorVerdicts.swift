@@ -6,7 +6,7 @@ public enum DoctorVerdicts {
     public static func checks(_ facts: SetupFacts) -> [DoctorCheck] {
         [
             daemon(facts), library(facts), libraryPrivacy(facts), viewsMount(facts), viewPermissions(facts), viewReach(facts),
-            writableOriginals(facts), inotifyWatches(facts), socket(facts), protectedHardlinks(facts),
+            writableOriginals(facts), refusedOriginals(facts), inotifyWatches(facts), socket(facts), protectedHardlinks(facts),
         ]
     }
 
@@ -18,6 +18,9 @@ public enum DoctorVerdicts {
         switch daemon.state {
         case "ready":
             return DoctorCheck("daemon", .pass, "photolibd is running and every view is up to date.")
+        case "degraded" where !daemon.unreadable.isEmpty:
+            return DoctorCheck("daemon", .fail, "photolibd is running, but cannot read \(count(daemon.unreadable.count, "part")) of the library: \(sample(daemon.unreadable.map { $0.isEmpty ? "(the library itself)" : $0 })). Their photos, IDs and selections are kept as they were, but changes there go unseen.",
+                               advice: "Give the library's owner read and search permission there again (chmod u+rx, or check the disk for I/O errors); photolibd looks again by itself when the mode changes, or run photolibctl rescan.")
         case "degraded":
             return DoctorCheck("daemon", .fail, "photolibd is running, but \(daemon.failedWatches) directories have no inotify watch, so changes there go unseen.",
                                advice: "Raise fs.inotify.max_user_watches (see inotify-watches below), then photolibctl rescan.")
@@ -145,6 +148,20 @@ public enum DoctorVerdicts {
         }
         return DoctorCheck("writable-originals", .fail, "\(count(files.count, "original")) can be written by group, others or an ACL entry, so no app is given \(files.count == 1 ? "it" : "them"): \(sample(files)).",
                            advice: "Remove that write access, for example: chmod go-w FILE, or setfacl -m m::r-x FILE; photolibd links them at once.")
+    }
+
+    /// Originals the daemon indexed but will not link (SPEC §3: refused alone).
+    static func refusedOriginals(_ facts: SetupFacts) -> DoctorCheck {
+        guard let daemon = facts.daemon else {
+            return DoctorCheck("refused-originals", .warn, "Cannot ask photolibd which originals it refuses: it is not answering.")
+        }
+        guard let first = daemon.refused.first else {
+            return DoctorCheck("refused-originals", .pass, "photolibd can link every original in the library.")
+        }
+        let named = daemon.refused.prefix(namedExamples).map { "\(quoted($0.path)): \($0.reason)" }.joined(separator: "; ")
+        let more = daemon.refused.count > namedExamples ? "; and \(daemon.refused.count - namedExamples) more" : ""
+        return DoctorCheck("refused-originals", .fail, "\(count(daemon.refused.count, "original")) \(daemon.refused.count == 1 ? "is" : "are") in no view, whoever selects \(daemon.refused.count == 1 ? "it" : "them"): \(named)\(more).",
+                           advice: first.reason.isEmpty ? nil : "Fix each as its reason says; photolibctl assets --refused lists them all. Everything else is shared as usual.")
     }
 
     static func inotifyWatches(_ facts: SetupFacts) -> DoctorCheck {

@@ -54,14 +54,27 @@ public struct SetupFacts: Sendable {
         public var scannedFiles: Int
         public var failedWatches: Int
         public var apps: [App]
+        /// Library paths the daemon cannot read now (escaped).
+        public var unreadable: [String]
+        /// Originals left out of every view: path and why (a sentence).
+        public var refused: [(path: String, reason: String)]
         /// The uids registered for apps.
         public var appUIDs: [UInt32] { apps.map(\.uid) }
 
-        public init(state: String, scannedFiles: Int, failedWatches: Int, apps: [App]) {
+        public init(state: String, scannedFiles: Int, failedWatches: Int, apps: [App], unreadable: [String] = [],
+                    refused: [(path: String, reason: String)] = []) {
             self.state = state
             self.scannedFiles = scannedFiles
             self.failedWatches = failedWatches
             self.apps = apps
+            self.unreadable = unreadable
+            self.refused = refused
+        }
+
+        public static func == (lhs: Daemon, rhs: Daemon) -> Bool {
+            lhs.state == rhs.state && lhs.scannedFiles == rhs.scannedFiles && lhs.failedWatches == rhs.failedWatches
+                && lhs.apps == rhs.apps && lhs.unreadable == rhs.unreadable
+                && lhs.refused.map(\.path) == rhs.refused.map(\.path) && lhs.refused.map(\.reason) == rhs.refused.map(\.reason)
         }
     }
 

@@ -63,6 +63,9 @@ final class LibraryIndex {
         inTransaction: (StoreTransaction, ChangeRecorder) throws -> Void = { _, _ in }
     ) throws -> Outcome {
         var outcome = Outcome()
+        // Descriptors opened since the last batch (by view links, say) may
+        // predate a chmod: an open directory lists whatever its mode is now.
+        access.invalidate()
         defer { access.invalidate() }
         try store.write { tx in
             for event in events {
@@ -77,6 +80,7 @@ final class LibraryIndex {
                     try refreshFile(path, tx: tx, recorder: recorder, mayCreate: { _ in false })
                 case .directoryAttributesChanged(let path):
                     // Readable again (or no longer): look at the whole subtree anew.
+                    access.invalidate()
                     if albums.album(at: path) != nil || unreadable.keys.contains(where: { $0.isWithin(path) }) {
                         try scanNewDirectory(path, tx: tx, recorder: recorder)
                     }

@@ -53,13 +53,18 @@ final class RunningDaemon {
         }
         let daemonArguments = ["--library", library.library, "--views-dir", library.views, "--state-dir", library.state,
                                 "--socket", library.socket] + extraArguments
-        if let first = launcher.first {
-            process.executableURL = URL(fileURLWithPath: first)
-            process.arguments = Array(launcher.dropFirst()) + [Self.buildDirectory + "/photolibd"] + daemonArguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: Self.buildDirectory + "/photolibd")
-            process.arguments = daemonArguments
+        // As the library's owner when it has one (setpriv execs: the pid is the daemon's).
+        let binary = library.owner?.command(Self.buildDirectory + "/photolibd") ?? [Self.buildDirectory + "/photolibd"]
+        if let owner = library.owner {
+            var environment = process.environment ?? ProcessInfo.processInfo.environment
+            environment["HOME"] = library.root
+            environment["USER"] = owner.name
+            environment.removeValue(forKey: "XDG_RUNTIME_DIR")
+            process.environment = environment
         }
+        let command = launcher + binary + daemonArguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         let log = FileHandle(forWritingAtPath: logPath)!
         log.seekToEndOfFile()
         process.standardError = log
@@ -146,4 +151,25 @@ final class RunningDaemon {
     }
 
     func view(_ app: String) -> String { library.views + "/" + app }
+}
+
+extension RunningDaemon {
+    /// `photolibctl status --json`, decoded.
+    func status() throws -> StatusResult {
+        try JSONDecoder().decode(StatusResult.self, from: Data(try ok("status", "--json").utf8))
+    }
+
+    /// `photolibctl assets --json`, decoded in full.
+    func assetInfos(_ extra: String...) throws -> [AssetInfo] {
+        try JSONDecoder().decode([AssetInfo].self, from: Data(try ctlOK(["assets", "--json"] + extra).utf8))
+    }
+
+    /// Runs photolibctl with these arguments and fails the test unless it succeeds.
+    func ctlOK(_ arguments: [String]) throws -> String {
+        let result = try ctl(arguments)
+        guard result.status == 0 else {
+            throw TestFailure("photolibctl \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
+        }
+        return result.stdout
+    }
 }

@@ -8,15 +8,21 @@ import PhotoLibCore
 /// `FileManager`, so hostile names reach the disk exactly.
 final class TestLibrary {
     let root: String
+    /// The ordinary user who owns the library and runs the daemon; `nil`: root does.
+    let owner: TestOwner?
     var library: String { root + "/lib" }
     var views: String { root + "/views" }
     var state: String { root + "/state" }
     var socket: String { root + "/sock" }
 
-    init() throws {
+    /// - Parameter owner: the user who owns everything the test makes (unless
+    ///   it says otherwise, as `writeAsRoot` does) and runs the daemon.
+    init(owner: TestOwner? = nil) throws {
         var template = Array("/tmp/photolibd-e2e-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed: \(errno)") }
         root = String(cString: made)
+        self.owner = owner
+        try owner?.own(root)
         try makeDirectory(library)
     }
 
@@ -28,19 +34,41 @@ final class TestLibrary {
 
     func makeDirectory(_ path: String) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        guard let owner else { return }
+        // Give every directory made on the way to the owner, as if they had made it.
+        var current = path
+        while current.hasPrefix(root + "/") {
+            try owner.own(current)
+            current = (current as NSString).deletingLastPathComponent
+        }
     }
 
-    /// Writes a file whose path is given as raw bytes below the library.
+    /// Writes a file whose path is given as raw bytes below the library, owned by the library's owner.
     func write(_ relative: [UInt8], contents: String = "photo") throws {
+        try write(relative, contents: contents, owner: owner.map { ($0.uid, $0.gid) })
+    }
+
+    /// Writes a file owned by root, as `sudo cp` leaves one in a library.
+    func writeAsRoot(_ relative: String, contents: String = "photo") throws {
+        if let slash = relative.lastIndex(of: "/") {
+            try makeDirectory(path(String(relative[..<slash])))
+        }
+        try write(Array(relative.utf8), contents: contents, owner: nil)
+    }
+
+    private func write(_ relative: [UInt8], contents: String, owner: (uid: UInt32, gid: UInt32)?) throws {
         let full = Array(library.utf8) + [0x2F] + relative
         let fd = full.withUnsafeBufferPointer { buffer -> Int32 in
             let cString = Array(buffer) + [0]
             return cString.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
         }
         guard fd >= 0 else { throw TestFailure("cannot create \(EscapedName.escape(relative)): errno \(errno)") }
+        defer { close(fd) }
         var bytes = Array(contents.utf8)
         _ = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        close(fd)
+        if let owner, fchown(fd, owner.uid, owner.gid) != 0 {
+            throw TestFailure("cannot give \(EscapedName.escape(relative)) to uid \(owner.uid): errno \(errno)")
+        }
     }
 
     func write(_ relative: String, contents: String = "photo") throws {

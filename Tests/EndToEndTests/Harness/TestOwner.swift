@@ -1,0 +1,51 @@
+import Foundation
+import Glibc
+
+/// An ordinary user made for one test, who owns a test library and runs the daemon.
+///
+/// Root ignores permissions and `fs.protected_hardlinks`, and so hides exactly
+/// the failures people meet; the tests of messy libraries run photolibd as this
+/// user. Made with `useradd` and removed with `userdel` when the test ends.
+final class TestOwner {
+    let name: String
+    let uid: UInt32
+    let gid: UInt32
+
+    init() throws {
+        guard getuid() == 0 else { throw TestFailure("making a test user needs root (CI runs the tests as root)") }
+        let suffix = String(UInt32.random(in: 0..<UInt32.max), radix: 36)
+        name = "plbd-e2e-" + suffix
+        // useradd takes a lock on /etc/passwd; tests running at once may meet it taken (exit 10): try again.
+        var attempt = 0
+        while true {
+            let result = try run("/usr/sbin/useradd", ["--system", "--no-create-home", "--user-group", "--shell", "/usr/sbin/nologin", name])
+            if result.status == 0 { break }
+            attempt += 1
+            guard result.status == 10 || result.stderr.contains("lock"), attempt < 50 else {
+                throw TestFailure("useradd \(name) failed (\(result.status)): \(result.stderr)")
+            }
+            usleep(100_000)
+        }
+        guard let entry = getpwnam(name) else { throw TestFailure("useradd made \(name), but getpwnam cannot find it") }
+        uid = entry.pointee.pw_uid
+        gid = entry.pointee.pw_gid
+    }
+
+    deinit {
+        for _ in 0..<50 {
+            guard let result = try? run("/usr/sbin/userdel", [name]), result.status != 0 else { return }
+            if result.status != 10, !result.stderr.contains("lock") { return }
+            usleep(100_000)
+        }
+    }
+
+    /// The arguments that run a command as this user, with only its own group.
+    func command(_ executable: String) -> [String] {
+        ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "--", executable]
+    }
+
+    /// Gives a path (not what is below it) to this user.
+    func own(_ path: String) throws {
+        guard chown(path, uid, gid) == 0 else { throw TestFailure("chown \(path): errno \(errno)") }
+    }
+}
