@@ -66,17 +66,17 @@ def verify_views(trial):
     for info in request(trial.socket, "apps")["apps"]:
         app, status = info["app"], info["readWrite"]
         if status == "authorized":
-            visible = [a["path"] for a in assets if not a.get("writableByOthers")]
+            visible = [a["path"] for a in assets if not a.get("refused")]
         elif status == "limited":
             selection = request(trial.socket, "selection", {"app": app})
             albums = selection["albums"]
             chosen = {a["id"] for a in selection["assets"]}
-            visible = [a["path"] for a in assets if not a.get("writableByOthers") and
+            visible = [a["path"] for a in assets if not a.get("refused") and
                        (a["id"] in chosen or any(a["path"].startswith(album + "/") for album in albums))]
         else:
             visible = []
         wanted = sorted(inode(path) for path in visible)
-        view = os.path.join(trial.root, "views", app)
+        view = info["view"]
         present = []
         for directory, _, files in os.walk(view):
             present += [os.lstat(os.path.join(directory, name)).st_ino for name in files]

@@ -31,8 +31,12 @@ public struct AppRecord: Sendable, Equatable {
     public var purpose: String
     public var readWrite: AuthorizationStatus
     public var addOnly: AuthorizationStatus
+    /// The view directory's name in the views root (see `ViewName`).
+    public var viewName: FileName
 
-    public init(id: AppID, uid: UInt32, purpose: String, readWrite: AuthorizationStatus, addOnly: AuthorizationStatus) {
+    public init(id: AppID, uid: UInt32, purpose: String, readWrite: AuthorizationStatus, addOnly: AuthorizationStatus,
+                viewName: FileName) {
+        self.viewName = viewName
         self.id = id
         self.uid = uid
         self.purpose = purpose

@@ -1,4 +1,6 @@
+import Foundation
 import GRDB
+import PhotoLibCore
 
 /// The database schema, as ordered migrations (never edit one that has shipped; add another).
 enum Schema {
@@ -101,6 +103,19 @@ enum Schema {
                 ALTER TABLE asset ADD COLUMN btime INTEGER;
                 ALTER TABLE asset ADD COLUMN refusal TEXT;
                 """)
+        }
+        migrator.registerMigration("v5: view names nobody can guess") { db in
+            // A view was named by its app ID, so any app uid could stat another
+            // app's view through the traversable views root. Each app now has
+            // a random name; the daemon moves nothing: the next reconcile makes
+            // the new directory and removes the old one.
+            try db.execute(sql: "ALTER TABLE app ADD COLUMN viewName BLOB")
+            var generator = SystemRandomNumberGenerator()
+            for id in try String.fetchAll(db, sql: "SELECT id FROM app") {
+                try db.execute(sql: "UPDATE app SET viewName = ? WHERE id = ?",
+                               arguments: [Data(ViewName.random(using: &generator).bytes), id])
+            }
+            try db.execute(sql: "CREATE UNIQUE INDEX app_viewName ON app (viewName)")
         }
         return migrator
     }

@@ -4,16 +4,16 @@ public import PhotoLibCore
 
 extension StoreTransaction {
     public func apps() throws -> [AppRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly FROM app ORDER BY id").compactMap(Self.app(from:))
+        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName FROM app ORDER BY id").compactMap(Self.app(from:))
     }
 
     public func app(_ id: AppID) throws -> AppRecord? {
-        try Row.fetchOne(db, sql: "SELECT id, uid, purpose, readWrite, addOnly FROM app WHERE id = ?", arguments: [id.rawValue])
+        try Row.fetchOne(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName FROM app WHERE id = ?", arguments: [id.rawValue])
             .flatMap(Self.app(from:))
     }
 
     public func apps(uid: UInt32) throws -> [AppRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly FROM app WHERE uid = ? ORDER BY id",
+        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName FROM app WHERE uid = ? ORDER BY id",
                          arguments: [Int64(uid)]).compactMap(Self.app(from:))
     }
 
@@ -23,9 +23,9 @@ extension StoreTransaction {
     public func insertApp(_ app: AppRecord, createdAt: Int64) throws {
         let retired = try Int64.fetchOne(db, sql: "SELECT lastToken + 1 FROM retiredApp WHERE id = ?", arguments: [app.id.rawValue]) ?? 0
         try db.execute(sql: """
-            INSERT INTO app (id, uid, purpose, readWrite, addOnly, createdAt, lastToken, historyFloor) VALUES (?,?,?,?,?,?,?,?)
+            INSERT INTO app (id, uid, purpose, readWrite, addOnly, createdAt, lastToken, historyFloor, viewName) VALUES (?,?,?,?,?,?,?,?,?)
             """, arguments: [app.id.rawValue, Int64(app.uid), app.purpose, app.readWrite.rawValue, app.addOnly.rawValue, createdAt,
-                             retired, retired])
+                             retired, retired, Data(app.viewName.bytes)])
     }
 
     public func deleteApp(_ id: AppID) throws {
@@ -46,8 +46,10 @@ extension StoreTransaction {
         let uid: Int64 = row["uid"]
         let readWrite: String = row["readWrite"]
         let addOnly: String = row["addOnly"]
+        let viewName: Data = row["viewName"]
         guard let id = AppID(idText), let rw = AuthorizationStatus(rawValue: readWrite),
-              let ao = AuthorizationStatus(rawValue: addOnly) else { return nil }
-        return AppRecord(id: id, uid: UInt32(truncatingIfNeeded: uid), purpose: row["purpose"], readWrite: rw, addOnly: ao)
+              let ao = AuthorizationStatus(rawValue: addOnly), let view = FileName(bytes: Array(viewName)) else { return nil }
+        return AppRecord(id: id, uid: UInt32(truncatingIfNeeded: uid), purpose: row["purpose"], readWrite: rw, addOnly: ao,
+                         viewName: view)
     }
 }

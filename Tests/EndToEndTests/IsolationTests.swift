@@ -58,6 +58,14 @@ struct IsolationTests {
         #expect(try !canWrite(a, viewA + "/a/1.jpg"), "an app wrote an original through its view")
         #expect(try !canCreate(a, in: viewA))
         #expect(try !canCreate(a, in: viewA + "/a"))
+        // A view's name is random: knowing another app's ID finds nothing.
+        for (id, view) in [(Self.appA.id, viewA), (Self.appB.id, viewB)] {
+            let name = (view as NSString).lastPathComponent
+            #expect(name.hasPrefix("view-") && !name.contains(id), "\(view) can be guessed from \(id)")
+        }
+        let stat = "/usr/bin/stat"
+        #expect(try run(as: b, stat, [library.views + "/" + Self.appA.id]).status != 0)
+        #expect(try run(as: b, stat, [viewA]).status == 0, "sanity: a path that is known can be stat'ed through the traversable root")
 
         // An album made now is created by the incremental path and inherits the ACL.
         try library.write("c/new.jpg")
@@ -140,7 +148,8 @@ struct IsolationTests {
 
         try daemon.addApp(Self.appA.id, "limited", uid: a)
         try daemon.ok("select", Self.appA.id, "a/1.jpg")
-        let view = views + "/" + Self.appA.id
+        let view = daemon.view(Self.appA.id)
+        #expect(view.hasPrefix(views + "/"))
         let entry = try await waitForSingleEntry(view)
         #expect(try canRead(a, view + "/" + entry), "the app's uid could not reach its view through the made directories")
         for made in [library.root + "/home", library.root + "/home/.local", library.root + "/home/.local/share", state] {

@@ -176,3 +176,17 @@ struct MessyLibraryRuleTests {
         #expect(plan.vanishedFiles == [4])
     }
 }
+
+@Suite("View names")
+struct ViewNameTests {
+    @Test("a view's name is random, never the app ID, and recognisable as photolibd's")
+    func randomNames() {
+        var generator = SystemRandomNumberGenerator()
+        let names = (0..<100).map { _ in ViewName.random(using: &generator) }
+        #expect(Set(names).count == 100)
+        #expect(names.allSatisfy(ViewName.isViewName))
+        #expect(!ViewName.isViewName(FileName("org.example.Viewer")!))
+        #expect(!ViewName.isViewName(FileName("view-short")!))
+        #expect(!ViewName.isViewName(FileName("precious.txt")!))
+    }
+}

@@ -36,7 +36,7 @@ struct StoreTests {
         let nested = try store.write { tx in try tx.insertAlbum(parent: trips, name: FileName("2024")!) }
         _ = inner
         try store.write { tx in
-            try tx.insertApp(AppRecord(id: app, uid: 1000, purpose: "", readWrite: .limited, addOnly: .notDetermined), createdAt: 0)
+            try tx.insertApp(AppRecord(id: app, uid: 1000, purpose: "", readWrite: .limited, addOnly: .notDetermined, viewName: FileName("view-0000000000000000")!), createdAt: 0)
             _ = try tx.selectAlbums(app, albums: [trips])
         }
         let (later, single) = try store.write { tx in
@@ -55,7 +55,7 @@ struct StoreTests {
         let store = try Store(inMemory: ())
         var generator = SystemRandomNumberGenerator()
         let record = try store.write { tx in
-            try tx.insertApp(AppRecord(id: app, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined), createdAt: 0)
+            try tx.insertApp(AppRecord(id: app, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined, viewName: FileName("view-0000000000000000")!), createdAt: 0)
             let record = try tx.insertAsset(album: 1, name: FileName("a.jpg")!, mediaType: .image, file: facts(9), generator: &generator)
             _ = try tx.selectAssets(app, rowIDs: [record.rowID])
             return record
@@ -67,7 +67,7 @@ struct StoreTests {
     @Test("an app removed and added again continues its tokens, all old ones (the last included) below the history floor")
     func tokensOutliveRemoval() throws {
         let store = try Store(inMemory: ())
-        let record = AppRecord(id: app, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined)
+        let record = AppRecord(id: app, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined, viewName: FileName("view-0000000000000000")!)
         try store.write { tx in
             try tx.insertApp(record, createdAt: 0)
             for _ in 0..<3 { _ = try tx.appendEvent(app, kind: "change", retention: 100) { _ in Array("{}".utf8) } }

@@ -10,7 +10,9 @@ import PhotoLibSystem
 extension Engine {
     func addApp(_ id: AppID, uid: UInt32, purpose: String) throws -> AppRecord {
         cachedContexts = nil
-        let record = AppRecord(id: id, uid: uid, purpose: purpose, readWrite: .notDetermined, addOnly: .notDetermined)
+        var generator = SystemRandomNumberGenerator()
+        let record = AppRecord(id: id, uid: uid, purpose: purpose, readWrite: .notDetermined, addOnly: .notDetermined,
+                               viewName: ViewName.random(using: &generator))
         try store.write { tx in
             if let existing = try tx.app(id) { throw PhotoLibError.appExists(id, uid: existing.uid) }
             try tx.insertApp(record, createdAt: Int64(time(nil)))
@@ -23,11 +25,12 @@ extension Engine {
 
     func removeApp(_ id: AppID) throws {
         cachedContexts = nil
-        try store.write { tx in
-            guard try tx.app(id) != nil else { throw PhotoLibError.unknownApp(id) }
+        let removed = try store.write { tx -> AppRecord in
+            guard let record = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
             try tx.deleteApp(id)
+            return record
         }
-        try views.removeView(id)
+        try views.removeView(removed)
         try updatePassages()
         logger.notice("App \(id) removed; its view is gone.")
     }

@@ -175,7 +175,7 @@ actor Engine {
     private func reconcileAllViews() throws {
         let apps = try store.read { try $0.apps() }
         try updatePassages()
-        try views.removeViews(except: Set(apps.map(\.id)))
+        try views.removeViews(except: Set(apps.map(\.viewName)))
         for app in apps {
             _ = try views.reconcile(app, index: index, store: store, libraryAvailable: libraryAvailable)
         }

@@ -181,7 +181,7 @@ struct RequestRouter: Sendable {
         AppInfo(
             app: record.id.rawValue, uid: record.uid, purpose: record.purpose,
             readWrite: record.readWrite.rawValue, addOnly: record.addOnly.rawValue,
-            view: configuration.views + "/" + record.id.rawValue,
+            view: configuration.views + "/" + String(decoding: record.viewName.bytes, as: UTF8.self),
             selectedAssets: try tx.selectedAssetRowIDs(record.id).count,
             selectedAlbums: try tx.selectedAlbums(record.id).count)
     }

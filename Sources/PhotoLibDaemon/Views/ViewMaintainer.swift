@@ -70,9 +70,9 @@ final class ViewMaintainer {
     // MARK: Whole views
 
     /// Opens (creating) an app's view directory.
-    func openView(_ app: AppID) throws -> ViewDirectories {
-        try Directory.makeDirectory(app.directoryName, in: viewsRoot, mode: 0o700)
-        return ViewDirectories(root: try Directory.open(app.directoryName, in: viewsRoot))
+    func openView(_ app: AppRecord) throws -> ViewDirectories {
+        try Directory.makeDirectory(app.viewName, in: viewsRoot, mode: 0o700)
+        return ViewDirectories(root: try Directory.open(app.viewName, in: viewsRoot))
     }
 
     /// Whether the app runs under a uid of its own (not the owner's, not root's, who can read everything anyway).
@@ -96,18 +96,18 @@ final class ViewMaintainer {
     }
 
     /// Removes an app's view directory entirely.
-    func removeView(_ app: AppID) throws {
-        try Directory.removeTree(app.directoryName, in: viewsRoot)
+    func removeView(_ app: AppRecord) throws {
+        try Directory.removeTree(app.viewName, in: viewsRoot)
     }
 
-    /// Removes view directories of apps that no longer exist.
-    func removeViews(except apps: Set<AppID>) throws {
-        for entry in try Directory.list(viewsRoot) where !entry.name.isHidden {
-            let known = AppID(String(decoding: entry.name.bytes, as: UTF8.self)).map(apps.contains) ?? false
-            if !known {
-                logger.info("Removing the view of an app that is no longer registered: \(entry.name)")
-                try Directory.removeTree(entry.name, in: viewsRoot)
-            }
+    /// Removes view directories of apps that no longer exist, and views still
+    /// named by app ID (from before view names were random).
+    func removeViews(except views: Set<FileName>) throws {
+        for entry in try Directory.list(viewsRoot) where !entry.name.isHidden && !views.contains(entry.name) {
+            let isOldView = AppID(String(decoding: entry.name.bytes, as: UTF8.self)) != nil
+            guard ViewName.isViewName(entry.name) || isOldView else { continue }  // not photolibd's: leave it
+            logger.info("Removing the view of an app that is no longer registered (or was renamed): \(entry.name)")
+            try Directory.removeTree(entry.name, in: viewsRoot)
         }
     }
 
@@ -119,7 +119,7 @@ final class ViewMaintainer {
     }
 
     private func reconcile(_ app: AppRecord, index: LibraryIndex, tx: StoreTransaction, libraryAvailable: Bool) throws -> Report {
-        let view = try openView(app.id)
+        let view = try openView(app)
         restrictAccess(view.root, to: app)
         var report = Report()
         switch libraryAvailable ? app.layout : .empty {
@@ -278,7 +278,7 @@ final class ViewMaintainer {
     func apply(_ changes: [ViewChange], to apps: [AppViewContext]) -> Set<AppID> {
         var needsReconcile: Set<AppID> = []
         for context in apps where context.app.layout != .empty {
-            guard let view = try? openView(context.app.id) else {
+            guard let view = try? openView(context.app) else {
                 needsReconcile.insert(context.app.id)
                 continue
             }

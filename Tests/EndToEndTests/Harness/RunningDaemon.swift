@@ -21,6 +21,7 @@ final class RunningDaemon {
 
     let library: TestLibrary
     private(set) var process: Process?
+    private var knownViews: [String: String] = [:]
     private let logPath: String
 
     init(_ library: TestLibrary) throws {
@@ -150,7 +151,19 @@ final class RunningDaemon {
         let size: Int64
     }
 
-    func view(_ app: String) -> String { library.views + "/" + app }
+    /// The app's view directory, as `photolibctl apps --json` names it (view names
+    /// are random, never the app ID). Asked once per app and remembered while the
+    /// directory exists; an app removed and added again gets a new one.
+    func view(_ app: String) -> String {
+        if let known = knownViews[app], FileManager.default.fileExists(atPath: known) { return known }
+        guard let output = try? ok("apps", "--json"),
+              let apps = try? JSONDecoder().decode([AppInfo].self, from: Data(output.utf8)),
+              let info = apps.first(where: { $0.app == app }) else {
+            return library.views + "/(no view: \(app) is not registered)"
+        }
+        knownViews[app] = info.view
+        return info.view
+    }
 }
 
 extension RunningDaemon {
