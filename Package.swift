@@ -76,7 +76,7 @@ let package = Package(
         .target(
             name: "PhotoLibDaemon",
             dependencies: [
-                "PhotoLibCore", "PhotoLibSystem", "PhotoLibStore", "PhotoLibProtocol", "PhotoLibConfiguration",
+                "PhotoLibCore", "PhotoLibSystem", "PhotoLibStore", "PhotoLibProtocol", "PhotoLibConfiguration", "PhotoLibDoctor",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

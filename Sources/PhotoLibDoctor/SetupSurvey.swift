@@ -41,6 +41,20 @@ public enum SetupSurvey {
         return facts
     }
 
+    /// Only what judges whether app uids can reach the library (`DoctorVerdicts.libraryPrivacy`):
+    /// cheap enough for the daemon to ask at start and whenever its apps change.
+    public static func gatherLibraryReach(library: String, apps: [SetupFacts.App]) -> SetupFacts {
+        let libraryStatus = PathInspection.status(library)
+        var facts = SetupFacts(library: library, views: "", socket: "", ownerUID: libraryStatus?.owner ?? ProcessIdentity.userID)
+        facts.daemon = SetupFacts.Daemon(state: "ready", scannedFiles: 0, failedWatches: 0, apps: apps)
+        facts.libraryNode = libraryStatus.map { node($0, at: library) }
+        facts.libraryAncestors = ancestors(of: library)
+        for uid in Set(apps.map(\.uid)) {
+            facts.appGroups[uid] = PathInspection.groups(ofUser: uid)
+        }
+        return facts
+    }
+
     static func node(_ status: FileStatus) -> SetupFacts.Node {
         SetupFacts.Node(owner: status.owner, group: status.group, permissions: status.permissions,
                         isDirectory: status.kind == .directory, isSocket: status.isSocket)

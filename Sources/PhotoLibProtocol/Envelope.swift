@@ -27,13 +27,24 @@ public enum RequestID: Codable, Sendable, Hashable {
     case number(Int64)
     case text(String)
 
+    /// The longest text id the server takes, in UTF-8 bytes (docs/PROTOCOL.md):
+    /// every reply echoes the id, so a longer one would let a client make the
+    /// daemon hold its bytes many times over.
+    public static let maximumTextLength = 128
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Int64.self) {
             self = .number(number)
-        } else {
-            self = .text(try container.decode(String.self))
+            return
         }
+        let text = try container.decode(String.self)
+        guard text.utf8.count <= Self.maximumTextLength else {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "'id' is \(text.utf8.count) bytes long; an id may be at most \(Self.maximumTextLength) bytes: use a number or a short string")
+        }
+        self = .text(text)
     }
 
     public func encode(to encoder: any Encoder) throws {

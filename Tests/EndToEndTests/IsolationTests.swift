@@ -104,6 +104,59 @@ struct IsolationTests {
         #expect(stranger.stderr.contains("uid \(Self.stranger) is neither this daemon's owner nor a registered app"), "\(stranger.stderr)")
     }
 
+    @Test("removing an app closes its open connections at once; registered again under another uid, the old peer has no role")
+    func removingAnAppClosesItsConnections() async throws {
+        guard getuid() == 0 else {
+            Issue.record("this test runs commands as other uids with setpriv and must run as root (CI does)")
+            return
+        }
+        let library = try TestLibrary()
+        chmod(library.root, 0o711)
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        try daemon.addApp(Self.appA.id, "authorized", uid: Self.appA.uid)
+        // A subscriber running as the app's uid: it says when it is subscribed,
+        // then reads until the daemon closes the connection.
+        let client = """
+            import json, socket, sys
+            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile("rb")
+            f.readline()
+            s.sendall(json.dumps({"id": 1, "method": "subscribe", "params": {"app": sys.argv[2]}}).encode() + b"\\n")
+            print("subscribed" if b'"result"' in f.readline() else "refused", flush=True)
+            while f.readline(): pass
+            print("closed", flush=True)
+            """
+        let output = library.root + "/client.out"
+        let process = try SpawnedProcess("/usr/bin/setpriv",
+            ["--reuid=\(Self.appA.uid)", "--regid=\(Self.appA.uid)", "--clear-groups", "/usr/bin/python3", "-c", client,
+             library.socket, Self.appA.id], output: output)
+        func said() -> String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+        try await waitUntil("the app's subscriber to be subscribed") { said().contains("subscribed") || !process.isRunning }
+        #expect(said().contains("subscribed"), "\(said())")
+
+        try daemon.ok("app", "remove", Self.appA.id)
+        #expect(process.waitForExit(timeout: 10) != nil, "the removed app's connection stayed open")
+        #expect(said().contains("closed"))
+        // Registered again under another uid: the old uid is nobody now.
+        try daemon.addApp(Self.appA.id, "authorized", uid: Self.appB.uid)
+        let again = try run(as: Self.appA.uid, "/usr/bin/python3", ["-c", client, library.socket, Self.appA.id])
+        #expect(!again.stdout.contains("subscribed"), "\(again.stdout)")
+    }
+
+    @Test("the daemon warns in its log when an app's uid could open the library itself, and says how to close it")
+    func warnsWhenAnAppReachesTheLibrary() async throws {
+        let library = try TestLibrary()
+        chmod(library.root, 0o711)
+        chmod(library.library, 0o755)  // a home's Pictures as Debian makes it: open to everyone
+        try library.write("a/1.jpg")
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        #expect(!daemon.log.contains("going around photolibd"))
+        try daemon.addApp(Self.appA.id, "limited", uid: Self.appA.uid)
+        try await waitUntil("the warning in the log") { daemon.log.contains("going around photolibd") }
+        #expect(daemon.log.contains("\(Self.appA.uid)") && daemon.log.contains("chmod 700"))
+    }
+
     @Test("an original an app could write through an ACL entry is not linked, and doctor names it")
     func aclWritableOriginal() async throws {
         let library = try TestLibrary()

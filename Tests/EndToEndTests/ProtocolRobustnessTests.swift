@@ -51,6 +51,7 @@ struct ProtocolRobustnessTests {
         ("{\"id\":1,\"method\":\"subscribe\",\"params\":{\"since\":5}}\n", "sinceNeedsOneApp"),
         ("{\"id\":1,\"method\":\"subscribe\",\"params\":{\"app\":\"org.x.Viewer\",\"since\":999}}\n", "sinceInFuture"),
         ("{\"id\":\"x\",\"method\":\"list\",\"params\":{\"app\":7}}\n", "invalidParameter"),
+        ("{\"id\":\"\(String(repeating: "i", count: RequestID.maximumTextLength + 1))\",\"method\":\"status\"}\n", "malformedRequest"),
     ])
     func malformedRequests(request: String, code: String) async throws {
         let library = try TestLibrary()
@@ -63,6 +64,31 @@ struct ProtocolRobustnessTests {
         // The same connection still answers, and so does the daemon.
         try client.send("{\"id\":2,\"method\":\"status\"}\n")
         #expect(try client.line().map { String(decoding: $0, as: UTF8.self).contains("\"result\"") } == true)
+        #expect(try daemon.ok("status").contains("ready"))
+    }
+
+    @Test("requests piled up unanswered are bounded in bytes, not only in count: past the bound, an error and a disconnect")
+    func pendingRequestsAreBoundedInBytes() async throws {
+        let library = try TestLibrary()
+        for i in 0..<3000 { try library.write("album/a-long-enough-name-for-a-photo-\(i).jpg") }
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        let client = try RawClient(library.socket)
+        // Two big replies nobody reads fill the socket, so later requests wait...
+        for id in 1...2 { try client.send("{\"id\":\(id),\"method\":\"assets\",\"params\":{}}\n") }
+        // ...and requests of 900 KiB each (under the line limit) pile up past 4 MiB.
+        let padding = String(repeating: "p", count: 900 << 10)
+        for id in 3...9 {
+            do {
+                try client.send("{\"id\":\(id),\"method\":\"status\",\"padding\":\"\(padding)\"}\n")
+            } catch {
+                break  // closed already
+            }
+        }
+        var lines: [String] = []
+        while let line = try client.line() { lines.append(String(decoding: line.prefix(2000), as: UTF8.self)) }
+        #expect(lines.contains { $0.contains("MiB of them are waiting for replies") }, "\(lines.map { $0.prefix(100) })")
+        #expect(lines.count < 9, "every piled-up request was answered: nothing bounded them")
         #expect(try daemon.ok("status").contains("ready"))
     }
 

@@ -52,7 +52,7 @@ public enum DoctorVerdicts {
     }
 
     /// SPEC §4: the library itself is reachable by nobody but its owner.
-    static func libraryPrivacy(_ facts: SetupFacts) -> DoctorCheck {
+    public static func libraryPrivacy(_ facts: SetupFacts) -> DoctorCheck {
         guard let node = facts.libraryNode else {
             return DoctorCheck("library-privacy", .warn, "Cannot tell who else can open the library: it is missing.")
         }

@@ -2,6 +2,7 @@ import PhotoLibConfiguration
 import Glibc
 import Logging
 import PhotoLibCore
+import PhotoLibDoctor
 import PhotoLibProtocol
 import PhotoLibStore
 import PhotoLibSystem
@@ -32,6 +33,8 @@ actor Engine {
     /// library changes: deleting an asset can leave its row ID in a cached
     /// selection, but row IDs are never reused (AUTOINCREMENT), so it matches nothing.
     var cachedContexts: [AppViewContext]?
+    /// The library-reach warning last logged, so a rescan does not repeat it.
+    private var lastLibraryReachWarning: String?
 
     /// Batches are capped so a burst is applied in bounded transactions and requests get a turn between them.
     static let batchSize = 2048
@@ -206,8 +209,22 @@ actor Engine {
 
     /// Lets every app uid through the directories photolibd made above the views (SPEC §4).
     func updatePassages() throws {
-        let (paths, uids) = try store.read { tx in (try tx.madeDirectories(), try tx.apps().map(\.uid)) }
-        PassageDirectories(logger: logger).update(paths, appUIDs: uids, owner: views.ownerUID)
+        let (paths, apps) = try store.read { tx in (try tx.madeDirectories(), try tx.apps()) }
+        PassageDirectories(logger: logger).update(paths, appUIDs: apps.map(\.uid), owner: views.ownerUID)
+        warnIfAppsReachLibrary(apps)
+    }
+
+    /// Logs a warning when an app uid could open the library itself, going
+    /// around its view (SPEC §4): judged as doctor judges it, with that uid's
+    /// groups and every ACL on the way. Said again only when the verdict changes.
+    private func warnIfAppsReachLibrary(_ apps: [AppRecord]) {
+        let facts = SetupSurvey.gatherLibraryReach(
+            library: configuration.library,
+            apps: apps.map { .init(id: $0.id.rawValue, uid: $0.uid, view: "") })
+        let verdict = DoctorVerdicts.libraryPrivacy(facts)
+        let warning = verdict.outcome == .fail ? verdict.detail + " " + (verdict.advice ?? "") : nil
+        if warning != lastLibraryReachWarning, let warning { logger.warning("\(warning)") }
+        lastLibraryReachWarning = warning
     }
 
     func appContexts(only app: AppID? = nil) throws -> [AppViewContext] {

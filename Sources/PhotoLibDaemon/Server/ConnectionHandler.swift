@@ -2,12 +2,14 @@ import Logging
 import NIOCore
 import PhotoLibCore
 import PhotoLibProtocol
+import Synchronization
 
 /// One client connection: identify the peer, frame lines, answer them in order.
 ///
 /// Requests are answered one at a time, in order, by a task that reads from a
-/// bounded stream; a client that pipelines more than `maximumPending` requests
-/// without reading replies is disconnected rather than buffered without limit.
+/// bounded stream; a client that pipelines more than `maximumPending` requests,
+/// or more than `maximumPendingBytes` of them, without reading replies is
+/// disconnected rather than buffered without limit.
 final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     // @unchecked: NIO calls every method on the channel's event loop; the
     // mutable state is touched only there.
@@ -15,6 +17,11 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias OutboundOut = ByteBuffer
 
     static let maximumPending = 64
+    /// Request bytes waiting for their replies, at most (docs/PROTOCOL.md): at
+    /// least two whole lines of the line limit, and never less than 4 MiB.
+    let maximumPendingBytes: Int
+    /// Bytes of requests framed but not yet answered; the reply task takes them off.
+    private let pendingBytes = ByteCounter()
 
     private let router: RequestRouter
     private let logger: Logger
@@ -31,6 +38,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         self.limits = limits
         self.logger = logger
         framer = LineFramer(limit: lineLimit)
+        maximumPendingBytes = max(4 << 20, 2 * lineLimit)
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -72,16 +80,23 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         }
         let connection = Connection(channel: channel, uid: uid, role: role, hub: router.hub)
         self.connection = connection
+        router.connections.add(connection)
         let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingOldest(Self.maximumPending))
         lines = continuation
         channel.writeAndFlush(ByteBuffer(bytes: router.greeting(for: role)), promise: nil)
         let router = self.router
+        let pendingBytes = self.pendingBytes
         Task {
             for await line in stream {
                 // nil: a subscribe reply, already sent in order with its events.
                 if let reply = await router.handle(line, connection: connection) {
-                    try? await channel.writeAndFlush(ByteBuffer(bytes: reply))
+                    do {
+                        try await channel.writeAndFlush(ByteBuffer(bytes: reply))
+                    } catch {
+                        channel.close(promise: nil)  // the peer is gone: nothing more to answer
+                    }
                 }
+                pendingBytes.count.subtract(line.count, ordering: .relaxed)
             }
         }
         drainFramer(channel: channel)
@@ -102,10 +117,14 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         do {
             while let line = try framer.nextLine() {
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-                if case .dropped = lines?.yield(line) {
+                let waiting = pendingBytes.count.add(line.count, ordering: .relaxed).newValue
+                var overflowed = waiting > maximumPendingBytes
+                if !overflowed, case .dropped = lines?.yield(line) { overflowed = true }
+                if overflowed {
                     refusing = true
+                    lines?.finish()
                     channel.writeAndFlush(ByteBuffer(bytes: router.errorLine(
-                        .malformedRequest("more than \(Self.maximumPending) requests are waiting for replies; read replies before sending more")))
+                        .malformedRequest("more than \(Self.maximumPending) requests or \(maximumPendingBytes >> 20) MiB of them are waiting for replies; read replies before sending more")))
                     ).whenComplete { _ in channel.close(promise: nil) }
                     return
                 }
@@ -126,6 +145,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         lines = nil
         if let connection {
             connection.closed()
+            router.connections.remove(connection)
             limits.release(uid: connection.uid)
             self.connection = nil
         }
@@ -149,6 +169,11 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
+}
+
+/// A byte count shared by the event loop (which adds) and the reply task (which takes off).
+final class ByteCounter: Sendable {
+    let count = Atomic<Int>(0)
 }
 
 /// `struct ucred` from `<sys/socket.h>`: pid, uid, gid.

@@ -14,6 +14,8 @@ struct RequestRouter: Sendable {
     let store: Store
     let board: StatusBoard
     let hub: SubscriptionHub
+    /// The open connections, to close those of an app that is removed.
+    let connections = ConnectionRegistry()
     let configuration: DaemonConfiguration
     let version: String
     let coder = MessageCoder()
@@ -97,7 +99,10 @@ struct RequestRouter: Sendable {
             let record = try await engine.addApp(app, uid: p.uid, purpose: p.purpose ?? "")
             return reply(id, try store.read { try appInfo(record, $0) })
         case .removeApp:
-            try await engine.removeApp(try appID(try params(AppParams.self, line).app))
+            let app = try appID(try params(AppParams.self, line).app)
+            try await engine.removeApp(app)
+            // Its connections lose their role now, not when they next reconnect.
+            connections.closeConnections(of: app)
             return reply(id, EmptyResult())
         case .authorize:
             let p = try params(AuthorizeParams.self, line)
@@ -217,6 +222,7 @@ struct RequestRouter: Sendable {
             return "'\(path)' has the wrong type"
         case .dataCorrupted(let context):
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            if path == "id", !context.debugDescription.isEmpty { return context.debugDescription }
             return path.isEmpty ? "not valid JSON" : "'\(path)' is invalid"
         @unknown default: return "not valid JSON"
         }
