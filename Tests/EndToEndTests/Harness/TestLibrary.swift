@@ -10,6 +10,8 @@ final class TestLibrary {
     let root: String
     /// The ordinary user who owns the library and runs the daemon; `nil`: root does.
     let owner: TestOwner?
+    /// The filesystem the library lives on when it has one of its own; released after the library is removed.
+    private let filesystem: ScratchFilesystem?
     var library: String { root + "/lib" }
     var views: String { root + "/views" }
     var state: String { root + "/state" }
@@ -17,8 +19,10 @@ final class TestLibrary {
 
     /// - Parameter owner: the user who owns everything the test makes (unless
     ///   it says otherwise, as `writeAsRoot` does) and runs the daemon.
-    init(owner: TestOwner? = nil) throws {
-        var template = Array("/tmp/photolibd-e2e-XXXXXX".utf8CString)
+    /// - Parameter filesystem: a filesystem of its own to make the library on (else /tmp).
+    init(owner: TestOwner? = nil, filesystem: ScratchFilesystem? = nil) throws {
+        self.filesystem = filesystem
+        var template = Array(((filesystem?.mountPoint ?? "/tmp") + "/photolibd-e2e-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed: \(errno)") }
         root = String(cString: made)
         self.owner = owner
