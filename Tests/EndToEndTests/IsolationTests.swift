@@ -14,6 +14,20 @@ struct IsolationTests {
         try EndToEndTests.run("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", command] + arguments)
     }
 
+    /// A daemon whose test root others may pass through (as through a home), for
+    /// tests that run clients as app uids; nil (with the reason recorded) when not root.
+    func startedForAppUIDs() async throws -> RunningDaemon? {
+        guard getuid() == 0 else {
+            Issue.record("this test runs commands as other uids with setpriv and must run as root (CI does)")
+            return nil
+        }
+        let library = try TestLibrary()
+        chmod(library.root, 0o711)
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        return daemon
+    }
+
     func canList(_ uid: Int, _ path: String) throws -> Bool { try run(as: uid, "/bin/ls", [path]).status == 0 }
     func canRead(_ uid: Int, _ path: String) throws -> Bool { try run(as: uid, "/bin/cat", [path]).status == 0 }
     func canWrite(_ uid: Int, _ path: String) throws -> Bool {
@@ -76,14 +90,8 @@ struct IsolationTests {
 
     @Test("over the socket an app uid gets its own view only: no other app, no admin request; a uid with no app is refused")
     func socketIsolation() async throws {
-        guard getuid() == 0 else {
-            Issue.record("this test runs commands as other uids with setpriv and must run as root (CI does)")
-            return
-        }
-        let library = try TestLibrary()
-        chmod(library.root, 0o711)
-        let daemon = try RunningDaemon(library)
-        try await daemon.start()
+        guard let daemon = try await startedForAppUIDs() else { return }
+        let library = daemon.library
         try daemon.addApp(Self.appA.id, "authorized", uid: Self.appA.uid)
         try daemon.addApp(Self.appB.id, "limited", uid: Self.appB.uid)
         let ctl = library.root + "/photolibctl"
@@ -106,14 +114,8 @@ struct IsolationTests {
 
     @Test("removing an app closes its open connections at once; registered again under another uid, the old peer has no role")
     func removingAnAppClosesItsConnections() async throws {
-        guard getuid() == 0 else {
-            Issue.record("this test runs commands as other uids with setpriv and must run as root (CI does)")
-            return
-        }
-        let library = try TestLibrary()
-        chmod(library.root, 0o711)
-        let daemon = try RunningDaemon(library)
-        try await daemon.start()
+        guard let daemon = try await startedForAppUIDs() else { return }
+        let library = daemon.library
         try daemon.addApp(Self.appA.id, "authorized", uid: Self.appA.uid)
         // A subscriber running as the app's uid: it says when it is subscribed,
         // then reads until the daemon closes the connection.
