@@ -67,7 +67,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         let role: PeerRole
         switch router.role(forUID: uid) {
         case .failure(let error):
-            logger.notice("Refused a connection from uid \(uid): not the owner and no registered app.")
+            logger.notice("Refused a connection from uid \(uid): \(error.message)")
             refuse(channel, error)
             return
         case .success(let admitted):

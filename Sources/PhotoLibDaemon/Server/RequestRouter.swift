@@ -34,7 +34,13 @@ struct RequestRouter: Sendable {
     /// Decides a peer's role from its uid; a uid that is neither admin nor an app is refused.
     func role(forUID uid: UInt32) -> Result<PeerRole, PhotoLibError> {
         if uid == 0 || uid == getuid() { return .success(.admin) }
-        let apps = (try? store.read { try $0.apps(uid: uid) }) ?? []
+        let apps: [AppRecord]
+        do {
+            apps = try store.read { try $0.apps(uid: uid) }
+        } catch {
+            // Not "no such app": the peer is told the daemon cannot tell now.
+            return .failure(.databaseFailed(path: store.path, detail: "\(error)"))
+        }
         return apps.isEmpty ? .failure(.notPermitted(uid: uid)) : .success(.app(apps.map(\.id)))
     }
 
