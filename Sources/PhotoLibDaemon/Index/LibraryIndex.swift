@@ -125,10 +125,10 @@ final class LibraryIndex {
         case .keep(let failure):
             unreadable[path] = failure
         case .delete:
-            unreadable[path] = nil
+            markReadable(path)
             if let existing { try delete(existing, tx: tx, recorder: recorder) }
         case .update(let facts, let refusal, let isVisible):
-            unreadable[path] = nil
+            markReadable(path)
             guard var existing else { return }
             let old = locate(existing)
             existing.file = facts
@@ -136,7 +136,7 @@ final class LibraryIndex {
             try tx.updateAsset(existing)
             if isVisible { recorder.record(.asset(old: old, new: locate(existing))) }
         case .insert(let facts, let refusal):
-            unreadable[path] = nil
+            markReadable(path)
             let record = try tx.insertAsset(album: album, name: name, mediaType: mediaType, file: facts, refusal: refusal,
                                             generator: &generator)
             recorder.record(.asset(old: nil, new: locate(record)))
@@ -145,7 +145,7 @@ final class LibraryIndex {
 
     private func moveFile(from: RelativePath, to: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws {
         let source = try asset(at: from, tx: tx)
-        unreadable[from] = nil
+        markReadable(from)
         guard LibraryScope.contains(to), let toName = to.lastComponent, let toType = policy.mediaType(of: toName),
               let toAlbum = try ensureAlbum(to.parent ?? .root, tx: tx, recorder: recorder) else {
             // Renamed to a name that is not an asset, or into a dot-directory: it left the library.
@@ -221,7 +221,7 @@ final class LibraryIndex {
     }
 
     private func removeFile(_ path: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws {
-        unreadable[path] = nil
+        markReadable(path)
         if let record = try asset(at: path, tx: tx) {
             try delete(record, tx: tx, recorder: recorder)
         }
@@ -424,6 +424,12 @@ final class LibraryIndex {
             }
         }
         return .found(out)
+    }
+
+    /// Forgets that a path could not be read. Checked first: every file event
+    /// comes here, and `unreadable` publishes to the status board on each write.
+    private func markReadable(_ path: RelativePath) {
+        if unreadable[path] != nil { unreadable[path] = nil }
     }
 
     private func forgetUnreadable(within path: RelativePath) {
