@@ -66,8 +66,6 @@ public struct FileStatus: Sendable, Equatable {
 
     /// True when someone other than the owner may write the inode through any hardlink.
     public var isWritableByOthers: Bool { permissions & 0o022 != 0 }
-    /// Set-user-ID or set-group-ID: never linked into a view.
-    public var isSetID: Bool { permissions & 0o6000 != 0 }
 }
 
 extension FileStatus {
