@@ -27,7 +27,7 @@ run: build
 # socket's framing and request decoding for 30 s (scripts/fuzz).
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	scripts/swift-test
 	scripts/check-install
 	scripts/crash-test --trials 20 --bin .build/debug
 	scripts/crash-scan-test --trials 10 --files 1000 --bin .build/debug
