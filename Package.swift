@@ -115,7 +115,8 @@ let package = Package(
 
         .testTarget(name: "PhotoLibCoreTests", dependencies: ["PhotoLibCore"], swiftSettings: strict),
         .testTarget(name: "PhotoLibProtocolTests", dependencies: ["PhotoLibProtocol"], swiftSettings: strict),
-        .testTarget(name: "PhotoLibStoreTests", dependencies: ["PhotoLibStore", "PhotoLibCore"], swiftSettings: strict),
+        .testTarget(name: "PhotoLibStoreTests", dependencies: ["PhotoLibStore", "PhotoLibCore", .product(name: "GRDB", package: "GRDB.swift")],
+                    swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["PhotoLibSystem", "PhotoLibCore", "PhotoLibClient", "PhotoLibProtocol"],

@@ -74,9 +74,12 @@ public struct AssetInfo: Codable, Sendable, Equatable {
     public var refused: String?
     /// With `refused`: a sentence saying why, and what to do.
     public var refusedBecause: String?
+    /// Every file of an asset with several (a Live Photo: `mediaType` `live`),
+    /// the photo first; `path`, `size` and `mtime` above are the photo's.
+    public var members: [MemberInfo]?
 
     public init(id: String, path: String, mediaType: String, size: Int64, mtime: Int64, writableByOthers: Bool?,
-                refused: String? = nil, refusedBecause: String? = nil) {
+                refused: String? = nil, refusedBecause: String? = nil, members: [MemberInfo]? = nil) {
         self.id = id
         self.path = path
         self.mediaType = mediaType
@@ -85,6 +88,27 @@ public struct AssetInfo: Codable, Sendable, Equatable {
         self.writableByOthers = writableByOthers
         self.refused = refused
         self.refusedBecause = refusedBecause
+        self.members = members
+    }
+}
+
+/// One file of an asset with several, as the owner sees it.
+public struct MemberInfo: Codable, Sendable, Equatable {
+    /// Path relative to the library, escaped.
+    public var path: String
+    /// `image` or `video`.
+    public var mediaType: String
+    public var size: Int64
+    public var mtime: Int64
+    /// Present when this file is left out of every view (see `AssetInfo.refused`).
+    public var refused: String?
+
+    public init(path: String, mediaType: String, size: Int64, mtime: Int64, refused: String? = nil) {
+        self.path = path
+        self.mediaType = mediaType
+        self.size = size
+        self.mtime = mtime
+        self.refused = refused
     }
 }
 

@@ -1,27 +1,54 @@
 public import PhotoLibCore
 
-/// One indexed asset file.
-public struct AssetRecord: Sendable, Equatable {
+/// One member file of an asset, as the index stores it.
+public struct MemberRecord: Sendable, Equatable {
     /// The database row, internal to the daemon (never shown: it would reveal counts).
     public var rowID: Int64
-    public var id: AssetID
+    /// The asset row this file belongs to.
+    public var asset: Int64
     public var album: AlbumTree.ID
     public var name: FileName
+    /// `image` or `video`, from the name.
     public var mediaType: MediaType
     public var file: FileFacts
     /// Why the file is left out of every view, when it is.
     public var refusal: LinkRefusal?
 
-    public init(rowID: Int64, id: AssetID, album: AlbumTree.ID, name: FileName, mediaType: MediaType, file: FileFacts,
+    public init(rowID: Int64, asset: Int64, album: AlbumTree.ID, name: FileName, mediaType: MediaType, file: FileFacts,
                 refusal: LinkRefusal? = nil) {
         self.rowID = rowID
-        self.id = id
+        self.asset = asset
         self.album = album
         self.name = name
         self.mediaType = mediaType
         self.file = file
         self.refusal = refusal
     }
+}
+
+/// One indexed asset: its ID and its member files (one, or the image and
+/// video of a Live Photo).
+public struct AssetRecord: Sendable, Equatable {
+    /// The database row: what selections refer to (never shown).
+    public var rowID: Int64
+    public var id: AssetID
+    /// `image`, `video` or `live`.
+    public var mediaType: MediaType
+    /// The image first, then by row.
+    public var members: [MemberRecord]
+
+    public init(rowID: Int64, id: AssetID, mediaType: MediaType, members: [MemberRecord]) {
+        self.rowID = rowID
+        self.id = id
+        self.mediaType = mediaType
+        self.members = members
+    }
+
+    /// The member that stands for the asset (the photo of a Live Photo).
+    public var primary: MemberRecord { members[0] }
+
+    /// The first refusal among the members, when one is refused.
+    public var refusal: LinkRefusal? { members.lazy.compactMap(\.refusal).first }
 }
 
 /// One registered app.

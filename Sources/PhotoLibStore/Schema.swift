@@ -117,6 +117,78 @@ enum Schema {
             }
             try db.execute(sql: "CREATE UNIQUE INDEX app_viewName ON app (viewName)")
         }
+        migrator.registerMigration("v6: assets are groups of member files") { db in
+            // An asset was one file. Now an asset is an ID (what selections and
+            // apps refer to) and one or more member files (a Live Photo: its
+            // image and its video). Each old row becomes an asset with one
+            // member, under the same row number, so selections stay as they are;
+            // pairing happens at the next scan (LivePairing).
+            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'asset'") ?? 0
+            try db.execute(sql: """
+                CREATE TABLE member (
+                    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+                    asset INTEGER NOT NULL REFERENCES assetGroup(rowid) ON DELETE CASCADE,
+                    album INTEGER NOT NULL REFERENCES album(id) ON DELETE CASCADE,
+                    name BLOB NOT NULL,
+                    mediaType TEXT NOT NULL,
+                    device INTEGER NOT NULL,
+                    inode INTEGER NOT NULL,
+                    size INTEGER NOT NULL,
+                    mtime INTEGER NOT NULL,
+                    mode INTEGER NOT NULL,
+                    btime INTEGER,
+                    refusal TEXT,
+                    UNIQUE (album, name)
+                );
+                INSERT INTO member (rowid, asset, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal)
+                    SELECT rowid, rowid, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal FROM asset;
+                CREATE TABLE assetGroup (
+                    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT NOT NULL UNIQUE,
+                    mediaType TEXT NOT NULL
+                );
+                INSERT INTO assetGroup (rowid, id, mediaType) SELECT rowid, id, mediaType FROM asset;
+                DROP TABLE asset;
+                ALTER TABLE assetGroup RENAME TO asset;
+                CREATE INDEX member_inode ON member (inode);
+                CREATE INDEX member_asset ON member (asset);
+
+                -- An asset lives while it has a member file: the last one gone
+                -- (deleted, or moved into another asset) takes the asset, and so
+                -- its selections, with it. Its type follows its members.
+                CREATE TRIGGER member_deleted AFTER DELETE ON member BEGIN
+                    DELETE FROM asset WHERE rowid = OLD.asset AND NOT EXISTS (SELECT 1 FROM member WHERE member.asset = OLD.asset);
+                    UPDATE asset SET mediaType = (\(typeOf("OLD.asset"))) WHERE rowid = OLD.asset;
+                END;
+                CREATE TRIGGER member_moved AFTER UPDATE OF asset, mediaType ON member BEGIN
+                    DELETE FROM asset WHERE rowid = OLD.asset AND NOT EXISTS (SELECT 1 FROM member WHERE member.asset = OLD.asset);
+                    UPDATE asset SET mediaType = (\(typeOf("OLD.asset"))) WHERE rowid = OLD.asset;
+                    UPDATE asset SET mediaType = (\(typeOf("NEW.asset"))) WHERE rowid = NEW.asset;
+                END;
+                CREATE TRIGGER member_added AFTER INSERT ON member BEGIN
+                    UPDATE asset SET mediaType = (\(typeOf("NEW.asset"))) WHERE rowid = NEW.asset;
+                END;
+
+                -- Albums whose files were indexed before Live Photos were paired:
+                -- the next full scan pairs them all, then empties this table.
+                CREATE TABLE pairingDue (
+                    album INTEGER PRIMARY KEY REFERENCES album(id) ON DELETE CASCADE
+                );
+                INSERT INTO pairingDue (album) SELECT id FROM album;
+                """)
+            // Row numbers are never reused (see v1): the new tables continue
+            // from the old sequence, not from the largest row left.
+            for table in ["asset", "member"] {
+                try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [table])
+                try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES (?, max(?, (SELECT coalesce(max(rowid), 0) FROM \(table))))",
+                               arguments: [table, sequence])
+            }
+        }
         return migrator
+    }
+
+    /// SQL for an asset's type from its members' (`MediaType.ofAsset`).
+    private static func typeOf(_ asset: String) -> String {
+        "SELECT CASE WHEN count(DISTINCT mediaType) > 1 THEN 'live' ELSE min(mediaType) END FROM member WHERE member.asset = \(asset)"
     }
 }

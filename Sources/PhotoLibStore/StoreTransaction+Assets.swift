@@ -2,50 +2,45 @@ import Foundation
 import GRDB
 public import PhotoLibCore
 
+/// Assets and their member files. An asset row holds the ID and type; each
+/// file of the library that is an asset's member has a `member` row. Triggers
+/// (schema v6) drop an asset whose last member goes and keep its type in step.
 extension StoreTransaction {
-    static let assetColumns = "rowid, id, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal"
+    static let memberColumns = "m.rowid, m.asset, m.album, m.name, m.mediaType, m.device, m.inode, m.size, m.mtime, m.mode, m.btime, m.refusal"
 
-    public func asset(album: AlbumTree.ID, name: FileName) throws -> AssetRecord? {
-        try Row.fetchOne(db, sql: "SELECT \(Self.assetColumns) FROM asset WHERE album = ? AND name = ?",
-                         arguments: [album, Data(name.bytes)]).flatMap(Self.asset(from:))
+    // MARK: Member files
+
+    public func member(album: AlbumTree.ID, name: FileName) throws -> MemberRecord? {
+        try fetchMembers(sql: "SELECT \(Self.memberColumns) FROM member m WHERE album = ? AND name = ?",
+                         arguments: [album, Data(name.bytes)]).first
     }
 
-    public func asset(id: AssetID) throws -> AssetRecord? {
-        try Row.fetchOne(db, sql: "SELECT \(Self.assetColumns) FROM asset WHERE id = ?", arguments: [id.rawValue])
-            .flatMap(Self.asset(from:))
+    public func member(rowID: Int64) throws -> MemberRecord? {
+        try fetchMembers(sql: "SELECT \(Self.memberColumns) FROM member m WHERE rowid = ?", arguments: [rowID]).first
     }
 
-    /// The assets of one album. (Scans and reconciles compare listings with
-    /// `indexedFiles(inAlbum:)`, which reads less.)
-    public func assets(inAlbum album: AlbumTree.ID) throws -> [AssetRecord] {
-        try fetchAssets(sql: "SELECT \(Self.assetColumns) FROM asset WHERE album = ?", arguments: [album])
-    }
-
-    /// Assets in any of the given albums.
-    public func assets(inAlbums albums: [AlbumTree.ID]) throws -> [AssetRecord] {
-        var out: [AssetRecord] = []
-        for chunk in stride(from: 0, to: albums.count, by: 500).map({ Array(albums[$0..<min($0 + 500, albums.count)]) }) {
-            let marks = chunk.map { _ in "?" }.joined(separator: ",")
-            out += try fetchAssets(sql: "SELECT \(Self.assetColumns) FROM asset WHERE album IN (\(marks))", arguments: StatementArguments(chunk), cached: false)
-        }
-        return out
-    }
-
-    /// Adds an asset under a fresh random ID.
-    public func insertAsset<G: RandomNumberGenerator>(
+    /// Adds a member file: to `asset`, or to a new asset under a fresh random ID.
+    public func insertMember<G: RandomNumberGenerator>(
         album: AlbumTree.ID, name: FileName, mediaType: MediaType, file: FileFacts, refusal: LinkRefusal? = nil,
-        generator: inout G
-    ) throws -> AssetRecord {
+        joining asset: Int64? = nil, generator: inout G
+    ) throws -> MemberRecord {
+        let owner = try asset ?? insertAssetRow(mediaType: mediaType, generator: &generator)
+        try db.cachedStatement(
+            sql: "INSERT INTO member (asset, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+        ).execute(arguments: [owner, album, Data(name.bytes), mediaType.rawValue,
+                              Int64(bitPattern: file.device), Int64(bitPattern: file.inode), file.size,
+                              file.modificationTime, Int64(file.permissions), file.birthTime, refusal?.rawValue])
+        return MemberRecord(rowID: db.lastInsertedRowID, asset: owner, album: album, name: name, mediaType: mediaType,
+                            file: file, refusal: refusal)
+    }
+
+    /// A new asset row (no member yet: insert one at once, in the same transaction).
+    private func insertAssetRow<G: RandomNumberGenerator>(mediaType: MediaType, generator: inout G) throws -> Int64 {
         while true {
             let id = AssetID.random(using: &generator)
             do {
-                try db.cachedStatement(
-                    sql: "INSERT INTO asset (id, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
-                ).execute(arguments: [id.rawValue, album, Data(name.bytes), mediaType.rawValue,
-                                      Int64(bitPattern: file.device), Int64(bitPattern: file.inode), file.size,
-                                      file.modificationTime, Int64(file.permissions), file.birthTime, refusal?.rawValue])
-                return AssetRecord(rowID: db.lastInsertedRowID, id: id, album: album, name: name, mediaType: mediaType, file: file,
-                                   refusal: refusal)
+                try db.cachedStatement(sql: "INSERT INTO asset (id, mediaType) VALUES (?, ?)").execute(arguments: [id.rawValue, mediaType.rawValue])
+                return db.lastInsertedRowID
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT
                 && (error.message ?? "").contains("asset.id") {
                 continue  // 80 random bits collided: draw again
@@ -53,105 +48,102 @@ extension StoreTransaction {
         }
     }
 
-    /// Stores a record's location and file facts (its `rowID` and `id` stay).
-    public func updateAsset(_ record: AssetRecord) throws {
+    /// Stores a member's location and file facts (its row and asset stay).
+    public func updateMember(_ member: MemberRecord) throws {
         try db.cachedStatement(
-            sql: "UPDATE asset SET album = ?, name = ?, mediaType = ?, device = ?, inode = ?, size = ?, mtime = ?, mode = ?, btime = ?, refusal = ? WHERE rowid = ?"
-        ).execute(arguments: [record.album, Data(record.name.bytes), record.mediaType.rawValue,
-                              Int64(bitPattern: record.file.device), Int64(bitPattern: record.file.inode), record.file.size,
-                              record.file.modificationTime, Int64(record.file.permissions), record.file.birthTime,
-                              record.refusal?.rawValue, record.rowID])
+            sql: "UPDATE member SET album = ?, name = ?, mediaType = ?, device = ?, inode = ?, size = ?, mtime = ?, mode = ?, btime = ?, refusal = ? WHERE rowid = ?"
+        ).execute(arguments: [member.album, Data(member.name.bytes), member.mediaType.rawValue,
+                              Int64(bitPattern: member.file.device), Int64(bitPattern: member.file.inode), member.file.size,
+                              member.file.modificationTime, Int64(member.file.permissions), member.file.birthTime,
+                              member.refusal?.rawValue, member.rowID])
     }
 
-    /// Records (or clears) why an asset's original is left out of every view.
-    public func setRefusal(_ refusal: LinkRefusal?, rowID: Int64) throws {
-        try db.cachedStatement(sql: "UPDATE asset SET refusal = ? WHERE rowid = ?").execute(arguments: [refusal?.rawValue, rowID])
-    }
-
-    /// Every asset whose original is refused, for `doctor`.
-    public func refusedAssets() throws -> [AssetRecord] {
-        try fetchAssets(sql: "SELECT \(Self.assetColumns) FROM asset WHERE refusal IS NOT NULL ORDER BY album, name")
-    }
-
-    public func deleteAsset(rowID: Int64) throws {
-        try db.execute(sql: "DELETE FROM asset WHERE rowid = ?", arguments: [rowID])
-    }
-
-    public func assetCount() throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM asset") ?? 0
-    }
-
-    /// Assets matching a listing filter, ordered by album and name.
-    public func assets(albums: [AlbumTree.ID]?, mediaType: MediaType?, nameContains: [UInt8]?) throws -> [AssetRecord] {
-        var clauses: [String] = []
-        var arguments: [any DatabaseValueConvertible] = []
-        if let albums {
-            clauses.append("album IN (\(albums.map { _ in "?" }.joined(separator: ",")))")
-            arguments += albums.map { $0 as any DatabaseValueConvertible }
+    /// Moves a member into another asset. When it was its old asset's last
+    /// member, that asset's selections are added to `asset` first (nobody
+    /// loses a grant), then the old asset goes.
+    public func moveMember(_ member: Int64, toAsset asset: Int64) throws {
+        guard let old = try Int64.fetchOne(db, sql: "SELECT asset FROM member WHERE rowid = ?", arguments: [member]), old != asset else { return }
+        if try Int.fetchOne(db, sql: "SELECT count(*) FROM member WHERE asset = ?", arguments: [old]) == 1 {
+            try db.execute(sql: "INSERT OR IGNORE INTO selectedAsset (app, asset) SELECT app, ? FROM selectedAsset WHERE asset = ?",
+                           arguments: [asset, old])
         }
-        if let mediaType {
-            clauses.append("mediaType = ?")
-            arguments.append(mediaType.rawValue)
-        }
-        if let nameContains, !nameContains.isEmpty {
-            // lower() folds ASCII only and leaves other bytes alone: a byte-safe, case-insensitive match.
-            clauses.append("instr(lower(CAST(name AS TEXT)), lower(CAST(? AS TEXT))) > 0")
-            arguments.append(Data(nameContains))
-        }
-        let whereClause = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
-        return try fetchAssets(sql: "SELECT \(Self.assetColumns) FROM asset \(whereClause) ORDER BY album, name", arguments: StatementArguments(arguments), cached: false)
+        try db.cachedStatement(sql: "UPDATE member SET asset = ? WHERE rowid = ?").execute(arguments: [asset, member])
     }
 
-    /// Runs an asset query and decodes its rows in place (no copied rows).
-    /// Statements with a variable number of parameters pass `cached: false`,
-    /// so they do not fill the statement cache.
-    func fetchAssets(sql: String, arguments: StatementArguments = StatementArguments(), cached: Bool = true) throws -> [AssetRecord] {
-        let statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+    /// Moves a member out of its asset into a new one of its own (fresh ID, no selections).
+    @discardableResult
+    public func splitMember<G: RandomNumberGenerator>(_ member: MemberRecord, generator: inout G) throws -> Int64 {
+        let asset = try insertAssetRow(mediaType: member.mediaType, generator: &generator)
+        try db.cachedStatement(sql: "UPDATE member SET asset = ? WHERE rowid = ?").execute(arguments: [asset, member.rowID])
+        return asset
+    }
+
+    /// Records (or clears) why a member's original is left out of every view.
+    public func setRefusal(_ refusal: LinkRefusal?, memberRowID: Int64) throws {
+        try db.cachedStatement(sql: "UPDATE member SET refusal = ? WHERE rowid = ?").execute(arguments: [refusal?.rawValue, memberRowID])
+    }
+
+    /// Deletes a member file's row; its asset goes with its last member.
+    public func deleteMember(rowID: Int64) throws {
+        try db.cachedStatement(sql: "DELETE FROM member WHERE rowid = ?").execute(arguments: [rowID])
+    }
+
+    /// The members of one album, as `LivePairing` needs them, and how many
+    /// members each of their assets has in all.
+    public func pairingMembers(inAlbum album: AlbumTree.ID) throws -> ([LivePairing.Member], [Int64: Int]) {
+        try pairingMembers(sql: "m.album = ?", arguments: [album], stem: nil)
+    }
+
+    /// The members of one album whose stem is `stem` (`IMG_1` for `IMG_1.HEIC`
+    /// and `IMG_1.MOV`): the names from `stem.` up to `stem/`, a range of the
+    /// (album, name) index, since `/` is the byte after `.` and in no name.
+    public func pairingMembers(inAlbum album: AlbumTree.ID, stem: [UInt8]) throws -> ([LivePairing.Member], [Int64: Int]) {
+        try pairingMembers(sql: "m.album = ? AND m.name >= ? AND m.name < ?",
+                           arguments: [album, Data(stem + [0x2E]), Data(stem + [0x2F])], stem: stem)
+    }
+
+    private func pairingMembers(sql condition: String, arguments: StatementArguments, stem: [UInt8]?) throws -> ([LivePairing.Member], [Int64: Int]) {
+        let statement = try db.cachedStatement(sql: """
+            SELECT m.rowid, m.asset, m.name, m.mediaType, (SELECT count(*) FROM member o WHERE o.asset = m.asset)
+            FROM member m WHERE \(condition)
+            """)
+        var members: [LivePairing.Member] = []
+        var counts: [Int64: Int] = [:]
         let rows = try Row.fetchCursor(statement, arguments: arguments)
-        var out: [AssetRecord] = []
         while let row = try rows.next() {
-            if let record = Self.asset(from: row) { out.append(record) }
+            let nameData: Data = row[2]
+            let typeText: String = row[3]
+            guard let name = FileName(bytes: Array(nameData)), let type = MediaType(rawValue: typeText) else { continue }
+            if let stem, name.stem != stem { continue }  // a longer stem with a dot: IMG_1.x.jpg
+            let asset: Int64 = row[1]
+            members.append(LivePairing.Member(rowID: row[0], asset: asset, name: name, mediaType: type))
+            counts[asset] = row[4]
         }
-        return out
+        return (members, counts)
     }
 
-    /// Decodes a row selected with `assetColumns`, by column index (the hot path of every scan).
-    static func asset(from row: Row) -> AssetRecord? {
-        let nameData: Data = row[3]
-        let idText: String = row[1]
-        let typeText: String = row[4]
-        guard let name = FileName(bytes: Array(nameData)), let id = AssetID(idText),
-              let mediaType = MediaType(rawValue: typeText) else { return nil }
-        let device: Int64 = row[5]
-        let inode: Int64 = row[6]
-        let mode: Int64 = row[9]
-        let refusal: String? = row[11]
-        return AssetRecord(
-            rowID: row[0], id: id, album: row[2], name: name, mediaType: mediaType,
-            file: FileFacts(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), birthTime: row[10],
-                            size: row[7], modificationTime: row[8], permissions: UInt32(truncatingIfNeeded: mode)),
-            refusal: refusal.flatMap(LinkRefusal.init(rawValue:)))
-    }
-}
-
-extension StoreTransaction {
-    /// The largest asset row ID so far (0 when empty): rows above it were inserted later.
-    public func maxAssetRowID() throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM asset") ?? 0
+    /// The albums a schema upgrade left to pair, forgotten as they are returned.
+    public func takeAlbumsDueForPairing() throws -> [AlbumTree.ID] {
+        let albums = try Int64.fetchAll(db, sql: "SELECT album FROM pairingDue")
+        if !albums.isEmpty { try db.execute(sql: "DELETE FROM pairingDue") }
+        return albums
     }
 
-    /// An asset with this inode inserted after `rowID`.
-    public func asset(device: UInt64, inode: UInt64, insertedAfter rowID: Int64) throws -> AssetRecord? {
-        try Row.fetchOne(db, sql: "SELECT \(Self.assetColumns) FROM asset WHERE inode = ? AND device = ? AND rowid > ? LIMIT 1",
-                         arguments: [Int64(bitPattern: inode), Int64(bitPattern: device), rowID]).flatMap(Self.asset(from:))
+    /// The largest member row ID so far (0 when empty): rows above it were inserted later.
+    public func maxMemberRowID() throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM member") ?? 0
     }
-}
 
-extension StoreTransaction {
+    /// A member file with this inode inserted after `rowID`.
+    public func member(device: UInt64, inode: UInt64, insertedAfter rowID: Int64) throws -> MemberRecord? {
+        try fetchMembers(sql: "SELECT \(Self.memberColumns) FROM member m WHERE inode = ? AND device = ? AND rowid > ? LIMIT 1",
+                         arguments: [Int64(bitPattern: inode), Int64(bitPattern: device), rowID]).first
+    }
+
     /// The files of one album by name: the hot path of every scan and full reconcile,
     /// so it reads only what a comparison needs (no IDs or strings to decode).
     public func indexedFiles(inAlbum album: AlbumTree.ID) throws -> [FileName: IndexedFile] {
-        let statement = try db.cachedStatement(sql: "SELECT rowid, name, device, inode, size, mtime, mode, btime, refusal FROM asset WHERE album = ?")
+        let statement = try db.cachedStatement(sql: "SELECT rowid, name, device, inode, size, mtime, mode, btime, refusal FROM member WHERE album = ?")
         let rows = try Row.fetchCursor(statement, arguments: [album])
         var out: [FileName: IndexedFile] = [:]
         while let row = try rows.next() {
@@ -169,7 +161,116 @@ extension StoreTransaction {
         return out
     }
 
+    func fetchMembers(sql: String, arguments: StatementArguments) throws -> [MemberRecord] {
+        let rows = try Row.fetchCursor(try db.cachedStatement(sql: sql), arguments: arguments)
+        var out: [MemberRecord] = []
+        while let row = try rows.next() {
+            if let member = Self.member(from: row, at: 0) { out.append(member) }
+        }
+        return out
+    }
+
+    /// Decodes `memberColumns` starting at column `base`, by index (the hot path of every scan).
+    static func member(from row: Row, at base: Int) -> MemberRecord? {
+        let nameData: Data = row[base + 3]
+        let typeText: String = row[base + 4]
+        guard let name = FileName(bytes: Array(nameData)), let mediaType = MediaType(rawValue: typeText) else { return nil }
+        let device: Int64 = row[base + 5]
+        let inode: Int64 = row[base + 6]
+        let mode: Int64 = row[base + 9]
+        let refusal: String? = row[base + 11]
+        return MemberRecord(
+            rowID: row[base], asset: row[base + 1], album: row[base + 2], name: name, mediaType: mediaType,
+            file: FileFacts(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), birthTime: row[base + 10],
+                            size: row[base + 7], modificationTime: row[base + 8], permissions: UInt32(truncatingIfNeeded: mode)),
+            refusal: refusal.flatMap(LinkRefusal.init(rawValue:)))
+    }
+
+    // MARK: Assets
+
     public func asset(rowID: Int64) throws -> AssetRecord? {
-        try fetchAssets(sql: "SELECT \(Self.assetColumns) FROM asset WHERE rowid = ?", arguments: [rowID]).first
+        try fetchAssets(where: "a.rowid = ?", arguments: [rowID]).first
+    }
+
+    public func asset(id: AssetID) throws -> AssetRecord? {
+        try fetchAssets(where: "a.id = ?", arguments: [id.rawValue]).first
+    }
+
+    /// The asset a member file belongs to.
+    public func asset(album: AlbumTree.ID, name: FileName) throws -> AssetRecord? {
+        try fetchAssets(where: "a.rowid = (SELECT asset FROM member WHERE album = ? AND name = ?)",
+                        arguments: [album, Data(name.bytes)]).first
+    }
+
+    /// Assets with a member file in any of the given albums.
+    public func assets(inAlbums albums: [AlbumTree.ID]) throws -> [AssetRecord] {
+        var out: [AssetRecord] = []
+        for chunk in stride(from: 0, to: albums.count, by: 500).map({ Array(albums[$0..<min($0 + 500, albums.count)]) }) {
+            let marks = chunk.map { _ in "?" }.joined(separator: ",")
+            out += try fetchAssets(where: "a.rowid IN (SELECT asset FROM member WHERE album IN (\(marks)))",
+                                   arguments: StatementArguments(chunk), cached: false)
+        }
+        return out
+    }
+
+    /// Every asset with a refused member file, for `doctor`.
+    public func refusedAssets() throws -> [AssetRecord] {
+        try fetchAssets(where: "a.rowid IN (SELECT asset FROM member WHERE refusal IS NOT NULL)")
+    }
+
+    public func assetCount() throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM asset") ?? 0
+    }
+
+    /// Assets matching a listing filter: a member in one of `albums`, of this
+    /// type, with a member whose name contains `nameContains`.
+    public func assets(albums: [AlbumTree.ID]?, mediaType: MediaType?, nameContains: [UInt8]?) throws -> [AssetRecord] {
+        var memberClauses: [String] = []
+        var clauses: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        if let albums {
+            memberClauses.append("album IN (\(albums.map { _ in "?" }.joined(separator: ",")))")
+            arguments += albums.map { $0 as any DatabaseValueConvertible }
+        }
+        if let nameContains, !nameContains.isEmpty {
+            // lower() folds ASCII only and leaves other bytes alone: a byte-safe, case-insensitive match.
+            memberClauses.append("instr(lower(CAST(name AS TEXT)), lower(CAST(? AS TEXT))) > 0")
+            arguments.append(Data(nameContains))
+        }
+        if !memberClauses.isEmpty {
+            clauses.append("a.rowid IN (SELECT asset FROM member WHERE \(memberClauses.joined(separator: " AND ")))")
+        }
+        if let mediaType {
+            clauses.append("a.mediaType = ?")
+            arguments.append(mediaType.rawValue)
+        }
+        return try fetchAssets(where: clauses.isEmpty ? "1" : clauses.joined(separator: " AND "),
+                               arguments: StatementArguments(arguments), cached: false)
+    }
+
+    /// Runs an asset query (`condition` on `asset a`) and groups the joined
+    /// member rows in place. Statements with a variable number of parameters
+    /// pass `cached: false`, so they do not fill the statement cache.
+    func fetchAssets(where condition: String, arguments: StatementArguments = StatementArguments(), cached: Bool = true) throws -> [AssetRecord] {
+        let sql = """
+            SELECT a.rowid, a.id, a.mediaType, \(Self.memberColumns) FROM asset a JOIN member m ON m.asset = a.rowid
+            WHERE \(condition) ORDER BY a.rowid, m.mediaType, m.rowid
+            """
+        let statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        var out: [AssetRecord] = []
+        while let row = try rows.next() {
+            let rowID: Int64 = row[0]
+            guard let member = Self.member(from: row, at: 3) else { continue }
+            if let last = out.last, last.rowID == rowID {
+                out[out.count - 1].members.append(member)
+                continue
+            }
+            let idText: String = row[1]
+            let typeText: String = row[2]
+            guard let id = AssetID(idText), let mediaType = MediaType(rawValue: typeText) else { continue }
+            out.append(AssetRecord(rowID: rowID, id: id, mediaType: mediaType, members: [member]))
+        }
+        return out
     }
 }

@@ -51,21 +51,22 @@ extension StoreTransaction {
 
     /// The individually selected assets of an app, by ID.
     public func selectedAssets(_ app: AppID) throws -> [AssetRecord] {
-        try fetchAssets(sql: """
-            SELECT \(Self.assetColumns) FROM asset WHERE rowid IN (SELECT asset FROM selectedAsset WHERE app = ?) ORDER BY id
-            """, arguments: [app.rawValue])
+        try fetchAssets(where: "a.rowid IN (SELECT asset FROM selectedAsset WHERE app = ?)", arguments: [app.rawValue])
+            .sorted { $0.id.rawValue < $1.id.rawValue }
     }
 
     /// Everything a limited app may see: its selected assets and every asset
     /// in a selected album or below it (album grants are live).
     public func visibleAssets(limitedApp app: AppID) throws -> [AssetRecord] {
-        try fetchAssets(sql: """
-            WITH RECURSIVE granted(id) AS (
-                SELECT album FROM selectedAlbum WHERE app = ?1
-                UNION SELECT album.id FROM album JOIN granted ON album.parent = granted.id
+        try fetchAssets(where: """
+            a.rowid IN (
+                WITH RECURSIVE granted(id) AS (
+                    SELECT album FROM selectedAlbum WHERE app = ?1
+                    UNION SELECT album.id FROM album JOIN granted ON album.parent = granted.id
+                )
+                SELECT asset FROM member WHERE album IN granted
+                UNION SELECT asset FROM selectedAsset WHERE app = ?1
             )
-            SELECT \(Self.assetColumns) FROM asset
-            WHERE album IN granted OR rowid IN (SELECT asset FROM selectedAsset WHERE app = ?1)
             """, arguments: [app.rawValue])
     }
 }

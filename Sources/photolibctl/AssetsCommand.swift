@@ -21,6 +21,15 @@ struct AssetsCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: JSONOption
 
+    /// A Live Photo shows as its photo's path and its video's name beside it: `Trips/IMG_1.HEIC + IMG_1.MOV`.
+    static func paths(_ asset: AssetInfo) -> String {
+        guard let members = asset.members, members.count > 1 else { return asset.path }
+        let others = members.dropFirst().map { member in
+            member.path.split(separator: "/").last.map(String.init) ?? member.path
+        }
+        return ([asset.path] + others).joined(separator: " + ")
+    }
+
     func validate() throws {
         if let type, !["image", "video", "live"].contains(type) {
             throw ValidationError("'--type \(type)' is not a type; use image, video or live.")
@@ -33,13 +42,15 @@ struct AssetsCommand: ParsableCommand {
         }
         if output.json { return Output.json(result.assets) }
         Output.table(["ID", "TYPE", "SIZE", "PATH"], result.assets.map { asset in
-            [asset.id, asset.mediaType, Output.size(asset.size), asset.path + (asset.refused != nil ? "  (refused: in no view)" : "")]
+            [asset.id, asset.mediaType, Output.size(asset.size + (asset.members?.dropFirst().reduce(0) { $0 + $1.size } ?? 0)),
+             Self.paths(asset) + (asset.refused != nil ? "  (refused: in no view)" : "")]
         })
         let refusedAssets = result.assets.filter { $0.refused != nil }
         if !refusedAssets.isEmpty {
             print("")
             for asset in refusedAssets {
-                print("\(asset.path) is in no view: \(asset.refusedBecause ?? asset.refused ?? "refused").")
+                let files = asset.members?.filter { $0.refused != nil }.map(\.path) ?? [asset.path]
+                print("\(files.joined(separator: " and ")) \(files.count > 1 ? "are" : "is") in no view: \(asset.refusedBecause ?? asset.refused ?? "refused").")
             }
         }
     }

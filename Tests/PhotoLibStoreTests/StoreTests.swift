@@ -18,12 +18,12 @@ struct StoreTests {
                                 [0x62, 0xFF, 0x2E, 0x6A, 0x70, 0x67], [0x62, 0xFE, 0x2E, 0x6A, 0x70, 0x67]]
         try store.write { tx in
             for (index, bytes) in names.enumerated() {
-                _ = try tx.insertAsset(album: AlbumTree.rootID, name: FileName(bytes: bytes)!, mediaType: .image,
-                                       file: facts(UInt64(index + 1)), generator: &generator)
+                _ = try tx.insertMember(album: AlbumTree.rootID, name: FileName(bytes: bytes)!, mediaType: .image,
+                                        file: facts(UInt64(index + 1)), generator: &generator)
             }
         }
-        let stored = try store.read { try $0.assets(inAlbum: AlbumTree.rootID) }
-        #expect(Set(stored.map(\.name.bytes)) == Set(names))
+        let stored = try store.read { try $0.assets(inAlbums: [AlbumTree.rootID]) }
+        #expect(Set(stored.map(\.primary.name.bytes)) == Set(names))
     }
 
     @Test("album grants are live and cover sub-albums; single selections survive an album move")
@@ -40,8 +40,8 @@ struct StoreTests {
             _ = try tx.selectAlbums(app, albums: [trips])
         }
         let (later, single) = try store.write { tx in
-            (try tx.insertAsset(album: nested, name: FileName("later.jpg")!, mediaType: .image, file: facts(1), generator: &generator),
-             try tx.insertAsset(album: other, name: FileName("one.jpg")!, mediaType: .image, file: facts(2), generator: &generator))
+            (try tx.asset(rowID: tx.insertMember(album: nested, name: FileName("later.jpg")!, mediaType: .image, file: facts(1), generator: &generator).asset)!,
+             try tx.asset(rowID: tx.insertMember(album: other, name: FileName("one.jpg")!, mediaType: .image, file: facts(2), generator: &generator).asset)!)
         }
         _ = try store.write { try $0.selectAssets(app, rowIDs: [single.rowID]) }
         #expect(Set(try store.read { try $0.visibleAssets(limitedApp: app) }.map(\.id)) == [later.id, single.id])
@@ -56,12 +56,45 @@ struct StoreTests {
         var generator = SystemRandomNumberGenerator()
         let record = try store.write { tx in
             try tx.insertApp(AppRecord(id: app, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined, viewName: FileName("view-0000000000000000")!), createdAt: 0)
-            let record = try tx.insertAsset(album: 1, name: FileName("a.jpg")!, mediaType: .image, file: facts(9), generator: &generator)
-            _ = try tx.selectAssets(app, rowIDs: [record.rowID])
+            let record = try tx.insertMember(album: 1, name: FileName("a.jpg")!, mediaType: .image, file: facts(9), generator: &generator)
+            _ = try tx.selectAssets(app, rowIDs: [record.asset])
             return record
         }
-        try store.write { try $0.deleteAsset(rowID: record.rowID) }
+        try store.write { try $0.deleteMember(rowID: record.rowID) }
         #expect(try store.read { try $0.selectedAssetRowIDs(app) }.isEmpty)
+        #expect(try store.read { try $0.assetCount() } == 0)
+    }
+
+    @Test("an asset lives while it has a member: its type follows its members, and a member joining another asset brings its selections")
+    func members() throws {
+        let store = try Store(inMemory: ())
+        var generator = SystemRandomNumberGenerator()
+        let other = AppID("org.example.Other")!
+        let (image, video) = try store.write { tx in
+            for id in [app, other] {
+                try tx.insertApp(AppRecord(id: id, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined,
+                                           viewName: ViewName.random(using: &generator)), createdAt: 0)
+            }
+            let image = try tx.insertMember(album: 1, name: FileName("IMG_1.HEIC")!, mediaType: .image, file: facts(1), generator: &generator)
+            let video = try tx.insertMember(album: 1, name: FileName("IMG_1.MOV")!, mediaType: .video, file: facts(2), generator: &generator)
+            _ = try tx.selectAssets(app, rowIDs: [image.asset])
+            _ = try tx.selectAssets(other, rowIDs: [video.asset])
+            return (image, video)
+        }
+        #expect(try store.read { try $0.assetCount() } == 2)
+        // The video joins the photo: one live asset, with the photo's ID and both apps' selections.
+        try store.write { try $0.moveMember(video.rowID, toAsset: image.asset) }
+        let live = try #require(try store.read { try $0.asset(rowID: image.asset) })
+        #expect(live.mediaType == .live)
+        #expect(live.members.map(\.name) == [FileName("IMG_1.HEIC")!, FileName("IMG_1.MOV")!])
+        #expect(try store.read { try $0.assetCount() } == 1)
+        #expect(try store.read { try $0.selectedAssetRowIDs(other) } == [image.asset])
+        #expect(try store.read { try $0.assets(albums: nil, mediaType: .live, nameContains: nil) }.map(\.rowID) == [image.asset])
+        // The video gone: the photo stays, same ID, an image again.
+        try store.write { try $0.deleteMember(rowID: video.rowID) }
+        let alone = try #require(try store.read { try $0.asset(rowID: image.asset) })
+        #expect(alone.id == live.id && alone.mediaType == .image && alone.members.count == 1)
+        #expect(try store.read { try $0.selectedAssetRowIDs(app) } == [image.asset])
     }
 
     @Test("an app removed and added again continues its tokens, all old ones (the last included) below the history floor")

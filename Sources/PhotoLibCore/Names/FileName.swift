@@ -41,6 +41,13 @@ public struct FileName: Hashable, Sendable, Comparable, CustomStringConvertible 
         return Array(bytes[(dot + 1)...])
     }
 
+    /// The name without its extension (the whole name when it has none):
+    /// what the members of a Live Photo share.
+    public var stem: [UInt8] {
+        guard let ext = pathExtension else { return bytes }
+        return Array(bytes.dropLast(ext.count + 1))
+    }
+
     public func hash(into hasher: inout Hasher) {
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }

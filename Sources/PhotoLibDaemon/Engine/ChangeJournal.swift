@@ -37,7 +37,7 @@ struct ChangeJournal {
             for change in changes {
                 switch change {
                 case .asset(let old, let new):
-                    guard let id = (old ?? new)?.record.id.rawValue else { continue }
+                    guard let id = (old ?? new)?.id.rawValue else { continue }
                     coalescer.add(id: id, old: context.viewAsset(old), new: context.viewAsset(new))
                 case .albumMoved(let from, let to):
                     if context.layout == .limited {
@@ -50,12 +50,13 @@ struct ChangeJournal {
                         continue
                     }
                     for record in try tx.assets(inAlbums: albums.subtree(of: album)) {
-                        guard let path = albums.path(of: record.album)?.appending(record.name),
-                              let oldPath = path.replacingPrefix(to, with: from) else { continue }
-                        let ancestry = albums.ancestry(of: record.album)
-                        coalescer.add(id: record.id.rawValue,
-                                      old: context.viewAsset(LocatedAsset(record: record, path: oldPath, ancestry: ancestry)),
-                                      new: context.viewAsset(LocatedAsset(record: record, path: path, ancestry: ancestry)))
+                        guard let now = LibraryIndex.locate(record, in: albums) else { continue }
+                        var before = now
+                        for index in before.members.indices {
+                            let path = before.members[index].path
+                            before.members[index].path = path.replacingPrefix(to, with: from) ?? path
+                        }
+                        coalescer.add(id: record.id.rawValue, old: context.viewAsset(before), new: context.viewAsset(now))
                     }
                 case .albumCreated, .albumRemoved:
                     continue

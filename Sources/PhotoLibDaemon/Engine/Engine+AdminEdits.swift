@@ -127,7 +127,7 @@ extension Engine {
                 let after = AppViewContext(app: app, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id))
                 var coalescer = ChangeCoalescer()
                 for case .asset(let old?, _) in changes {
-                    coalescer.add(id: old.record.id.rawValue, old: before.viewAsset(old), new: after.viewAsset(old))
+                    coalescer.add(id: old.id.rawValue, old: before.viewAsset(old), new: after.viewAsset(old))
                 }
                 let details = coalescer.details
                 if !details.isEmpty { published.append(try journal.recordChange(id, details, tx: tx)) }

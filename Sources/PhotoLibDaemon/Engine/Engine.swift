@@ -185,13 +185,13 @@ actor Engine {
         try recordLearnedRefusals()
     }
 
-    /// Stores the refusals the kernel gave while linking, so `assets` and
+    /// Stores the refusals the kernel gave while linking (by member file), so `assets` and
     /// `doctor` name those originals and no view tries them again until they change.
     func recordLearnedRefusals() throws {
         let learned = views.takeLearnedRefusals()
         guard !learned.isEmpty else { return }
         try store.write { tx in
-            for (rowID, refusal) in learned { try tx.setRefusal(refusal, rowID: rowID) }
+            for (rowID, refusal) in learned { try tx.setRefusal(refusal, memberRowID: rowID) }
         }
         cachedContexts = nil
     }

@@ -11,9 +11,13 @@ import PhotoLibSystem
 /// changes), and when a file is renamed over it (an atomic save: the ID stays,
 /// the content counts as changed). Owned by the engine; not thread-safe.
 ///
+/// An asset is an ID and its member files: one file, or the image and video
+/// of a Live Photo. File events change members; after each batch or scan,
+/// the stems they touched are paired again (`LivePairing`).
+///
 /// What an event or a listing *means* is decided by the core (`FileRefresh`,
-/// `DirectoryPlan`, `FileIdentity`, `LibraryScope`); this type looks things up,
-/// asks, and writes the answer to the store.
+/// `DirectoryPlan`, `FileIdentity`, `LibraryScope`, `LivePairing`); this type
+/// looks things up, asks, and writes the answer to the store.
 final class LibraryIndex {
     let store: Store
     let policy: AssetNamePolicy
@@ -29,6 +33,10 @@ final class LibraryIndex {
     private(set) var unreadable: [RelativePath: FileSystemFailure] = [:] {
         didSet { publishUnreadable() }
     }
+    /// Stems whose files changed in the current batch, by album: paired again at its end.
+    private var touchedStems: [AlbumTree.ID: Set<[UInt8]>] = [:]
+    /// Albums whose every file is paired again at the end of the batch (scanned ones).
+    private var touchedAlbums: Set<AlbumTree.ID> = []
 
     init(store: Store, policy: AssetNamePolicy, access: LibraryAccess, board: StatusBoard, logger: Logger) throws {
         self.store = store
@@ -39,10 +47,31 @@ final class LibraryIndex {
         albums = try store.read { try $0.albumTree() }
     }
 
-    /// Where an asset is now, for view changes.
+    /// Where an asset and its members are now, for view changes.
     func locate(_ record: AssetRecord) -> LocatedAsset? {
-        guard let albumPath = albums.path(of: record.album) else { return nil }
-        return LocatedAsset(record: record, path: albumPath.appending(record.name), ancestry: albums.ancestry(of: record.album))
+        Self.locate(record, in: albums)
+    }
+
+    static func locate(_ record: AssetRecord, in albums: AlbumTree) -> LocatedAsset? {
+        let members = record.members.compactMap { member in
+            albums.path(of: member.album).map {
+                LocatedMember(rowID: member.rowID, path: $0.appending(member.name), mediaType: member.mediaType,
+                              file: member.file, refusal: member.refusal)
+            }
+        }
+        guard !members.isEmpty else { return nil }
+        return LocatedAsset(rowID: record.rowID, id: record.id, mediaType: record.mediaType, members: members,
+                            ancestry: albums.ancestry(of: record.primary.album))
+    }
+
+    /// The asset as it stands in the store now, when changes are being recorded.
+    private func snapshot(_ asset: Int64, tx: StoreTransaction, recorder: ChangeRecorder) throws -> LocatedAsset? {
+        guard recorder.isRecording else { return nil }
+        return try tx.asset(rowID: asset).flatMap(locate)
+    }
+
+    private func touch(_ album: AlbumTree.ID, _ name: FileName) {
+        touchedStems[album, default: []].insert(name.stem)
     }
 
     // MARK: Events
@@ -107,6 +136,7 @@ final class LibraryIndex {
                     outcome.failedWatches.append(path)
                 }
             }
+            try pairTouched(tx: tx, recorder: recorder)
             try inTransaction(tx, recorder)
         }
         return outcome
@@ -117,7 +147,7 @@ final class LibraryIndex {
     ) throws {
         guard LibraryScope.contains(path), let name = path.lastComponent, let mediaType = policy.mediaType(of: name) else { return }
         guard let album = try ensureAlbum(path.parent ?? .root, tx: tx, recorder: recorder) else { return }
-        let existing = try tx.asset(album: album, name: name)
+        let existing = try tx.member(album: album, name: name)
         let known = existing.map { IndexedFile(rowID: $0.rowID, file: $0.file, refusal: $0.refusal) }
         switch FileRefresh.decide(known: known, found: access.lookUp(path), mayCreate: mayCreate, daemonUID: daemonUID) {
         case .nothing:
@@ -130,21 +160,22 @@ final class LibraryIndex {
         case .update(let facts, let refusal, let isVisible):
             markReadable(path)
             guard var existing else { return }
-            let old = locate(existing)
+            let old = try snapshot(existing.asset, tx: tx, recorder: recorder)
             existing.file = facts
             existing.refusal = refusal
-            try tx.updateAsset(existing)
-            if isVisible { recorder.record(.asset(old: old, new: locate(existing))) }
+            try tx.updateMember(existing)
+            if isVisible { recorder.record(.asset(old: old, new: try snapshot(existing.asset, tx: tx, recorder: recorder))) }
         case .insert(let facts, let refusal):
             markReadable(path)
-            let record = try tx.insertAsset(album: album, name: name, mediaType: mediaType, file: facts, refusal: refusal,
-                                            generator: &generator)
-            recorder.record(.asset(old: nil, new: locate(record)))
+            let member = try tx.insertMember(album: album, name: name, mediaType: mediaType, file: facts, refusal: refusal,
+                                             generator: &generator)
+            touch(album, name)
+            recorder.record(.asset(old: nil, new: try snapshot(member.asset, tx: tx, recorder: recorder)))
         }
     }
 
     private func moveFile(from: RelativePath, to: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws {
-        let source = try asset(at: from, tx: tx)
+        let source = try member(at: from, tx: tx)
         markReadable(from)
         guard LibraryScope.contains(to), let toName = to.lastComponent, let toType = policy.mediaType(of: toName),
               let toAlbum = try ensureAlbum(to.parent ?? .root, tx: tx, recorder: recorder) else {
@@ -152,8 +183,8 @@ final class LibraryIndex {
             if let source { try delete(source, tx: tx, recorder: recorder) }
             return
         }
-        if let destination = try tx.asset(album: toAlbum, name: toName) {
-            // Renamed over an asset (an atomic save): the asset keeps its ID.
+        if let destination = try tx.member(album: toAlbum, name: toName) {
+            // Renamed over a member file (an atomic save): its asset keeps its ID.
             if let source, source.rowID != destination.rowID {
                 try delete(source, tx: tx, recorder: recorder)
             }
@@ -165,7 +196,8 @@ final class LibraryIndex {
             try refreshFile(to, tx: tx, recorder: recorder, mayCreate: { _ in true })
             return
         }
-        let old = locate(moved)
+        let old = try snapshot(moved.asset, tx: tx, recorder: recorder)
+        touch(moved.album, moved.name)
         moved.album = toAlbum
         moved.name = toName
         moved.mediaType = toType
@@ -178,8 +210,9 @@ final class LibraryIndex {
         case .unreadable(let failure):
             unreadable[to] = failure
         }
-        try tx.updateAsset(moved)
-        recorder.record(.asset(old: old, new: locate(moved)))
+        try tx.updateMember(moved)
+        touch(toAlbum, toName)
+        recorder.record(.asset(old: old, new: try snapshot(moved.asset, tx: tx, recorder: recorder)))
     }
 
     private func moveAlbum(from: RelativePath, to: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws {
@@ -222,20 +255,64 @@ final class LibraryIndex {
 
     private func removeFile(_ path: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws {
         markReadable(path)
-        if let record = try asset(at: path, tx: tx) {
-            try delete(record, tx: tx, recorder: recorder)
+        if let member = try member(at: path, tx: tx) {
+            try delete(member, tx: tx, recorder: recorder)
         }
     }
 
-    private func delete(_ record: AssetRecord, tx: StoreTransaction, recorder: ChangeRecorder, located: LocatedAsset?? = nil) throws {
-        let old = located ?? locate(record)
-        try tx.deleteAsset(rowID: record.rowID)
-        recorder.record(.asset(old: old, new: nil))
+    /// Deletes a member file's row. The asset stays while it has another
+    /// member (a Live Photo's video gone leaves its photo, same ID).
+    /// `located`: the asset as it was, when known already.
+    private func delete(_ member: MemberRecord, tx: StoreTransaction, recorder: ChangeRecorder, located: LocatedAsset?? = nil) throws {
+        let old = try located ?? snapshot(member.asset, tx: tx, recorder: recorder)
+        try tx.deleteMember(rowID: member.rowID)
+        touch(member.album, member.name)
+        recorder.record(.asset(old: old, new: try snapshot(member.asset, tx: tx, recorder: recorder)))
     }
 
-    private func asset(at path: RelativePath, tx: StoreTransaction) throws -> AssetRecord? {
+    private func member(at path: RelativePath, tx: StoreTransaction) throws -> MemberRecord? {
         guard let name = path.lastComponent, let album = albums.album(at: path.parent ?? .root) else { return nil }
-        return try tx.asset(album: album, name: name)
+        return try tx.member(album: album, name: name)
+    }
+
+    // MARK: Live Photos
+
+    /// Pairs again the stems and albums whose files changed in this batch, as `LivePairing` decides.
+    private func pairTouched(tx: StoreTransaction, recorder: ChangeRecorder) throws {
+        defer {
+            touchedStems = [:]
+            touchedAlbums = []
+        }
+        for album in touchedAlbums where albums.contains(album) {
+            let (members, counts) = try tx.pairingMembers(inAlbum: album)
+            try carryOut(LivePairing.plan(members, memberCounts: counts), tx: tx, recorder: recorder)
+        }
+        for (album, stems) in touchedStems where !touchedAlbums.contains(album) && albums.contains(album) {
+            for stem in stems {
+                let (members, counts) = try tx.pairingMembers(inAlbum: album, stem: stem)
+                try carryOut(LivePairing.plan(members, memberCounts: counts), tx: tx, recorder: recorder)
+            }
+        }
+    }
+
+    private func carryOut(_ edits: [LivePairing.Edit], tx: StoreTransaction, recorder: ChangeRecorder) throws {
+        for edit in edits {
+            switch edit {
+            case .join(let rowID, let target):
+                guard let member = try tx.member(rowID: rowID) else { continue }
+                let (oldSource, oldTarget) = (try snapshot(member.asset, tx: tx, recorder: recorder),
+                                              try snapshot(target, tx: tx, recorder: recorder))
+                try tx.moveMember(rowID, toAsset: target)
+                recorder.record(.asset(old: oldSource, new: try snapshot(member.asset, tx: tx, recorder: recorder)))
+                recorder.record(.asset(old: oldTarget, new: try snapshot(target, tx: tx, recorder: recorder)))
+            case .split(let rowID):
+                guard let member = try tx.member(rowID: rowID) else { continue }
+                let old = try snapshot(member.asset, tx: tx, recorder: recorder)
+                let own = try tx.splitMember(member, generator: &generator)
+                recorder.record(.asset(old: old, new: try snapshot(member.asset, tx: tx, recorder: recorder)))
+                recorder.record(.asset(old: nil, new: try snapshot(own, tx: tx, recorder: recorder)))
+            }
+        }
     }
 
     /// The album for a directory path, creating rows for directories that exist on disk but not yet in the index.
@@ -291,7 +368,7 @@ final class LibraryIndex {
         var pending: [Pending] = [Pending(album: album, directory: .found(opened), path: path)]
         while let next = pending.popLast() {
             let result = try reconcileDirectory(next, tx: tx, recorder: recorder)
-            for (record, located) in result.vanished { try delete(record, tx: tx, recorder: recorder, located: located) }
+            for (member, located) in result.vanished { try delete(member, tx: tx, recorder: recorder, located: located) }
             pending += result.subdirectories
         }
     }
@@ -305,8 +382,8 @@ final class LibraryIndex {
 
     struct DirectoryResult {
         var subdirectories: [Pending] = []
-        /// Assets no longer present, with where they were.
-        var vanished: [(AssetRecord, LocatedAsset?)] = []
+        /// Member files no longer present, with their asset as it was.
+        var vanished: [(MemberRecord, LocatedAsset?)] = []
         var files = 0
     }
 
@@ -335,21 +412,24 @@ final class LibraryIndex {
             unreadable[item.name.map(path.appending) ?? path] = item.failure
         }
         var result = DirectoryResult(files: plan.fileCount)
+        if !plan.newFiles.isEmpty || !plan.vanishedFiles.isEmpty { touchedAlbums.insert(album) }
         for file in plan.newFiles {
-            let record = try tx.insertAsset(album: album, name: file.name, mediaType: file.mediaType, file: file.facts,
-                                            refusal: file.refusal, generator: &generator)
-            recorder.record(.asset(old: nil, new: locate(record)))
+            let member = try tx.insertMember(album: album, name: file.name, mediaType: file.mediaType, file: file.facts,
+                                             refusal: file.refusal, generator: &generator)
+            recorder.record(.asset(old: nil, new: try snapshot(member.asset, tx: tx, recorder: recorder)))
         }
         for change in plan.changedFiles {
-            guard var existing = try tx.asset(rowID: change.rowID) else { continue }
-            let old = locate(existing)
+            guard var existing = try tx.member(rowID: change.rowID) else { continue }
+            let old = try snapshot(existing.asset, tx: tx, recorder: recorder)
             existing.file = change.facts
             existing.refusal = change.refusal
-            try tx.updateAsset(existing)
-            if change.isVisible { recorder.record(.asset(old: old, new: locate(existing))) }
+            try tx.updateMember(existing)
+            if change.isVisible { recorder.record(.asset(old: old, new: try snapshot(existing.asset, tx: tx, recorder: recorder))) }
         }
         for rowID in plan.vanishedFiles {
-            if let record = try tx.asset(rowID: rowID) { result.vanished.append((record, locate(record))) }
+            if let member = try tx.member(rowID: rowID) {
+                result.vanished.append((member, try snapshot(member.asset, tx: tx, recorder: recorder)))
+            }
         }
         func open(_ name: FileName) -> Lookup<FileDescriptor> {
             guard let directory else { return .gone }
@@ -377,11 +457,14 @@ final class LibraryIndex {
             // scan may find the same inode elsewhere): only the album goes now,
             // its assets are parked under hidden names, which no file can have.
             for record in try tx.assets(inAlbums: albums.subtree(of: gone)) {
-                result.vanished.append((record, locate(record)))
-                var parked = record
-                parked.album = AlbumTree.rootID
-                parked.name = FileName(".photolibd-vanished-\(record.id.rawValue)")!
-                try tx.updateAsset(parked)
+                let located = recorder.isRecording ? locate(record) : nil
+                for member in record.members where albums.isWithin(member.album, gone) {
+                    result.vanished.append((member, located))
+                    var parked = member
+                    parked.album = AlbumTree.rootID
+                    parked.name = FileName(".photolibd-vanished-\(member.rowID)")!
+                    try tx.updateMember(parked)
+                }
             }
             try tx.deleteAlbum(gone)
             albums.remove(gone)
@@ -458,8 +541,8 @@ final class LibraryIndex {
         // One transaction for the whole walk: a crash midway leaves the old
         // index, and the next start scans again anyway.
         try store.write { tx in
-            let watermark = try tx.maxAssetRowID()
-            var vanished: [(AssetRecord, LocatedAsset?)] = []
+            let watermark = try tx.maxMemberRowID()
+            var vanished: [(MemberRecord, LocatedAsset?)] = []
             let root: Lookup<FileDescriptor>
             do throws(SystemCallError) {
                 root = .found(try Directory.duplicate(access.root))
@@ -477,25 +560,29 @@ final class LibraryIndex {
                 }
             }
             for (gone, goneLocation) in vanished {
-                if let arrived = try tx.asset(device: gone.file.device, inode: gone.file.inode, insertedAfter: watermark),
+                if let arrived = try tx.member(device: gone.file.device, inode: gone.file.inode, insertedAfter: watermark),
                    FileIdentity.isSameFile(indexed: gone.file, found: arrived.file) {
-                    // The same file, moved while nobody watched: the old asset
-                    // (ID, selections) takes the new place. A reused inode
-                    // number with another birth time is another file.
-                    try tx.deleteAsset(rowID: arrived.rowID)
-                    recorder.record(.asset(old: locate(arrived), new: nil))
+                    // The same file, moved while nobody watched: the old member
+                    // (its asset's ID, selections) takes the new place. A reused
+                    // inode number with another birth time is another file.
+                    let arrivedLocation = try snapshot(arrived.asset, tx: tx, recorder: recorder)
+                    try tx.deleteMember(rowID: arrived.rowID)
+                    recorder.record(.asset(old: arrivedLocation, new: try snapshot(arrived.asset, tx: tx, recorder: recorder)))
                     var moved = gone
                     moved.album = arrived.album
                     moved.name = arrived.name
                     moved.mediaType = arrived.mediaType
                     moved.file = arrived.file
                     moved.refusal = arrived.refusal
-                    try tx.updateAsset(moved)
-                    recorder.record(.asset(old: goneLocation, new: locate(moved)))
+                    try tx.updateMember(moved)
+                    touchedAlbums.insert(arrived.album)
+                    recorder.record(.asset(old: goneLocation, new: try snapshot(moved.asset, tx: tx, recorder: recorder)))
                 } else {
                     try delete(gone, tx: tx, recorder: recorder, located: goneLocation)
                 }
             }
+            touchedAlbums.formUnion(try tx.takeAlbumsDueForPairing())
+            try pairTouched(tx: tx, recorder: recorder)
             try inTransaction(tx, recorder)
         }
     }

@@ -1,14 +1,6 @@
 import PhotoLibCore
 import PhotoLibStore
 
-/// An asset as it stood at one moment: its record and its full path in the library.
-struct LocatedAsset: Sendable, Equatable {
-    var record: AssetRecord
-    var path: RelativePath
-    /// The asset's album and every album above it, for live album grants.
-    var ancestry: [AlbumTree.ID]
-}
-
 /// One change the views must follow, in the order the index applied it.
 ///
 /// Paths are those at the moment of the change, so applying a list in order
@@ -38,13 +30,15 @@ final class ChangeRecorder {
         self.limit = limit
     }
 
-    func record(_ change: ViewChange) {
+    /// Keeps a change; `change` is not evaluated when nothing is recorded
+    /// (a full scan's snapshots of assets would cost a query each).
+    func record(_ change: @autoclosure () throws -> ViewChange) rethrows {
         guard isRecording, !overflowed else { return }
         if changes.count >= limit {
             overflowed = true
             changes = []
             return
         }
-        changes.append(change)
+        changes.append(try change())
     }
 }

@@ -33,10 +33,7 @@ extension RequestRouter {
             case .limited: candidates = try tx.visibleAssets(limitedApp: app)
             case .full: candidates = try tx.assets(albums: nil, mediaType: nil, nameContains: nil)
             }
-            let assets = candidates.compactMap { asset -> ViewAsset? in
-                guard let path = albums.path(of: asset.album) else { return nil }
-                return context.viewAsset(LocatedAsset(record: asset, path: path.appending(asset.name), ancestry: albums.ancestry(of: asset.album)))
-            }
+            let assets = candidates.compactMap { asset in context.viewAsset(LibraryIndex.locate(asset, in: albums)) }
             return ListResult(app: app.rawValue, token: tokens.last, status: record.readWrite.rawValue, assets: assets.sorted { $0.entry < $1.entry })
         }
     }

@@ -166,11 +166,10 @@ struct RequestRouter: Sendable {
     private func assets(_ p: AssetsParams) throws -> AssetsResult {
         var type: MediaType?
         if let text = p.type {
-            switch text {
-            case "image", "video": type = MediaType(rawValue: text)
-            case "live": return AssetsResult(assets: [])  // Live Photo pairing is not indexed yet
-            default: throw PhotoLibError.invalidParameter(name: "type", reason: "'\(text)' is not one of image, video, live")
+            guard let known = MediaType(rawValue: text) else {
+                throw PhotoLibError.invalidParameter(name: "type", reason: "'\(text)' is not one of image, video, live")
             }
+            type = known
         }
         return try store.read { tx in
             let albums = try tx.albumTree()

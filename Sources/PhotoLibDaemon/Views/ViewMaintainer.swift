@@ -17,7 +17,7 @@ final class ViewMaintainer {
         var album: RelativePath
         var name: FileName
         var inode: UInt64
-        /// The asset's row, to record a refusal against.
+        /// The member file's row, to record a refusal against.
         var rowID: Int64
 
         init(album: RelativePath, name: FileName, inode: UInt64, rowID: Int64) {
@@ -27,9 +27,9 @@ final class ViewMaintainer {
             self.rowID = rowID
         }
 
-        init(_ asset: LocatedAsset) {
-            self.init(album: asset.path.parent ?? .root, name: asset.record.name, inode: asset.record.file.inode,
-                      rowID: asset.record.rowID)
+        init?(_ member: LocatedMember) {
+            guard let name = member.path.lastComponent else { return nil }
+            self.init(album: member.path.parent ?? .root, name: name, inode: member.file.inode, rowID: member.rowID)
         }
     }
 
@@ -126,14 +126,17 @@ final class ViewMaintainer {
         case .empty:
             try sync(view.root, wanted: [:], sources: [:], report: &report)
         case .limited:
-            let visible = try tx.visibleAssets(limitedApp: app.id)
+            let policy = ViewPolicy(layout: .limited, selectedAssets: try tx.selectedAssetRowIDs(app.id),
+                                    selectedAlbums: try tx.selectedAlbums(app.id))
             var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
             var sources: [FileName: LinkSource] = [:]
-            for record in visible where record.refusal == nil {
+            for record in try tx.visibleAssets(limitedApp: app.id) {
                 guard let located = index.locate(record) else { continue }
-                let entry = ViewEntryNaming.limitedEntryName(id: record.id, originalName: record.name, mediaType: record.mediaType)
-                wanted[entry] = .file(inode: record.file.inode)
-                sources[entry] = LinkSource(located)
+                for entry in policy.entries(located) {
+                    guard let name = entry.path.lastComponent, let source = LinkSource(entry.member) else { continue }
+                    wanted[name] = .file(inode: entry.member.file.inode)
+                    sources[name] = source
+                }
             }
             try sync(view.root, wanted: wanted, sources: sources, report: &report)
         case .full:
@@ -142,6 +145,8 @@ final class ViewMaintainer {
                 defer { directory.close() }
                 // Directories made before the app had its own uid lack the inherited ACL.
                 // For an app running as the owner, the view's own 0700 is enough.
+                // Every member file the owner can share, at its library path:
+                // `ViewPolicy`'s full layout, read album by album from the index.
                 if !path.isRoot, hasOwnUID(app) { restrictAccess(directory, to: app) }
                 var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
                 var sources: [FileName: LinkSource] = [:]
@@ -326,24 +331,30 @@ final class ViewMaintainer {
                 return false
             }
         case .asset(let old, let new):
-            let newEntry = new.flatMap { context.isVisible($0) ? context.entryPath($0) : nil }
-            let oldEntry = old.map(context.entryPath)
+            let policy = context.policy
+            let wanted = new.map(policy.entries) ?? []
+            let wantedInodes = Dictionary(wanted.map { ($0.path, $0.member.file.inode) }, uniquingKeysWith: { first, _ in first })
             do {
-                if let oldEntry, oldEntry != newEntry || old?.record.file.inode != new?.record.file.inode,
-                   let name = oldEntry.lastComponent, let parent = view.directory(oldEntry.parent ?? .root, create: false) {
-                    try Directory.unlink(name, in: parent)
-                }
-                if let newEntry, let new, let name = newEntry.lastComponent,
-                   let parent = view.directory(newEntry.parent ?? .root, create: true) {
-                    if let existing = try Directory.status(of: name, in: parent),
-                       existing.kind == .regular, existing.inode == new.record.file.inode {
-                        return true
+                // Entries of the old form that the new one lacks, or holds for another inode.
+                for placement in old.map(policy.placements) ?? [] where wantedInodes[placement.path] != placement.member.file.inode {
+                    if let name = placement.path.lastComponent,
+                       let parent = view.directory(placement.path.parent ?? .root, create: false) {
+                        try Directory.unlink(name, in: parent)
                     }
-                    _ = try link(LinkSource(new), as: name, in: parent)
+                }
+                for entry in wanted {
+                    guard let name = entry.path.lastComponent, let source = LinkSource(entry.member),
+                          let parent = view.directory(entry.path.parent ?? .root, create: true) else { continue }
+                    if let existing = try Directory.status(of: name, in: parent),
+                       existing.kind == .regular, existing.inode == entry.member.file.inode {
+                        continue
+                    }
+                    _ = try link(source, as: name, in: parent)
                 }
                 return true
             } catch {
-                logger.warning("Could not update the view of \(context.app.id) for \(new?.path ?? old?.path ?? .root): \(error); reconciling it.")
+                let path = new?.primary?.path ?? old?.primary?.path ?? .root
+                logger.warning("Could not update the view of \(context.app.id) for \(path): \(error); reconciling it.")
                 return false
             }
         }

@@ -1,0 +1,79 @@
+/// Which entries one app's view must hold for an asset: the one rule that
+/// full reconciles, incremental updates, change events and `list` all follow,
+/// so what an app is told always matches its directory.
+///
+/// - `empty`: nothing.
+/// - `full`: every member file the owner can share, at its library path.
+/// - `limited`: for a selected asset (or one in or below a selected album),
+///   one entry per member file the owner can share, named by the asset ID and
+///   the member's extension (`ID.heic`, `ID.mov`): flat, stable, and telling
+///   nothing of albums or original names.
+///
+/// A member whose original is refused (`LinkRefusal`) never has an entry; the
+/// asset's other members still do.
+public struct ViewPolicy: Sendable, Equatable {
+    /// One entry a view holds: where in the view, and which member file it links.
+    public struct Entry: Sendable, Equatable {
+        /// Relative to the view directory.
+        public var path: RelativePath
+        public var member: LocatedMember
+    }
+
+    public var layout: ViewLayout
+    /// Asset rows selected one by one (limited layout).
+    public var selectedAssets: Set<Int64>
+    /// Albums granted whole, live (limited layout).
+    public var selectedAlbums: Set<AlbumTree.ID>
+
+    public init(layout: ViewLayout, selectedAssets: Set<Int64> = [], selectedAlbums: Set<AlbumTree.ID> = []) {
+        self.layout = layout
+        self.selectedAssets = selectedAssets
+        self.selectedAlbums = selectedAlbums
+    }
+
+    /// Whether the app was given the asset, refused members aside.
+    public func isGranted(_ asset: LocatedAsset) -> Bool {
+        switch layout {
+        case .empty: return false
+        case .full: return true
+        case .limited:
+            return selectedAssets.contains(asset.rowID) || asset.ancestry.contains(where: selectedAlbums.contains)
+        }
+    }
+
+    /// Where each member's entry is (or would be) in the view, granted or not,
+    /// refused or not: what to remove when the asset leaves or changes.
+    public func placements(_ asset: LocatedAsset) -> [Entry] {
+        asset.members.map { member in
+            switch layout {
+            case .full, .empty:
+                return Entry(path: member.path, member: member)
+            case .limited:
+                let name = member.path.lastComponent.map {
+                    ViewEntryNaming.limitedEntryName(id: asset.id, originalName: $0, mediaType: member.mediaType)
+                } ?? FileName(asset.id.rawValue)!
+                return Entry(path: RelativePath([name]), member: member)
+            }
+        }
+    }
+
+    /// The entries the view must hold for the asset.
+    public func entries(_ asset: LocatedAsset) -> [Entry] {
+        guard isGranted(asset) else { return [] }
+        return placements(asset).filter { $0.member.refusal == nil }
+    }
+
+    /// The asset as the app sees it, or nil when it has no entry in the view.
+    public func viewAsset(_ asset: LocatedAsset?) -> ViewAsset? {
+        guard let asset else { return nil }
+        let shown = entries(asset)
+        guard let first = shown.first else { return nil }
+        let members = shown.count > 1 ? shown.map {
+            ViewMember(entry: $0.path.escaped, mediaType: $0.member.mediaType.rawValue,
+                       size: $0.member.file.size, mtime: $0.member.file.modificationTime)
+        } : nil
+        return ViewAsset(id: asset.id.rawValue, entry: first.path.escaped,
+                         mediaType: MediaType.ofAsset(members: shown.map(\.member.mediaType)).rawValue,
+                         size: first.member.file.size, mtime: first.member.file.modificationTime, members: members)
+    }
+}

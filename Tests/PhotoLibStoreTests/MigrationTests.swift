@@ -1,0 +1,39 @@
+import Foundation
+import GRDB
+import PhotoLibCore
+@testable import PhotoLibStore
+import Testing
+
+@Suite("Schema upgrades")
+struct MigrationTests {
+    @Test("v6 turns each file row into an asset with one member: IDs, selections and row numbers stay, pairing is due")
+    func assetsBecomeGroups() throws {
+        let queue = try DatabaseQueue()
+        try Schema.migrator.migrate(queue, upTo: "v5: view names nobody can guess")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO album (id, parent, name) VALUES (2, 1, CAST('Trips' AS BLOB));
+                INSERT INTO asset (rowid, id, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal)
+                    VALUES (7, 'aaaaaaaaaaaaaaaa', 2, CAST('IMG_1.HEIC' AS BLOB), 'image', 1, 10, 100, 5, 420, NULL, NULL),
+                           (9, 'bbbbbbbbbbbbbbbb', 2, CAST('IMG_1.MOV' AS BLOB), 'video', 1, 11, 200, 5, 420, 3, 'ownedByAnotherUser');
+                DELETE FROM asset WHERE rowid = 9;
+                INSERT INTO asset (rowid, id, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal)
+                    VALUES (8, 'cccccccccccccccc', 2, CAST('IMG_1.MOV' AS BLOB), 'video', 1, 11, 200, 5, 420, 3, 'ownedByAnotherUser');
+                INSERT INTO app (id, uid, createdAt, viewName) VALUES ('org.example.Viewer', 1000, 0, CAST('view-0000000000000000' AS BLOB));
+                INSERT INTO selectedAsset (app, asset) VALUES ('org.example.Viewer', 8);
+                """)
+        }
+        try Schema.migrator.migrate(queue)
+        try queue.read { db in
+            let tx = StoreTransaction(db: db)
+            let video = try #require(try tx.asset(rowID: 8))
+            #expect(video.id.rawValue == "cccccccccccccccc" && video.mediaType == .video)
+            #expect(video.members.map(\.rowID) == [8] && video.primary.refusal == .ownedByAnotherUser && video.primary.file.birthTime == 3)
+            #expect(try tx.selectedAssetRowIDs(AppID("org.example.Viewer")!) == [8])
+            #expect(try Int.fetchAll(db, sql: "SELECT album FROM pairingDue ORDER BY album") == [1, 2])
+            // The deleted row 9 is never handed out again.
+            #expect(try Int.fetchAll(db, sql: "SELECT seq FROM sqlite_sequence WHERE name IN ('asset', 'member')") == [9, 9])
+            #expect(try String.fetchOne(db, sql: "PRAGMA foreign_key_check") == nil)
+        }
+    }
+}
