@@ -1,0 +1,141 @@
+import Foundation
+import Glibc
+import PhotoLibClient
+import PhotoLibCore
+import PhotoLibProtocol
+import Testing
+
+/// Live Photos (SPEC §2): a photo and its video are one asset, with the daemon
+/// run by the library's owner and driven through photolibctl and the socket.
+@Suite("Live Photos, end to end", .serialized)
+struct LivePhotoTests {
+    let viewer = "org.example.Viewer"
+    let picker = "org.example.Picker"
+
+    func started(_ setUp: (TestLibrary) throws -> Void) async throws -> RunningDaemon {
+        let library = try TestLibrary(owner: try TestOwner())
+        try setUp(library)
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        return daemon
+    }
+
+    func viewEntries(_ daemon: RunningDaemon, _ app: String) -> Set<String> {
+        daemon.library.files(below: daemon.view(app))
+    }
+
+    func live(_ daemon: RunningDaemon) throws -> [AssetInfo] {
+        try daemon.assetInfos("--type", "live")
+    }
+
+    @Test("a photo and its video are one live asset: one ID, one selection, an entry per file, and a video added later joins its photo")
+    func pairsAreOneAsset() async throws {
+        let daemon = try await started { lib in
+            try lib.write("Trip/IMG_1.HEIC", contents: "still")
+            try lib.write("Trip/IMG_1.MOV", contents: "motion")
+            try lib.write("Trip/IMG_2.heic", contents: "still two")
+            try lib.write("Trip/IMG_3.JPG")
+            try lib.write("Trip/img_4.jpg")
+            try lib.write("Trip/IMG_4.MOV")  // another stem: case matters in stems
+        }
+        let lib = daemon.library
+        let pairs = try live(daemon)
+        #expect(pairs.map(\.path) == ["Trip/IMG_1.HEIC"])
+        #expect(pairs.first?.members?.map(\.path) == ["Trip/IMG_1.HEIC", "Trip/IMG_1.MOV"])
+        #expect(try daemon.status().assets == 5)
+        #expect(try daemon.ok("assets").contains("Trip/IMG_1.HEIC + IMG_1.MOV"))
+        let liveID = try #require(pairs.first?.id)
+
+        // Selecting either file selects the asset: both files are in the view, under the asset's ID.
+        try daemon.addApp(picker, "limited", uid: 4243)
+        try daemon.ok("select", picker, "Trip/IMG_1.MOV")
+        #expect(viewEntries(daemon, picker) == ["\(liveID).heic", "\(liveID).mov"])
+        let listed = try PhotoLibConnection(socketPath: lib.socket).call(.list, OptionalAppParams(app: picker), returning: ListResult.self)
+        #expect(listed.assets.map(\.id) == [liveID] && listed.assets.first?.mediaType == "live")
+        #expect(listed.assets.first?.members?.map(\.entry) == ["\(liveID).heic", "\(liveID).mov"])
+
+        // An authorized app hears one asset change when a video arrives next to its photo.
+        try daemon.addApp(viewer, "authorized", uid: 4242)
+        let events = try EventReader(daemon, app: viewer)
+        let photoID = try #require(try daemon.assets()["Trip/IMG_2.heic"])
+        try lib.write("Trip/IMG_2.MOV", contents: "motion two")
+        let change = try events.nextChange()
+        #expect(change.inserted.isEmpty && change.removed.isEmpty, "\(change.details)")
+        #expect(change.changed.map(\.id) == [photoID] && change.changed.first?.mediaType == "live")
+        #expect(change.changed.first?.members?.map(\.entry) == ["Trip/IMG_2.heic", "Trip/IMG_2.MOV"])
+        #expect(Set(try live(daemon).map(\.id)) == [liveID, photoID])
+        #expect(viewEntries(daemon, viewer).isSuperset(of: ["Trip/IMG_2.heic", "Trip/IMG_2.MOV"]))
+
+        // An atomic save of the video (write aside, rename over) is one change of the one asset.
+        try lib.write("Trip/.IMG_2.MOV.tmp", contents: "motion two, trimmed")
+        #expect(rename(lib.path("Trip/.IMG_2.MOV.tmp"), lib.path("Trip/IMG_2.MOV")) == 0)
+        let saved = try events.nextChange()
+        #expect(saved.changed.map(\.id) == [photoID] && saved.inserted.isEmpty && saved.removed.isEmpty, "\(saved.details)")
+        #expect(saved.changed.first?.members?.last?.size == Int64("motion two, trimmed".utf8.count))
+    }
+
+    @Test("renaming or moving either file keeps the ID and the selection; the video gone leaves the photo with the same ID")
+    func identitySurvivesRenamesAndRemoval() async throws {
+        let daemon = try await started { lib in
+            try lib.write("Trip/IMG_1.HEIC", contents: "still")
+            try lib.write("Trip/IMG_1.MOV", contents: "motion")
+            try lib.makeDirectory(lib.path("Best"))
+        }
+        let lib = daemon.library
+        let id = try #require(try live(daemon).first?.id)
+        try daemon.addApp(picker, "limited", uid: 4243)
+        try daemon.ok("select", picker, id)
+
+        // A photo manager moves the pair, one file after the other.
+        #expect(rename(lib.path("Trip/IMG_1.HEIC"), lib.path("Best/IMG_1.HEIC")) == 0)
+        #expect(rename(lib.path("Trip/IMG_1.MOV"), lib.path("Best/IMG_1.MOV")) == 0)
+        try await waitUntil("the pair to be one asset again in Best") {
+            try live(daemon).map(\.path) == ["Best/IMG_1.HEIC"]
+        }
+        #expect(try live(daemon).first?.id == id)
+
+        // Renamed, video first this time.
+        #expect(rename(lib.path("Best/IMG_1.MOV"), lib.path("Best/Sunset.mov")) == 0)
+        #expect(rename(lib.path("Best/IMG_1.HEIC"), lib.path("Best/Sunset.heic")) == 0)
+        try await waitUntil("the renamed pair to be one asset") { try live(daemon).map(\.path) == ["Best/Sunset.heic"] }
+        #expect(try live(daemon).first?.id == id)
+        #expect(try daemon.status().assets == 1)
+        try await waitUntil("the view to hold both files") { viewEntries(daemon, picker) == ["\(id).heic", "\(id).mov"] }
+
+        // The video deleted: an image asset, same ID, still selected, its video gone from the view.
+        #expect(unlink(lib.path("Best/Sunset.mov")) == 0)
+        try await waitUntil("the photo to stand alone") { try live(daemon).isEmpty }
+        let photo = try #require(try daemon.assetInfos().first)
+        #expect(photo.id == id && photo.mediaType == "image" && photo.members == nil)
+        try await waitUntil("the view to hold the photo only") { viewEntries(daemon, picker) == ["\(id).heic"] }
+
+        // The video back: it joins its photo again, and the app sees it.
+        try lib.write("Best/Sunset.MOV", contents: "motion")
+        try await waitUntil("the pair again") { try live(daemon).first?.id == id }
+        try await waitUntil("the view to hold both again") { viewEntries(daemon, picker) == ["\(id).heic", "\(id).MOV".lowercased()] }
+    }
+
+    @Test("a photo added after its video joins the video's asset (ID and selection); pairs made while the daemon was down are found at start")
+    func photoAfterVideoAndOffline() async throws {
+        let daemon = try await started { lib in
+            try lib.write("clips/IMG_9.MOV", contents: "motion")
+        }
+        let lib = daemon.library
+        let videoID = try #require(try daemon.assets()["clips/IMG_9.MOV"])
+        try daemon.addApp(picker, "limited", uid: 4243)
+        try daemon.ok("select", picker, videoID)
+        try lib.write("clips/IMG_9.HEIC", contents: "still")
+        try await waitUntil("the photo to join its video") { try live(daemon).map(\.id) == [videoID] }
+        try await waitUntil("the view to hold both") { viewEntries(daemon, picker) == ["\(videoID).heic", "\(videoID).mov"] }
+
+        daemon.stop()
+        try lib.write("clips/IMG_10.JPG")
+        try lib.write("clips/IMG_10.MP4")
+        #expect(unlink(lib.path("clips/IMG_9.HEIC")) == 0)
+        try await daemon.start()
+        #expect(Set(try live(daemon).map(\.path)) == ["clips/IMG_10.JPG"])
+        let video = try #require(try daemon.assetInfos().first { $0.path == "clips/IMG_9.MOV" })
+        #expect(video.id == videoID && video.mediaType == "video")
+        #expect(viewEntries(daemon, picker) == ["\(videoID).mov"])
+    }
+}
