@@ -87,12 +87,20 @@ struct MessyLibraryTests {
         #expect(try daemon.ok("status").contains("unreadable"))
         let doctor = try daemon.ctl("doctor")
         #expect(doctor.stdout.contains("cannot read") && doctor.stdout.contains("Trip"), "\(doctor.stdout)")
+        // Given access meanwhile, an app cannot have what cannot be read yet...
+        let late = "org.example.Late"
+        try daemon.addApp(late, "authorized", uid: 4244)
+        #expect(!viewEntries(daemon, late).contains("Trip/1.jpg"))
 
         chmod(lib.path("Trip"), 0o755)
         try await waitUntil("the album to be readable again") { try daemon.status().state == "ready" }
         #expect(try daemon.status().unreadable == nil)
         #expect(try daemon.assets() == before)
         #expect(viewEntries(daemon, picker) == pickerView)
+        // ...and has it once it can be read, with no rescan.
+        try await waitUntil("the late app's view to be complete") {
+            viewEntries(daemon, late) == ["Trip/1.jpg", "Trip/Day 2/2.jpg", "other.jpg"]
+        }
     }
 
     @Test("a photo moved to a trash folder inside the library leaves every view; trash folders are never albums")

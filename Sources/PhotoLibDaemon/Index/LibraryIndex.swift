@@ -110,8 +110,17 @@ final class LibraryIndex {
                 case .directoryAttributesChanged(let path):
                     // Readable again (or no longer): look at the whole subtree anew.
                     access.invalidate()
-                    if albums.album(at: path) != nil || unreadable.keys.contains(where: { $0.isWithin(path) }) {
+                    let wasUnreadable = unreadable.keys.contains(where: { $0.isWithin(path) })
+                    if albums.album(at: path) != nil || wasUnreadable {
                         try scanNewDirectory(path, tx: tx, recorder: recorder)
+                    }
+                    if wasUnreadable, !unreadable.keys.contains(where: { $0.isWithin(path) }), let album = albums.album(at: path) {
+                        // Links that could not be made while it was unreadable (a
+                        // selection edited meanwhile) are made now: each asset
+                        // below is offered to the views again, unchanged.
+                        for record in try tx.assets(inAlbums: albums.subtree(of: album)) {
+                            recorder.record(.asset(old: locate(record), new: locate(record)))
+                        }
                     }
                 case .moved(let from, let to, isDirectory: false):
                     try moveFile(from: from, to: to, tx: tx, recorder: recorder)
