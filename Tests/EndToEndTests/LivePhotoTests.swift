@@ -12,25 +12,13 @@ struct LivePhotoTests {
     let viewer = "org.example.Viewer"
     let picker = "org.example.Picker"
 
-    func started(_ setUp: (TestLibrary) throws -> Void) async throws -> RunningDaemon {
-        let library = try TestLibrary(owner: try TestOwner())
-        try setUp(library)
-        let daemon = try RunningDaemon(library)
-        try await daemon.start()
-        return daemon
-    }
-
-    func viewEntries(_ daemon: RunningDaemon, _ app: String) -> Set<String> {
-        daemon.library.files(below: daemon.view(app))
-    }
-
     func live(_ daemon: RunningDaemon) throws -> [AssetInfo] {
         try daemon.assetInfos("--type", "live")
     }
 
     @Test("a photo and its video are one live asset: one ID, one selection, an entry per file, and a video added later joins its photo")
     func pairsAreOneAsset() async throws {
-        let daemon = try await started { lib in
+        let daemon = try await RunningDaemon.startedByOwner { lib in
             try lib.write("Trip/IMG_1.HEIC", contents: "still")
             try lib.write("Trip/IMG_1.MOV", contents: "motion")
             try lib.write("Trip/IMG_2.heic", contents: "still two")
@@ -49,7 +37,7 @@ struct LivePhotoTests {
         // Selecting either file selects the asset: both files are in the view, under the asset's ID.
         try daemon.addApp(picker, "limited", uid: 4243)
         try daemon.ok("select", picker, "Trip/IMG_1.MOV")
-        #expect(viewEntries(daemon, picker) == ["\(liveID).heic", "\(liveID).mov"])
+        #expect(daemon.viewEntries(picker) == ["\(liveID).heic", "\(liveID).mov"])
         let listed = try PhotoLibConnection(socketPath: lib.socket).call(.list, OptionalAppParams(app: picker), returning: ListResult.self)
         #expect(listed.assets.map(\.id) == [liveID] && listed.assets.first?.mediaType == "live")
         #expect(listed.assets.first?.members?.map(\.entry) == ["\(liveID).heic", "\(liveID).mov"])
@@ -64,7 +52,7 @@ struct LivePhotoTests {
         #expect(change.changed.map(\.id) == [photoID] && change.changed.first?.mediaType == "live")
         #expect(change.changed.first?.members?.map(\.entry) == ["Trip/IMG_2.heic", "Trip/IMG_2.MOV"])
         #expect(Set(try live(daemon).map(\.id)) == [liveID, photoID])
-        #expect(viewEntries(daemon, viewer).isSuperset(of: ["Trip/IMG_2.heic", "Trip/IMG_2.MOV"]))
+        #expect(daemon.viewEntries(viewer).isSuperset(of: ["Trip/IMG_2.heic", "Trip/IMG_2.MOV"]))
 
         // An atomic save of the video (write aside, rename over) is one change of the one asset.
         try lib.write("Trip/.IMG_2.MOV.tmp", contents: "motion two, trimmed")
@@ -76,7 +64,7 @@ struct LivePhotoTests {
 
     @Test("renaming or moving either file keeps the ID and the selection; the video gone leaves the photo with the same ID")
     func identitySurvivesRenamesAndRemoval() async throws {
-        let daemon = try await started { lib in
+        let daemon = try await RunningDaemon.startedByOwner { lib in
             try lib.write("Trip/IMG_1.HEIC", contents: "still")
             try lib.write("Trip/IMG_1.MOV", contents: "motion")
             try lib.makeDirectory(lib.path("Best"))
@@ -100,24 +88,24 @@ struct LivePhotoTests {
         try await waitUntil("the renamed pair to be one asset") { try live(daemon).map(\.path) == ["Best/Sunset.heic"] }
         #expect(try live(daemon).first?.id == id)
         #expect(try daemon.status().assets == 1)
-        try await waitUntil("the view to hold both files") { viewEntries(daemon, picker) == ["\(id).heic", "\(id).mov"] }
+        try await waitUntil("the view to hold both files") { daemon.viewEntries(picker) == ["\(id).heic", "\(id).mov"] }
 
         // The video deleted: an image asset, same ID, still selected, its video gone from the view.
         #expect(unlink(lib.path("Best/Sunset.mov")) == 0)
         try await waitUntil("the photo to stand alone") { try live(daemon).isEmpty }
         let photo = try #require(try daemon.assetInfos().first)
         #expect(photo.id == id && photo.mediaType == "image" && photo.members == nil)
-        try await waitUntil("the view to hold the photo only") { viewEntries(daemon, picker) == ["\(id).heic"] }
+        try await waitUntil("the view to hold the photo only") { daemon.viewEntries(picker) == ["\(id).heic"] }
 
         // The video back: it joins its photo again, and the app sees it.
         try lib.write("Best/Sunset.MOV", contents: "motion")
         try await waitUntil("the pair again") { try live(daemon).first?.id == id }
-        try await waitUntil("the view to hold both again") { viewEntries(daemon, picker) == ["\(id).heic", "\(id).MOV".lowercased()] }
+        try await waitUntil("the view to hold both again") { daemon.viewEntries(picker) == ["\(id).heic", "\(id).MOV".lowercased()] }
     }
 
     @Test("a photo added after its video joins the video's asset (ID and selection); pairs made while the daemon was down are found at start")
     func photoAfterVideoAndOffline() async throws {
-        let daemon = try await started { lib in
+        let daemon = try await RunningDaemon.startedByOwner { lib in
             try lib.write("clips/IMG_9.MOV", contents: "motion")
         }
         let lib = daemon.library
@@ -126,7 +114,7 @@ struct LivePhotoTests {
         try daemon.ok("select", picker, videoID)
         try lib.write("clips/IMG_9.HEIC", contents: "still")
         try await waitUntil("the photo to join its video") { try live(daemon).map(\.id) == [videoID] }
-        try await waitUntil("the view to hold both") { viewEntries(daemon, picker) == ["\(videoID).heic", "\(videoID).mov"] }
+        try await waitUntil("the view to hold both") { daemon.viewEntries(picker) == ["\(videoID).heic", "\(videoID).mov"] }
 
         daemon.stop()
         try lib.write("clips/IMG_10.JPG")
@@ -136,6 +124,6 @@ struct LivePhotoTests {
         #expect(Set(try live(daemon).map(\.path)) == ["clips/IMG_10.JPG"])
         let video = try #require(try daemon.assetInfos().first { $0.path == "clips/IMG_9.MOV" })
         #expect(video.id == videoID && video.mediaType == "video")
-        #expect(viewEntries(daemon, picker) == ["\(videoID).mov"])
+        #expect(daemon.viewEntries(picker) == ["\(videoID).mov"])
     }
 }

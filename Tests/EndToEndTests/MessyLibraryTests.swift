@@ -10,21 +10,9 @@ struct MessyLibraryTests {
     let viewer = "org.example.Viewer"
     let picker = "org.example.Picker"
 
-    func started(ownFilesystem: Bool = false, _ setUp: (TestLibrary) throws -> Void) async throws -> RunningDaemon {
-        let library = try TestLibrary(owner: try TestOwner(), filesystem: ownFilesystem ? try ScratchFilesystem() : nil)
-        try setUp(library)
-        let daemon = try RunningDaemon(library)
-        try await daemon.start()
-        return daemon
-    }
-
-    func viewEntries(_ daemon: RunningDaemon, _ app: String) -> Set<String> {
-        daemon.library.files(below: daemon.view(app))
-    }
-
     @Test("a root-owned original (sudo cp) is refused alone: the daemon is ready, the rest is shared, and assets, select and doctor name it")
     func rootOwnedOriginalIsRefusedAlone() async throws {
-        let daemon = try await started { lib in
+        let daemon = try await RunningDaemon.startedByOwner { lib in
             try lib.write("mine/a.jpg")
             try lib.write("mine/b.jpg")
             try lib.writeAsRoot("mine/root.jpg")
@@ -32,13 +20,13 @@ struct MessyLibraryTests {
         let lib = daemon.library
         #expect(try daemon.status().state == "ready")
         try daemon.addApp(viewer, "authorized", uid: 4242)
-        #expect(viewEntries(daemon, viewer) == ["mine/a.jpg", "mine/b.jpg"])
+        #expect(daemon.viewEntries(viewer) == ["mine/a.jpg", "mine/b.jpg"])
 
         try daemon.addApp(picker, "limited", uid: 4243)
         let selected = try daemon.ctl("select", picker, "mine/root.jpg", "mine/a.jpg")
         #expect(selected.status == 0, "a refused original must not fail the edit: \(selected.stderr)")
         #expect(selected.stderr.contains("mine/root.jpg") && selected.stderr.contains("belongs to another user"), "\(selected.stderr)")
-        #expect(viewEntries(daemon, picker).count == 1)
+        #expect(daemon.viewEntries(picker).count == 1)
 
         let refused = try daemon.assetInfos("--refused")
         #expect(refused.map(\.path) == ["mine/root.jpg"])
@@ -56,14 +44,14 @@ struct MessyLibraryTests {
         // Given to the owner, it is shared like the rest, with no restart.
         try lib.owner!.own(lib.path("mine/root.jpg"))
         try await waitUntil("the fixed original in both views") {
-            viewEntries(daemon, viewer).count == 3 && viewEntries(daemon, picker).count == 2
+            daemon.viewEntries(viewer).count == 3 && daemon.viewEntries(picker).count == 2
         }
         #expect(try daemon.assetInfos("--refused").isEmpty)
     }
 
     @Test("a directory the daemon cannot read keeps its photos, IDs and selections; status is degraded and names it until it can read it again")
     func unreadableDirectoryIsNotDeleted() async throws {
-        let daemon = try await started { lib in
+        let daemon = try await RunningDaemon.startedByOwner { lib in
             try lib.write("Trip/1.jpg")
             try lib.write("Trip/Day 2/2.jpg")
             try lib.write("other.jpg")
@@ -73,7 +61,7 @@ struct MessyLibraryTests {
         try daemon.addApp(picker, "limited", uid: 4243)
         try daemon.ok("select", picker, "Trip/1.jpg", "Trip/Day 2/2.jpg")
         let before = try daemon.assets()
-        let pickerView = viewEntries(daemon, picker)
+        let pickerView = daemon.viewEntries(picker)
         #expect(pickerView.count == 2)
 
         chmod(lib.path("Trip"), 0)
@@ -82,30 +70,30 @@ struct MessyLibraryTests {
         try daemon.ok("rescan")  // a full walk while it is unreadable takes nothing away either
         #expect(try daemon.status().unreadable == ["Trip"])
         #expect(try daemon.assets() == before, "an unreadable album was taken for deleted")
-        #expect(viewEntries(daemon, picker) == pickerView)
-        #expect(viewEntries(daemon, viewer) == ["Trip/1.jpg", "Trip/Day 2/2.jpg", "other.jpg"])
+        #expect(daemon.viewEntries(picker) == pickerView)
+        #expect(daemon.viewEntries(viewer) == ["Trip/1.jpg", "Trip/Day 2/2.jpg", "other.jpg"])
         #expect(try daemon.ok("status").contains("unreadable"))
         let doctor = try daemon.ctl("doctor")
         #expect(doctor.stdout.contains("cannot read") && doctor.stdout.contains("Trip"), "\(doctor.stdout)")
         // Given access meanwhile, an app cannot have what cannot be read yet...
         let late = "org.example.Late"
         try daemon.addApp(late, "authorized", uid: 4244)
-        #expect(!viewEntries(daemon, late).contains("Trip/1.jpg"))
+        #expect(!daemon.viewEntries(late).contains("Trip/1.jpg"))
 
         chmod(lib.path("Trip"), 0o755)
         try await waitUntil("the album to be readable again") { try daemon.status().state == "ready" }
         #expect(try daemon.status().unreadable == nil)
         #expect(try daemon.assets() == before)
-        #expect(viewEntries(daemon, picker) == pickerView)
+        #expect(daemon.viewEntries(picker) == pickerView)
         // ...and has it once it can be read, with no rescan.
         try await waitUntil("the late app's view to be complete") {
-            viewEntries(daemon, late) == ["Trip/1.jpg", "Trip/Day 2/2.jpg", "other.jpg"]
+            daemon.viewEntries(late) == ["Trip/1.jpg", "Trip/Day 2/2.jpg", "other.jpg"]
         }
     }
 
     @Test("a photo moved to a trash folder inside the library leaves every view; trash folders are never albums")
     func trashFoldersAreNotInTheLibrary() async throws {
-        let daemon = try await started { lib in
+        let daemon = try await RunningDaemon.startedByOwner { lib in
             try lib.write("a.jpg")
             try lib.write("b.jpg")
             try lib.write("Album/c.jpg")
@@ -118,32 +106,32 @@ struct MessyLibraryTests {
         try daemon.addApp(viewer, "authorized", uid: 4242)
         try daemon.addApp(picker, "limited", uid: 4243)
         try daemon.ok("select", picker, "a.jpg", "Album/c.jpg")
-        #expect(viewEntries(daemon, viewer) == ["a.jpg", "b.jpg", "Album/c.jpg"])
+        #expect(daemon.viewEntries(viewer) == ["a.jpg", "b.jpg", "Album/c.jpg"])
 
         // digiKam's delete: a rename into .dtrash; GIO's: into .Trash-UID.
         #expect(rename(lib.path("a.jpg"), lib.path(".dtrash/files/a.jpg")) == 0)
         #expect(rename(lib.path("Album"), lib.path(".Trash-1000/files/Album")) == 0)
         try await waitUntil("the trashed photos to leave every view") {
-            viewEntries(daemon, picker).isEmpty && viewEntries(daemon, viewer) == ["b.jpg"]
+            daemon.viewEntries(picker).isEmpty && daemon.viewEntries(viewer) == ["b.jpg"]
         }
         #expect(Set(try daemon.assets().keys) == ["b.jpg"])
         try daemon.ok("rescan")
         #expect(Set(try daemon.assets().keys) == ["b.jpg"])
-        #expect(viewEntries(daemon, viewer) == ["b.jpg"])
+        #expect(daemon.viewEntries(viewer) == ["b.jpg"])
         #expect(lib.entries(daemon.view(viewer)).count == 1, "a trash folder appeared in an authorized view")
     }
 
     @Test("a file given a reused inode number while the daemon was down never inherits an ID or a selection")
     func reusedInodeIsANewAsset() async throws {
         // On a filesystem of its own: on /tmp, tests running meanwhile take freed inode numbers.
-        let daemon = try await started(ownFilesystem: true) { lib in
+        let daemon = try await RunningDaemon.startedByOwner(ownFilesystem: true) { lib in
             try lib.write("shared/chosen.jpg", contents: "shared photo")
         }
         let lib = daemon.library
         try daemon.addApp(picker, "limited", uid: 4243)
         try daemon.ok("select", picker, "shared/chosen.jpg")
         let chosenID = try #require(try daemon.assets()["shared/chosen.jpg"])
-        #expect(viewEntries(daemon, picker).count == 1)
+        #expect(daemon.viewEntries(picker).count == 1)
         // Denied for now: the selection stays, the view's hardlink goes, so
         // deleting the photo frees its inode number.
         try daemon.ok("authorize", picker, "denied")
@@ -173,7 +161,7 @@ struct MessyLibraryTests {
         #expect(after[privateName] != nil)
         #expect(after[privateName] != chosenID, "a private photo inherited a shared photo's ID through a reused inode number")
         #expect(!after.values.contains(chosenID))
-        #expect(viewEntries(daemon, picker).isEmpty, "a private photo appeared in a limited view")
+        #expect(daemon.viewEntries(picker).isEmpty, "a private photo appeared in a limited view")
         let selection = try JSONDecoder().decode(SelectionResult.self, from: Data(try daemon.ok("selection", picker, "--json").utf8))
         #expect(selection.assets.isEmpty)
     }

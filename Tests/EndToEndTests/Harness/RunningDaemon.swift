@@ -186,3 +186,20 @@ extension RunningDaemon {
         return result.stdout
     }
 }
+
+extension RunningDaemon {
+    /// A daemon run by a fresh ordinary user who owns the library (root would
+    /// hide permission bugs), on a library `setUp` fills first; ready when returned.
+    static func startedByOwner(ownFilesystem: Bool = false, _ setUp: (TestLibrary) throws -> Void) async throws -> RunningDaemon {
+        let library = try TestLibrary(owner: try TestOwner(), filesystem: ownFilesystem ? try ScratchFilesystem() : nil)
+        try setUp(library)
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        return daemon
+    }
+
+    /// Every file in an app's view, by path relative to it.
+    func viewEntries(_ app: String) -> Set<String> {
+        library.files(below: view(app))
+    }
+}
