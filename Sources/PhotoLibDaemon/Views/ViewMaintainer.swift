@@ -283,7 +283,12 @@ final class ViewMaintainer {
     func apply(_ changes: [ViewChange], to apps: [AppViewContext]) -> Set<AppID> {
         var needsReconcile: Set<AppID> = []
         for context in apps where context.app.layout != .empty {
-            guard let view = try? openView(context.app) else {
+            let view: ViewDirectories
+            do {
+                view = try openView(context.app)
+            } catch {
+                // Not a decision about the view's content: the full reconcile it gets will say what is wrong.
+                logger.warning("Cannot open the view of \(context.app.id) to update it: \(error); reconciling it.")
                 needsReconcile.insert(context.app.id)
                 continue
             }
