@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stddef.h>
@@ -144,10 +145,27 @@ int photolibd_statx(int dirfd, const char *name, struct photolibd_file_status *o
     return 0;
 }
 
+/* Whether linkat(AT_EMPTY_PATH) works for this process: 1 yes, 0 no, -1 not known yet.
+   Linux >= 6.10 lets a process link an O_PATH descriptor it opened itself; older
+   kernels want CAP_DAC_READ_SEARCH and answer ENOENT. It saves the /proc/self/fd
+   lookup on every link. */
+static _Atomic int empty_path_links = -1;
+
 int photolibd_link_open_file(int fd, int newdirfd, const char *newpath) {
+    if (atomic_load(&empty_path_links) != 0) {
+        int result = linkat(fd, "", newdirfd, newpath, AT_EMPTY_PATH);
+        if (result == 0) {
+            atomic_store(&empty_path_links, 1);
+            return 0;
+        }
+        if (errno != ENOENT && errno != EPERM) return result;
+        if (atomic_load(&empty_path_links) == 1) return result;  /* it works here: this ENOENT is the file's */
+    }
     char path[64];
     snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-    return linkat(AT_FDCWD, path, newdirfd, newpath, AT_SYMLINK_FOLLOW);
+    int result = linkat(AT_FDCWD, path, newdirfd, newpath, AT_SYMLINK_FOLLOW);
+    if (result == 0) atomic_store(&empty_path_links, 0);
+    return result;
 }
 
 int photolibd_open_path_nofollow(int dirfd, const char *name) {

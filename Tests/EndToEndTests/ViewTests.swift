@@ -213,12 +213,17 @@ struct ViewTests {
         #expect(unlink(view + "/" + ids["p1.jpg"]! + ".jpg") == 0)
         _ = FileManager.default.createFile(atPath: view + "/intruder.jpg", contents: Data("x".utf8))
         symlink("/etc/passwd", view + "/evil.jpg")
+        // An entry swapped for another file under the same name: replaced in place.
+        let swapped = view + "/" + ids["p2.jpg"]! + ".jpg"
+        #expect(unlink(swapped) == 0)
+        _ = FileManager.default.createFile(atPath: swapped, contents: Data("not the photo".utf8))
         #expect(rename(lib.path("p2.jpg"), lib.path("renamed.jpg")) == 0)
         try await daemon.start()
         let after = try daemon.assets()
         #expect(after["renamed.jpg"] == ids["p2.jpg"])  // matched by inode: same asset, same selection
         #expect(Set(lib.entries(daemon.view(app)).map { String(decoding: $0, as: UTF8.self) })
                 == [ids["p1.jpg"]! + ".jpg", ids["p2.jpg"]! + ".jpg"])
+        #expect(lib.inode(swapped) == lib.inode(lib.path("renamed.jpg")), "the swapped entry was not replaced by the original")
     }
 }
 

@@ -195,7 +195,10 @@ final class ViewMaintainer {
             try Directory.removeTree(name, in: directory)
             report.unlinked += 1
         }
-        for name in diff.unlinkFiles {
+        // An entry that is relinked (another inode now) is replaced in place by
+        // `link`, never unlinked first: an app finds it old or new, never missing.
+        let relinked = Set(diff.linkFiles)
+        for name in diff.unlinkFiles where !relinked.contains(name) {
             try Directory.unlink(name, in: directory)
             report.unlinked += 1
         }
@@ -215,10 +218,11 @@ final class ViewMaintainer {
     ///
     /// The source is opened `O_PATH|O_NOFOLLOW` and judged by `LinkVerdict`
     /// (regular file, the indexed inode, the owner's, writable by no one else,
-    /// no set-ID bit); that very descriptor is linked, through `/proc/self/fd`,
-    /// under a hidden temporary name, which is then renamed into place. So what
-    /// was checked is what is linked, whatever happens to the name meanwhile,
-    /// and an app never sees a half-made or wrong entry.
+    /// no set-ID bit); that very descriptor is linked (`AT_EMPTY_PATH`, or
+    /// through `/proc/self/fd` where the kernel wants a capability for that),
+    /// straight to its name, or under a hidden temporary name renamed over an
+    /// entry already there. So what was checked is what is linked, whatever
+    /// happens to the name meanwhile, and an app never sees a wrong entry.
     func link(_ asset: LinkSource, as entry: FileName, in directory: FileDescriptor) throws -> LinkOutcome {
         guard let sourceDirectory = access.directory(asset.album) else { return .skipped }
         let source: FileDescriptor
@@ -243,18 +247,23 @@ final class ViewMaintainer {
         case .link:
             break
         }
+        // Linked by the very descriptor that was judged, so the entry is right
+        // from the instant it exists. Straight to its name when that is free;
+        // an entry already there (an original replaced by an atomic save, a
+        // tampered view) is replaced by a rename, so it is never missing or wrong.
+        do {
+            try Directory.link(open: source, as: entry, in: directory)
+            return .linked
+        } catch where error.errno == EEXIST {
+            // replaced below
+        } catch {
+            return try linkFailed(error, asset)
+        }
         let temporary = FileName(".photolibd-link-\(String(generator.next(), radix: 16))")!
         do {
             try Directory.link(open: source, as: temporary, in: directory)
-        } catch where error.errno == EXDEV {
-            throw PhotoLibError.viewsOnOtherMount(library: paths.library, views: paths.views)
-        } catch where error.isNotFound {
-            return .skipped  // deleted since it was opened
         } catch {
-            guard let refusal = LinkRefusal(linkFailure: error.errno) else { throw error }
-            logger.warning("Cannot link \(asset.album.appending(asset.name)) into a view: \(error). It is left out of every view: \(refusal.explanation).")
-            learnedRefusals[asset.rowID] = refusal
-            return .refused(refusal)
+            return try linkFailed(error, asset)
         }
         do {
             try Directory.rename(temporary, in: directory, to: entry, in: directory)
@@ -269,7 +278,19 @@ final class ViewMaintainer {
         return .linked
     }
 
-    /// Refusals learned from the kernel since the last call, by asset row.
+    /// What a failed `linkat` of a judged original means: another mount is a
+    /// configuration error; gone since it was opened is for its event to
+    /// decide; a refusal by the kernel is learned for that file alone.
+    private func linkFailed(_ error: SystemCallError, _ asset: LinkSource) throws -> LinkOutcome {
+        if error.errno == EXDEV { throw PhotoLibError.viewsOnOtherMount(library: paths.library, views: paths.views) }
+        if error.isNotFound { return .skipped }
+        guard let refusal = LinkRefusal(linkFailure: error.errno) else { throw error }
+        logger.warning("Cannot link \(asset.album.appending(asset.name)) into a view: \(error). It is left out of every view: \(refusal.explanation).")
+        learnedRefusals[asset.rowID] = refusal
+        return .refused(refusal)
+    }
+
+    /// Refusals learned from the kernel since the last call, by member file row.
     func takeLearnedRefusals() -> [Int64: LinkRefusal] {
         defer { learnedRefusals = [:] }
         return learnedRefusals
