@@ -1,3 +1,4 @@
+import Foundation
 public import PhotoLibCore
 
 /// The protocol version this build speaks; the server greets with it.
@@ -72,6 +73,22 @@ public struct Request<Params: Codable & Sendable>: Codable, Sendable {
         self.id = id
         self.method = method
         self.params = params
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, method, params }
+
+    /// `params` may be left out (or null) when a method needs none, as
+    /// clients habitually do: it is then read as `{}`, so a method that does
+    /// need one still says which parameter is missing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(RequestID.self, forKey: .id)
+        method = try container.decode(String.self, forKey: .method)
+        if let given = try container.decodeIfPresent(Params.self, forKey: .params) {
+            params = given
+        } else {
+            params = try JSONDecoder().decode(Params.self, from: Data("{}".utf8))
+        }
     }
 }
 

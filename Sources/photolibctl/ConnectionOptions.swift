@@ -9,14 +9,15 @@ struct ConnectionOptions: ParsableArguments {
     @Option(help: "The daemon's socket (default: $PHOTOLIBD_SOCKET, else $XDG_RUNTIME_DIR/photolibd.sock).")
     var socket: String?
 
-    /// Connects, runs `body`, and turns any failure into one line on stderr and exit status 1.
+    /// Connects, runs `body`, and turns any failure into one line on stderr and
+    /// the exit status its kind documents (`ExitStatus`).
     func withConnection<T>(_ body: (PhotoLibConnection) throws -> T) throws -> T {
         do {
             let connection = try PhotoLibConnection(socketPath: PhotoLibConnection.socketPath(explicit: socket))
             return try body(connection)
         } catch let error as PhotoLibError {
             Output.error(error.message)
-            throw ExitCode(1)
+            throw ExitStatus.of(error).exitCode
         }
     }
 }

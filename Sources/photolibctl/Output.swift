@@ -5,7 +5,12 @@ import PhotoLibCore
 /// Printing for people and for programs.
 enum Output {
     static func error(_ message: String) {
-        var bytes = Array("photolibctl: \(message)\n".utf8)
+        standardError("photolibctl: \(message)")
+    }
+
+    /// A line (or lines) on stderr, as they are.
+    static func standardError(_ text: String) {
+        var bytes = Array((text.hasSuffix("\n") ? text : text + "\n").utf8)
         _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
     }
 

@@ -11,7 +11,10 @@ struct PhotoLibCtl: ParsableCommand {
         discussion: """
             Paths in the library are relative to it (absolute paths inside it work too). \
             Names that are not valid UTF-8 are written with \\xNN escapes and a backslash as \\\\, \
-            exactly as 'photolibctl assets' prints them.
+            exactly as 'photolibctl assets' prints them. The options --socket and --json may come \
+            before the command too: photolibctl --socket PATH status.
+
+            \(ExitStatus.documentation)
             """,
         version: "0.1.0",
         subcommands: [
@@ -40,6 +43,22 @@ struct PhotoLibCtl: ParsableCommand {
                 arguments.append(EscapedName.escape(bytes))
             }
         }
-        main(arguments)
+        run(GlobalOptions.movedAfterCommand(arguments))
+    }
+
+    /// Parses and runs, with bad usage ending in status 2 (`ExitStatus.usage`)
+    /// rather than ArgumentParser's 64, as the documented statuses say.
+    static func run(_ arguments: [String]) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            exit()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                Output.standardError(fullMessage(for: error))
+                Self.exit(withError: ExitStatus.usage.exitCode)
+            }
+            exit(withError: error)
+        }
     }
 }

@@ -9,10 +9,26 @@ struct CommandLineTests {
     func daemonNotRunning() throws {
         let library = try TestLibrary()
         let result = try run(RunningDaemon.buildDirectory + "/photolibctl", ["status", "--socket", library.socket])
-        #expect(result.status != 0)
+        #expect(result.status == 5, "the daemon not running is exit status 5")
         #expect(result.stderr.contains("photolibd is not running"))
         #expect(result.stderr.contains("start it"))
         #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("--socket and --json may come before the command, as with systemctl; --help lists the exit statuses")
+    func globalOptionsFirst() async throws {
+        let library = try TestLibrary()
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        let ctl = RunningDaemon.buildDirectory + "/photolibctl"
+        let status = try run(ctl, ["--socket", library.socket, "status"])
+        #expect(status.status == 0 && status.stdout.contains(library.library), "\(status.stderr)")
+        let apps = try run(ctl, ["--socket=\(library.socket)", "app", "add", "org.example.Viewer", "--uid", "4242"])
+        #expect(apps.status == 0, "\(apps.stderr)")
+        let listed = try run(ctl, ["--json", "--socket", library.socket, "apps"])
+        #expect(listed.stdout.hasPrefix("[") && listed.stdout.contains("org.example.Viewer"), "\(listed.stdout)")
+        let help = try run(ctl, ["--help"])
+        #expect(help.stdout.contains("Exit status") && help.stdout.contains("5 the daemon is not running"), "\(help.stdout)")
     }
 
     @Test("PHOTOLIBD_SOCKET is used when --socket is not given")
@@ -34,26 +50,28 @@ struct CommandLineTests {
         let daemon = try RunningDaemon(library)
         try await daemon.start()
         try daemon.ok("app", "add", "org.example.Viewer", "--uid", "4242")
-        let cases: [([String], String)] = [
-            (["app", "add", "Viewer", "--uid", "1"], "reverse-DNS"),
-            (["app", "add", "org.example.Viewer", "--uid", "1"], "already registered"),
-            (["authorize", "org.example.Nope", "limited"], "No app org.example.Nope"),
-            (["select", "org.example.Viewer", "missing.jpg"], "not an asset"),
-            (["select", "org.example.Viewer", "a.jpg", "zzzzzzzzzzzzzzzz"], "No asset has the ID"),
-            (["select", "org.example.Viewer", "--album", "Nope"], "not an album"),
-            (["selection", "org.example.Nope"], "No app"),
-            (["app", "remove", "org.example.Nope"], "No app"),
+        // The exit statuses are the documented ones: 1 refused, 2 bad usage, 3 not found.
+        let cases: [([String], String, Int32)] = [
+            (["app", "add", "Viewer", "--uid", "1"], "reverse-DNS", 2),
+            (["app", "add", "org.example.Viewer", "--uid", "1"], "already registered", 1),
+            (["authorize", "org.example.Nope", "limited"], "No app org.example.Nope", 3),
+            (["select", "org.example.Viewer", "missing.jpg"], "not an asset", 3),
+            (["select", "org.example.Viewer", "a.jpg", "zzzzzzzzzzzzzzzz"], "No asset has the ID", 3),
+            (["select", "org.example.Viewer", "--album", "Nope"], "not an album", 3),
+            (["selection", "org.example.Nope"], "No app", 3),
+            (["app", "remove", "org.example.Nope"], "No app", 3),
         ]
-        for (arguments, expected) in cases {
+        for (arguments, expected, status) in cases {
             let result = try daemon.ctl(arguments)
-            #expect(result.status != 0, "\(arguments)")
+            #expect(result.status == status, "\(arguments): exit status \(result.status)")
             #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
         }
         // The failed select with one good and one bad item selected nothing.
         #expect(try daemon.ok("selection", "org.example.Viewer", "--json").contains("\"assets\" : [\n\n  ]"))
         let usage = try daemon.ctl("authorize", "org.example.Viewer", "full")
-        #expect(usage.status != 0)
+        #expect(usage.status == 2)
+        #expect(try daemon.ctl("status", "--no-such-option").status == 2)
         #expect(usage.stderr.contains("not an authorization status"))
     }
 

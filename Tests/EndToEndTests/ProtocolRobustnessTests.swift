@@ -67,6 +67,23 @@ struct ProtocolRobustnessTests {
         #expect(try daemon.ok("status").contains("ready"))
     }
 
+    @Test("params may be left out, or null, when a method needs none; a method that needs one names what is missing")
+    func paramsMayBeLeftOut() async throws {
+        let library = try TestLibrary()
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        let client = try RawClient(library.socket)
+        for request in ["{\"id\":1,\"method\":\"status\"}\n", "{\"id\":2,\"method\":\"apps\",\"params\":null}\n",
+                        "{\"id\":3,\"method\":\"assets\"}\n"] {
+            try client.send(request)
+            let reply = try #require(try client.line()).map { Character(UnicodeScalar($0)) }
+            #expect(String(reply).contains("\"result\""), "\(request): \(String(reply))")
+        }
+        try client.send("{\"id\":4,\"method\":\"app.add\"}\n")
+        let refused = String(decoding: try #require(try client.line()), as: UTF8.self)
+        #expect(refused.contains("invalidParameter") && refused.contains("'app' is missing"), "\(refused)")
+    }
+
     @Test("requests piled up unanswered are bounded in bytes, not only in count: past the bound, an error and a disconnect")
     func pendingRequestsAreBoundedInBytes() async throws {
         let library = try TestLibrary()
