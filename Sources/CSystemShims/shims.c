@@ -11,6 +11,7 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -170,4 +171,23 @@ int photolibd_link_open_file(int fd, int newdirfd, const char *newpath) {
 
 int photolibd_open_path_nofollow(int dirfd, const char *name) {
     return openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+}
+
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+
+int photolibd_peer_pidfd(int fd) {
+    int pidfd = -1;
+    socklen_t length = sizeof(pidfd);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &length) != 0) return -1;
+    return pidfd;
+}
+
+int photolibd_pidfd_open(int32_t pid) {
+    return (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+}
+
+int photolibd_pidfd_alive(int pidfd) {
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0);
 }

@@ -36,6 +36,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
     public var databasePath: String { state + "/photolibd.sqlite" }
 
+    /// The directory of the apps' endpoints: `photolibd-endpoints` beside the
+    /// main socket (so under the runtime directory by default), one socket per
+    /// app named like its view.
+    public var endpointsDirectory: String {
+        let parent = socket.lastIndex(of: "/").map { String(socket[..<$0]) } ?? "."
+        return (parent.isEmpty ? "" : parent) + "/photolibd-endpoints"
+    }
+
     /// The embedded defaults for the calling user (SPEC §7): library `~/Pictures`,
     /// state and views under `$XDG_DATA_HOME/photolibd` (`~/.local/share/photolibd`),
     /// socket in `$XDG_RUNTIME_DIR`.

@@ -37,9 +37,12 @@ public enum Daemon {
         let hub = SubscriptionHub()
         let engine = try Engine(configuration: configuration, store: store, queue: queue, board: board, hub: hub, logger: logger)
         let watcher = try LibraryWatcher(libraryPath: configuration.library, queue: queue, board: board, logger: logger)
+        let endpoints = EndpointSet(directory: configuration.endpointsDirectory, logger: logger)
         let router = RequestRouter(engine: engine, watcher: watcher, store: store, board: board, hub: hub,
-                                   configuration: configuration, version: version)
+                                   configuration: configuration, endpoints: endpoints, version: version)
         let server = try SocketServer(path: configuration.socket, router: router, limits: ConnectionLimits(configuration.limits), logger: logger)
+        await endpoints.start { path, app in try await server.bindEndpoint(path: path, app: app) }
+        await router.syncEndpoints()
         logger.notice("photolibd \(version) starting: library \(configuration.library), views \(configuration.views), socket \(configuration.socket).")
         let notifier = SystemdNotifier()
         notifier.notify(["STATUS": "Scanning the library."])
@@ -55,10 +58,20 @@ public enum Daemon {
             }
         }
 
+        // An endpoint file deleted (a cleanup of the runtime directory, say) is bound again within seconds.
+        let endpointKeeper = Task {
+            while !Task.isCancelled {
+                try await Task.sleep(for: .seconds(2))
+                await router.syncEndpoints()
+            }
+        }
+
         await terminationSignal()
         logger.notice("Stopping.")
         notifier.notify(["STOPPING": "1", "STATUS": "Stopping."])
         watchdog.cancel()
+        endpointKeeper.cancel()
+        await endpoints.closeAll()
         server.close()
         watcher.stop()
         await engine.stop()
@@ -92,6 +105,13 @@ public enum Daemon {
                 throw PhotoLibError.cannotCreateDirectory(path: directory, errno: error.errno)
             }
         }
+        // Endpoints, like views, may be reached by name but not listed.
+        do {
+            _ = try ProcessIdentity.makeDirectories(configuration.endpointsDirectory, mode: 0o700)
+        } catch {
+            throw PhotoLibError.cannotCreateDirectory(path: configuration.endpointsDirectory, errno: error.errno)
+        }
+        chmod(configuration.endpointsDirectory, 0o711)
         // The views root may be traversed but not listed by others: an app
         // reaches its own view by name and cannot see which other apps exist.
         chmod(configuration.views, 0o711)

@@ -140,17 +140,20 @@ public struct AppInfo: Codable, Sendable, Equatable {
     public var readWrite: String
     public var addOnly: String
     public var view: String
+    /// The app's own socket: a peer that connects there is this app and nothing more.
+    public var endpoint: String?
     public var selectedAssets: Int
     public var selectedAlbums: Int
 
     public init(app: String, uid: UInt32, purpose: String, readWrite: String, addOnly: String, view: String,
-                selectedAssets: Int, selectedAlbums: Int) {
+                endpoint: String? = nil, selectedAssets: Int, selectedAlbums: Int) {
         self.app = app
         self.uid = uid
         self.purpose = purpose
         self.readWrite = readWrite
         self.addOnly = addOnly
         self.view = view
+        self.endpoint = endpoint
         self.selectedAssets = selectedAssets
         self.selectedAlbums = selectedAlbums
     }

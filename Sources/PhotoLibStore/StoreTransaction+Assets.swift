@@ -254,7 +254,7 @@ extension StoreTransaction {
     func fetchAssets(where condition: String, arguments: StatementArguments = StatementArguments(), cached: Bool = true) throws -> [AssetRecord] {
         let sql = """
             SELECT a.rowid, a.id, a.mediaType, \(Self.memberColumns) FROM asset a JOIN member m ON m.asset = a.rowid
-            WHERE \(condition) ORDER BY a.rowid, m.mediaType, m.rowid
+            WHERE \(condition) ORDER BY a.rowid
             """
         let statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
         let rows = try Row.fetchCursor(statement, arguments: arguments)
@@ -263,7 +263,10 @@ extension StoreTransaction {
             let rowID: Int64 = row[0]
             guard let member = Self.member(from: row, at: 3) else { continue }
             if let last = out.last, last.rowID == rowID {
+                // The photo of a Live Photo first: sorted here, not by SQL, so
+                // the join needs no sort (assets by row, members by the asset index).
                 out[out.count - 1].members.append(member)
+                out[out.count - 1].members.sort { ($0.mediaType == .image ? 0 : 1, $0.rowID) < ($1.mediaType == .image ? 0 : 1, $1.rowID) }
                 continue
             }
             let idText: String = row[1]

@@ -19,6 +19,15 @@ public enum AccessControl {
         }
     }
 
+    /// Sets `list` as the access ACL of the file at `path`, never following a
+    /// symlink: for a socket, which cannot be opened to use `fsetxattr`.
+    public static func apply(_ list: ViewAccessList, toPath path: String) throws(SystemCallError) {
+        let value = list.encoded
+        _ = try systemCall("lsetxattr") {
+            value.withUnsafeBytes { lsetxattr(path, accessName, $0.baseAddress, $0.count, 0) }
+        }
+    }
+
     /// Removes any ACL, leaving the owner alone in a 0700 directory.
     public static func clear(_ directory: FileDescriptor) throws(SystemCallError) {
         for name in [accessName, defaultName] where fremovexattr(directory.rawValue, name) != 0 {

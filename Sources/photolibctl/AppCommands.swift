@@ -1,11 +1,12 @@
 import ArgumentParser
 import PhotoLibClient
+import PhotoLibCore
 import PhotoLibProtocol
 import PhotoLibSystem
 
 struct AppCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "app", abstract: "Register or remove an app.", subcommands: [Add.self, Remove.self])
+        commandName: "app", abstract: "Register or remove an app, or say how to sandbox it.", subcommands: [Add.self, Remove.self, Sandbox.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -71,5 +72,45 @@ struct AppsCommand: ParsableCommand {
         Output.table(["APP", "UID", "READ-WRITE", "ADD-ONLY", "SELECTED", "VIEW"], result.apps.map { app in
             [app.app, String(app.uid), app.readWrite, app.addOnly, "\(app.selectedAssets) assets, \(app.selectedAlbums) albums", app.view]
         })
+    }
+}
+
+extension AppCommand {
+    /// `photolibctl app sandbox APP [--bwrap]`: how to give a sandboxed app exactly its view and endpoint.
+    struct Sandbox: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the flatpak override (or bubblewrap) arguments that give APP its view, read-only, and its endpoint, and nothing of the home or the library.",
+            discussion: """
+                Run the printed 'flatpak override' command once (it changes the app's permissions for \
+                your user); with --bwrap, add the printed arguments to a bwrap command line after the \
+                runtime's binds. Inside, the app finds its endpoint in $PHOTOLIBD_ENDPOINT and its view \
+                in $PHOTOLIBD_VIEW.
+                """)
+
+        @Argument(help: "The app's ID (its Flatpak ID when it is a Flatpak app).")
+        var app: String
+
+        @Flag(help: "Print bubblewrap arguments instead of a flatpak override command.")
+        var bwrap = false
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let (apps, status) = try connection.withConnection { connection in
+                (try connection.call(.apps, NoParams(), returning: AppsResult.self),
+                 try connection.call(.status, NoParams(), returning: StatusResult.self))
+            }
+            guard let info = apps.apps.first(where: { $0.app == app }), let id = AppID(app) else {
+                Output.error(PhotoLibError.unknownApp(AppID(app) ?? AppID("invalid.app")!).message)
+                throw ExitStatus.notFound.exitCode
+            }
+            guard let endpoint = info.endpoint else {
+                Output.error("The daemon gave \(app) no endpoint; update photolibd, or check its log.")
+                throw ExitStatus.failure.exitCode
+            }
+            let arguments = SandboxArguments(app: id, view: info.view, endpoint: endpoint, library: status.library,
+                                             runtimeDirectory: ProcessIdentity.environment("XDG_RUNTIME_DIR"))
+            print((bwrap ? arguments.bubblewrap : arguments.flatpakOverride).map(SandboxArguments.shellQuoted).joined(separator: " "))
+        }
     }
 }

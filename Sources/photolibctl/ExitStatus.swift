@@ -21,7 +21,7 @@ enum ExitStatus: Int32, CaseIterable {
     static func of(_ error: PhotoLibError) -> ExitStatus {
         switch error.code {
         case "unknownApp", "unknownAsset", "notAnAsset", "unknownAlbum": .notFound
-        case "notPermitted", "adminOnly", "otherAppsView": .notPermitted
+        case "notPermitted", "adminOnly", "otherAppsView", "sandboxedOnMainSocket", "endpointOfAnotherApp", "peerUnidentified": .notPermitted
         case "daemonNotRunning": .daemonNotRunning
         case "invalidParameter", "invalidAppID", "invalidAssetID", "invalidStatus", "invalidAccessLevel",
              "ambiguousApp", "sinceNeedsOneApp", "sinceInFuture": .usage

@@ -16,6 +16,14 @@ int photolibd_o_directory_nofollow(void);
 /// The peer of a connected Unix socket, from SO_PEERCRED. Returns 0, or -1 with errno set.
 int photolibd_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
 
+/// A pidfd for the peer process of a connected Unix socket (SO_PEERPIDFD, Linux 6.5; bookworm's
+/// headers lack the constant). Returns the pidfd, or -1 with errno set (ENOPROTOOPT on older kernels).
+int photolibd_peer_pidfd(int fd);
+/// pidfd_open(2). Returns the pidfd, or -1 with errno set.
+int photolibd_pidfd_open(int32_t pid);
+/// pidfd_send_signal(pidfd, 0): 0 while the process lives, -1 with ESRCH once it has exited.
+int photolibd_pidfd_alive(int pidfd);
+
 /// Connects a new stream socket to a Unix socket path. Returns the fd, or -1 with errno set.
 int photolibd_unix_connect(const char *path);
 /// Creates, binds and listens on a Unix stream socket. Returns the fd, or -1 with errno set.

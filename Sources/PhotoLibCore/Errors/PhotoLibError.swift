@@ -16,6 +16,9 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
     case notPermitted(uid: UInt32)
     case adminOnly(method: String)
     case otherAppsView(caller: AppID, target: AppID)
+    case sandboxedOnMainSocket(appID: String)
+    case endpointOfAnotherApp(endpoint: AppID, flatpakApp: String)
+    case peerUnidentified(uid: UInt32, reason: String)
 
     // Things named in requests
     case invalidAppID(String)
@@ -63,6 +66,9 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notPermitted: "notPermitted"
         case .adminOnly: "adminOnly"
         case .otherAppsView: "otherAppsView"
+        case .sandboxedOnMainSocket: "sandboxedOnMainSocket"
+        case .endpointOfAnotherApp: "endpointOfAnotherApp"
+        case .peerUnidentified: "peerUnidentified"
         case .invalidAppID: "invalidAppID"
         case .unknownApp: "unknownApp"
         case .appExists: "appExists"
@@ -117,6 +123,12 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
             "Only the library's owner (or root) may call '\(method)'; apps may only ask about their own view."
         case .otherAppsView(let caller, let target):
             "App \(caller) may only use its own view, not that of \(target)."
+        case .sandboxedOnMainSocket(let appID):
+            "The Flatpak app \(appID) may not use photolibd's main socket, which is the owner's; connect to the app's own endpoint (photolibctl app sandbox \(appID) prints how to give it one)."
+        case .endpointOfAnotherApp(let endpoint, let flatpakApp):
+            "This is the endpoint of \(endpoint), but the Flatpak app \(flatpakApp) connected to it; give each app only its own endpoint (photolibctl app sandbox APP)."
+        case .peerUnidentified(let uid, let reason):
+            "Cannot tell whether the process connecting as uid \(uid) runs in a sandbox (\(reason)), so it is refused; retry, and if it persists check /proc is mounted and readable."
         case .invalidAppID(let text):
             "'\(text)' is not an app ID; use reverse-DNS form such as org.example.Viewer (letters, digits, '-', '_', at least one dot)."
         case .unknownApp(let app):

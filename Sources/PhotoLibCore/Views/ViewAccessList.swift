@@ -20,6 +20,12 @@ public struct ViewAccessList: Sendable, Equatable {
         permissions = 5
     }
 
+    /// An app's endpoint socket: `user` may connect (connecting needs write, `rw-`).
+    public init(endpointUser user: UInt32) {
+        users = [user]
+        permissions = 6
+    }
+
     /// A directory above the views: each uid may enter it (--x), and nothing more.
     public init(passage uids: some Sequence<UInt32>) {
         users = Set(uids).sorted()

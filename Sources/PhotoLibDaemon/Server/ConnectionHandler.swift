@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import PhotoLibCore
 import PhotoLibProtocol
+import PhotoLibSystem
 import Synchronization
 
 /// One client connection: identify the peer, frame lines, answer them in order.
@@ -24,6 +25,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     private let pendingBytes = ByteCounter()
 
     private let router: RequestRouter
+    /// The socket this connection came through: the main one or an app's endpoint.
+    private let listener: PeerAdmission.Listener
     private let logger: Logger
     private let limits: ConnectionLimits
     private var framer: LineFramer
@@ -33,8 +36,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     private var lines: AsyncStream<[UInt8]>.Continuation?
     private var connection: Connection?
 
-    init(router: RequestRouter, limits: ConnectionLimits, logger: Logger, lineLimit: Int) {
+    init(router: RequestRouter, listener: PeerAdmission.Listener, limits: ConnectionLimits, logger: Logger, lineLimit: Int) {
         self.router = router
+        self.listener = listener
         self.limits = limits
         self.logger = logger
         framer = LineFramer(limit: lineLimit)
@@ -54,7 +58,17 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             loop.assertInEventLoop()
             switch result {
             case .success(let peer):
-                self.admit(uid: peer.uid, channel: channel)
+                // SO_PEERPIDFD (Linux 6.5) pins the very peer process; where the
+                // kernel lacks it, PeerProcess opens a pidfd from the pid instead.
+                let pidfd: EventLoopFuture<CInt> = provider.unsafeGetSocketOption(
+                    level: .socket, name: NIOBSDSocket.Option(rawValue: 77 /* SO_PEERPIDFD */))
+                pidfd.whenComplete { pidfdResult in
+                    loop.assertInEventLoop()
+                    var peerPIDFD: CInt?
+                    if case .success(let fd) = pidfdResult { peerPIDFD = fd }  // a failure: an older kernel
+                    let sandbox = PeerProcess.sandbox(peerPIDFD: peerPIDFD, pid: peer.pid)
+                    self.admit(uid: peer.uid, sandbox: sandbox, channel: channel)
+                }
             case .failure(let error):
                 self.logger.warning("Refusing a connection whose credentials could not be read: \(error)")
                 channel.close(promise: nil)
@@ -63,9 +77,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         context.fireChannelActive()
     }
 
-    private func admit(uid: UInt32, channel: any Channel) {
+    private func admit(uid: UInt32, sandbox: SandboxIdentity, channel: any Channel) {
         let role: PeerRole
-        switch router.role(forUID: uid) {
+        switch router.role(listener: listener, uid: uid, sandbox: sandbox) {
         case .failure(let error):
             logger.notice("Refused a connection from uid \(uid): \(error.message)")
             refuse(channel, error)

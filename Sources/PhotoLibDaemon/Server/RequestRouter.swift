@@ -17,11 +17,14 @@ struct RequestRouter: Sendable {
     /// The open connections, to close those of an app that is removed.
     let connections = ConnectionRegistry()
     let configuration: DaemonConfiguration
+    /// The apps' own sockets, opened and closed with the apps.
+    let endpoints: EndpointSet
     let version: String
     let coder = MessageCoder()
 
     init(engine: Engine, watcher: LibraryWatcher, store: Store, board: StatusBoard, hub: SubscriptionHub,
-         configuration: DaemonConfiguration, version: String) {
+         configuration: DaemonConfiguration, endpoints: EndpointSet, version: String) {
+        self.endpoints = endpoints
         self.engine = engine
         self.watcher = watcher
         self.store = store
@@ -31,17 +34,27 @@ struct RequestRouter: Sendable {
         self.version = version
     }
 
-    /// Decides a peer's role from its uid; a uid that is neither admin nor an app is refused.
-    func role(forUID uid: UInt32) -> Result<PeerRole, PhotoLibError> {
-        if uid == 0 || uid == getuid() { return .success(.admin) }
-        let apps: [AppRecord]
-        do {
-            apps = try store.read { try $0.apps(uid: uid) }
-        } catch {
-            // Not "no such app": the peer is told the daemon cannot tell now.
-            return .failure(.databaseFailed(path: store.path, detail: "\(error)"))
+    /// Decides a peer's role (`PeerAdmission`) from the socket it came through,
+    /// its uid and its sandbox; a peer that is nobody is refused.
+    func role(listener: PeerAdmission.Listener, uid: UInt32, sandbox: SandboxIdentity) -> Result<PeerRole, PhotoLibError> {
+        var apps: [AppID] = []
+        if listener == .main, uid != 0, uid != getuid() {
+            do {
+                apps = try store.read { try $0.apps(uid: uid) }.map(\.id)
+            } catch {
+                // Not "no such app": the peer is told the daemon cannot tell now.
+                return .failure(.databaseFailed(path: store.path, detail: "\(error)"))
+            }
         }
-        return apps.isEmpty ? .failure(.notPermitted(uid: uid)) : .success(.app(apps.map(\.id)))
+        if case .endpoint(let app) = listener {
+            // The endpoint of an app removed a moment ago may still accept.
+            do {
+                guard try store.read({ try $0.app(app) }) != nil else { return .failure(.unknownApp(app)) }
+            } catch {
+                return .failure(.databaseFailed(path: store.path, detail: "\(error)"))
+            }
+        }
+        return PeerAdmission.decide(listener: listener, uid: uid, daemonUID: getuid(), appsForUID: apps, sandbox: sandbox)
     }
 
     func greeting(for role: PeerRole) -> [UInt8] {
@@ -103,10 +116,12 @@ struct RequestRouter: Sendable {
             let p = try params(AddAppParams.self, line)
             let app = try appID(p.app)
             let record = try await engine.addApp(app, uid: p.uid, purpose: p.purpose ?? "")
+            await syncEndpoints()
             return reply(id, try store.read { try appInfo(record, $0) })
         case .removeApp:
             let app = try appID(try params(AppParams.self, line).app)
             try await engine.removeApp(app)
+            await syncEndpoints()
             // Its connections lose their role now, not when they next reconnect.
             connections.closeConnections(of: app)
             return reply(id, EmptyResult())
@@ -133,6 +148,7 @@ struct RequestRouter: Sendable {
         case .rescan:
             let started = ContinuousClock.now
             try await engine.rescan { watcher.requestRewatch() }
+            await syncEndpoints()
             let snapshot = board.snapshot
             return reply(id, RescanResult(
                 assets: snapshot.scannedFiles, directories: snapshot.scannedDirectories, failedWatches: snapshot.failedWatches,
@@ -192,8 +208,18 @@ struct RequestRouter: Sendable {
             app: record.id.rawValue, uid: record.uid, purpose: record.purpose,
             readWrite: record.readWrite.rawValue, addOnly: record.addOnly.rawValue,
             view: configuration.views + "/" + String(decoding: record.viewName.bytes, as: UTF8.self),
+            endpoint: endpoints.path(of: record),
             selectedAssets: try tx.selectedAssetRowIDs(record.id).count,
             selectedAlbums: try tx.selectedAlbums(record.id).count)
+    }
+
+    /// Opens and closes endpoints to match the registered apps.
+    func syncEndpoints() async {
+        do {
+            await endpoints.sync(try store.read { try $0.apps() })
+        } catch {
+            // The endpoints stay as they were; the next sync (every few seconds) tries again.
+        }
     }
 
     func appID(_ text: String) throws(PhotoLibError) -> AppID {

@@ -7,7 +7,8 @@ import PhotoLibCore
 import PhotoLibProtocol
 import PhotoLibSystem
 
-/// The Unix socket that `photolibctl` and apps connect to.
+/// The main Unix socket that `photolibctl` and apps connect to, and the event
+/// loops the apps' endpoints (`EndpointSet`) are served on.
 final class SocketServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
@@ -15,6 +16,8 @@ final class SocketServer: Sendable {
 
     /// Whether the socket came from systemd (then systemd owns the file, and we leave it).
     private let activated: Bool
+    /// A bootstrap whose connections are admitted as having come through `listener`.
+    private let makeBootstrap: @Sendable (PeerAdmission.Listener) -> ServerBootstrap
 
     /// Adopts a socket passed by systemd, or else binds `path` (replacing a stale
     /// socket file, refusing a live one), and starts accepting.
@@ -29,15 +32,18 @@ final class SocketServer: Sendable {
         // More than one loop, so a connection pushing a huge line (up to the
         // 1 MiB limit) holds up only the connections on its own loop.
         group = MultiThreadedEventLoopGroup(numberOfThreads: min(4, max(2, System.coreCount)))
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.backlog, value: 256)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandlers(
-                        IdleStateHandler(readTimeout: .seconds(Int64(limits.settings.idleTimeoutSeconds))),
-                        ConnectionHandler(router: router, limits: limits, logger: logger, lineLimit: lineLimit))
+        makeBootstrap = { [group] listener in
+            ServerBootstrap(group: group)
+                .serverChannelOption(ChannelOptions.backlog, value: 256)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandlers(
+                            IdleStateHandler(readTimeout: .seconds(Int64(limits.settings.idleTimeoutSeconds))),
+                            ConnectionHandler(router: router, listener: listener, limits: limits, logger: logger, lineLimit: lineLimit))
+                    }
                 }
-            }
+        }
+        let bootstrap = makeBootstrap(.main)
         do {
             if let passed {
                 channel = try bootstrap.withBoundSocket(passed).wait()
@@ -51,6 +57,11 @@ final class SocketServer: Sendable {
             try? group.syncShutdownGracefully()
             throw PhotoLibError.socketFailed(path: path, errno: (error as? IOError)?.errnoCode ?? EIO)
         }
+    }
+
+    /// Binds an app's endpoint at `path` on the same event loops (see `EndpointSet`).
+    func bindEndpoint(path: String, app: AppID) async throws -> any Channel {
+        try await makeBootstrap(.endpoint(app)).bind(unixDomainSocketPath: path).get()
     }
 
     /// True when something accepts connections on `path`.

@@ -1,0 +1,93 @@
+import Glibc
+import Logging
+import NIOCore
+import PhotoLibCore
+import PhotoLibStore
+import PhotoLibSystem
+
+/// Every app's endpoint: a Unix socket of its own, in the endpoints directory
+/// under the same random name as its view (SPEC §4). A peer that connects
+/// there is that app and nothing more (`PeerAdmission`), which is how a
+/// sandboxed app running as the owner is told from the owner.
+///
+/// `sync` makes the set match the registered apps: it binds missing
+/// endpoints, closes those of removed apps, and binds again one whose file was
+/// deleted or replaced. Each socket is the owner's (0600); an app with a uid
+/// of its own is let in by an ACL entry.
+actor EndpointSet {
+    /// Binds a listening socket at a path whose peers are that app's.
+    typealias Binder = @Sendable (_ path: String, _ app: AppID) async throws -> any Channel
+
+    private struct Endpoint {
+        let channel: any Channel
+        let path: String
+        let inode: UInt64
+        let uid: UInt32
+    }
+
+    let directory: String
+    private let logger: Logger
+    private let ownerUID = getuid()
+    private var binder: Binder?
+    private var open: [AppID: Endpoint] = [:]
+
+    init(directory: String, logger: Logger) {
+        self.directory = directory
+        self.logger = logger
+    }
+
+    /// The endpoint path of an app (whether or not it is bound now).
+    nonisolated func path(of app: AppRecord) -> String {
+        directory + "/" + String(decoding: app.viewName.bytes, as: UTF8.self)
+    }
+
+    /// Starts binding endpoints with `binder` (the socket server's event loops).
+    func start(binder: @escaping Binder) {
+        self.binder = binder
+    }
+
+    /// Brings the endpoints in line with `apps`.
+    func sync(_ apps: [AppRecord]) async {
+        guard let binder else { return }
+        let wanted = Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for (id, endpoint) in open where wanted[id].map(path(of:)) != endpoint.path || wanted[id]?.uid != endpoint.uid {
+            await close(id, endpoint)
+        }
+        for app in apps {
+            let path = path(of: app)
+            if let endpoint = open[app.id] {
+                do {
+                    if try SocketFile.inode(at: path) == endpoint.inode { continue }
+                } catch {
+                    logger.warning("Cannot check the endpoint of \(app.id) at \(path): \(error); binding it again.")
+                }
+                logger.notice("The endpoint of \(app.id) at \(path) was removed or replaced; binding it again.")
+                await close(app.id, endpoint)
+            }
+            do {
+                try SocketFile.removeStale(path)
+                let channel = try await binder(path, app.id)
+                try SocketFile.restrict(path, alsoTo: app.uid != ownerUID && app.uid != 0 ? app.uid : nil)
+                guard let inode = try SocketFile.inode(at: path) else { throw SystemCallError("lstat", errno: ENOENT) }
+                open[app.id] = Endpoint(channel: channel, path: path, inode: inode, uid: app.uid)
+            } catch {
+                logger.warning("Cannot open the endpoint of \(app.id) at \(path): \(error). The app can still use its view; run 'photolibctl rescan' to try again.")
+            }
+        }
+    }
+
+    /// Closes every endpoint and removes its file (at shutdown).
+    func closeAll() async {
+        for (id, endpoint) in open { await close(id, endpoint) }
+    }
+
+    private func close(_ id: AppID, _ endpoint: Endpoint) async {
+        open[id] = nil
+        do {
+            try await endpoint.channel.close()
+        } catch {
+            // Closed already (its event loop shut down): nothing is listening either way.
+        }
+        SocketFile.remove(endpoint.path, ifInode: endpoint.inode)
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Glibc
+import PhotoLibClient
+import PhotoLibCore
+import PhotoLibProtocol
+import Testing
+
+/// Apps' endpoints and sandboxed apps (SPEC §4), with the daemon run by the
+/// library's owner and the apps run as that same uid, as Flatpak apps are.
+@Suite("Endpoints and sandboxed apps", .serialized)
+struct EndpointTests {
+    let viewer = "org.example.Viewer"
+    let other = "org.example.Other"
+
+    func appInfo(_ daemon: RunningDaemon, _ app: String) throws -> AppInfo {
+        let apps = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        return try #require(apps.first { $0.app == app })
+    }
+
+    func isSocket(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFSOCK
+    }
+
+    /// A python client run as `owner`: connects to `socket`, prints the greeting, then each reply.
+    func clientAs(_ owner: TestOwner, _ socket: String, _ requests: [String]) throws -> [String] {
+        let script = """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile("rwb")
+            print(f.readline().decode().strip(), flush=True)
+            for request in sys.argv[2:]:
+                f.write(request.encode() + b"\\n"); f.flush(); print(f.readline().decode().strip(), flush=True)
+            """
+        let result = try run(owner.command("/usr/bin/python3")[0], Array(owner.command("/usr/bin/python3").dropFirst())
+                             + ["-c", script, socket] + requests)
+        guard result.status == 0 else { throw TestFailure("client failed: \(result.stderr)") }
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test("every app has an endpoint beside its view; a peer there is that app and nothing more, even the owner's uid; endpoints follow the apps")
+    func endpointsAreTheirApps() async throws {
+        let daemon = try await RunningDaemon.startedByOwner { lib in
+            try lib.write("a.jpg")
+            try lib.write("b.jpg")
+        }
+        let lib = daemon.library
+        let owner = try #require(lib.owner)
+        try daemon.addApp(viewer, "limited", uid: Int(owner.uid))
+        try daemon.addApp(other, "authorized", uid: 4243)
+        try daemon.ok("select", viewer, "a.jpg")
+        let info = try appInfo(daemon, viewer)
+        let endpoint = try #require(info.endpoint)
+        #expect(isSocket(endpoint), "\(endpoint)")
+        #expect(endpoint.hasSuffix("/" + URL(fileURLWithPath: info.view).lastPathComponent), "named like its view")
+        var st = stat()
+        lstat(endpoint, &st)
+        #expect(st.st_mode & 0o777 == 0o600 && st.st_uid == owner.uid)
+        // An app with a uid of its own is let in by an ACL entry.
+        let otherEndpoint = try #require(try appInfo(daemon, other).endpoint)
+        let acl = try run("/usr/bin/python3", ["-c", "import os, sys; print(len(os.getxattr(sys.argv[1], 'system.posix_acl_access')))", otherEndpoint])
+        #expect(acl.status == 0 && (Int(acl.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0, "\(acl.stderr)")
+
+        // The owner's uid on the endpoint is the app, not the admin.
+        let replies = try clientAs(owner, endpoint, [
+            #"{"id":1,"method":"list"}"#, #"{"id":2,"method":"status"}"#,
+            #"{"id":3,"method":"list","params":{"app":"org.example.Other"}}"#,
+        ])
+        #expect(replies[0].contains(#""role":"app""#) && replies[0].contains(viewer), "\(replies[0])")
+        #expect(replies[1].contains(#""result""#) && replies[1].contains(".jpg"), "\(replies[1])")
+        #expect(replies[2].contains("adminOnly"), "\(replies[2])")
+        #expect(replies[3].contains("otherAppsView"), "\(replies[3])")
+        // On the main socket the same uid is the admin.
+        #expect(try clientAs(owner, lib.socket, [])[0].contains(#""role":"admin""#))
+
+        // A deleted endpoint is bound again; a restart keeps the path; removing the app takes it away.
+        #expect(unlink(endpoint) == 0)
+        try await waitUntil("the endpoint to be bound again") { isSocket(endpoint) }
+        #expect(try clientAs(owner, endpoint, [])[0].contains(viewer))
+        daemon.stop()
+        #expect(!isSocket(endpoint), "a stopped daemon leaves no endpoint behind")
+        try await daemon.start()
+        let afterRestart = try appInfo(daemon, viewer).endpoint
+        #expect(isSocket(endpoint) && afterRestart == endpoint)
+        let open = try PhotoLibConnection(socketPath: endpoint, receiveTimeout: 30)
+        #expect(open.greeting.apps == [viewer])
+        try daemon.ok("app", "remove", viewer)
+        #expect(!isSocket(endpoint))
+        #expect(throws: (any Error).self) { _ = try open.call(.list, NoParams(), returning: ListResult.self) }
+    }
+
+    /// The sandbox a person makes with `photolibctl app sandbox APP --bwrap`,
+    /// around the Python runtime; `flatpakInfo` is bound at /.flatpak-info, as Flatpak does.
+    /// `meanwhile` runs again and again (100 ms apart) until the app exits.
+    func sandboxed(_ daemon: RunningDaemon, _ app: String, flatpakInfo: String?, extraBinds: [String] = [],
+                   probes: [String] = [], meanwhile: () throws -> Void = {}) throws -> (status: Int32, lines: [[String: Any]], stderr: String) {
+        let lib = daemon.library
+        let owner = try #require(lib.owner)
+        let client = lib.root + "/sandboxed_app.py"
+        if !FileManager.default.fileExists(atPath: client) {
+            try FileManager.default.copyItem(atPath: RunningDaemon.packageRoot + "/examples/sandboxed_app.py", toPath: client)
+            try owner.own(client)
+        }
+        var binds = extraBinds
+        if let flatpakInfo {
+            let path = lib.root + "/flatpak-info-\(UInt32.random(in: 0..<UInt32.max))"
+            try flatpakInfo.write(toFile: path, atomically: false, encoding: .utf8)
+            try owner.own(path)
+            binds += ["--ro-bind", path, "/.flatpak-info"]
+        }
+        // photolibctl runs outside the sandbox (as root here: an admin, as the owner is); bwrap as the owner.
+        let arguments = try daemon.ok("app", "sandbox", app, "--bwrap").trimmingCharacters(in: .whitespacesAndNewlines)
+        let shell = "exec bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/lib /lib"
+            + " --symlink usr/lib64 /lib64 --symlink usr/bin /bin --proc /proc --dev /dev \(arguments)"
+            + " --ro-bind \"$0\" /app/sandboxed_app.py \(binds.map(SandboxArguments.shellQuoted).joined(separator: " "))"
+            + " /usr/bin/python3 /app/sandboxed_app.py --wait-seconds 20 --probe \(probes.map(SandboxArguments.shellQuoted).joined(separator: " "))"
+        let sh = owner.command("/bin/sh")
+        let output = lib.root + "/sandboxed-\(UInt32.random(in: 0..<UInt32.max)).out"
+        let process = try SpawnedProcess(sh[0], Array(sh.dropFirst()) + ["-c", shell, client], output: output)
+        while process.isRunning {
+            try meanwhile()
+            usleep(100_000)
+        }
+        let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        var lines: [[String: Any]] = []
+        var other: [String] = []
+        for line in printed.split(separator: "\n") {
+            if let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] {
+                lines.append(object)
+            } else {
+                other.append(String(line))
+            }
+        }
+        return (process.waitForExit(timeout: 10) ?? -1, lines, other.joined(separator: "\n"))
+    }
+
+    func step(_ lines: [[String: Any]], _ name: String) -> [String: Any]? {
+        lines.first { $0["step"] as? String == name }
+    }
+
+    @Test("a sandboxed app given only what 'app sandbox --bwrap' prints lists, subscribes, resumes through its endpoint, and reaches nothing else")
+    func sandboxedAppThroughItsEndpoint() async throws {
+        let daemon = try await RunningDaemon.startedByOwner { lib in
+            try lib.write("a.jpg")
+            try lib.write("b.jpg")
+        }
+        let lib = daemon.library
+        let owner = try #require(lib.owner)
+        try daemon.addApp(viewer, "limited", uid: Int(owner.uid))
+        try daemon.addApp(other, "limited", uid: Int(owner.uid))
+        try daemon.ok("select", viewer, "a.jpg")
+        try daemon.ok("select", other, "b.jpg")
+        let otherInfo = try appInfo(daemon, other)
+        let flatpakInfo = "[Application]\nname=\(viewer)\nruntime=runtime/org.freedesktop.Platform/x86_64/24.08\n\n[Instance]\ninstance-id=1\n"
+
+        // While the app waits for a change, the person edits its selection, again
+        // and again until the app is done (whenever it subscribed, it hears one).
+        var adding = true
+        let outcome = try sandboxed(daemon, viewer, flatpakInfo: flatpakInfo,
+                                    probes: [lib.socket, lib.library, otherInfo.view, try #require(otherInfo.endpoint)]) {
+            try daemon.ok(adding ? "select" : "deselect", viewer, "b.jpg")
+            adding.toggle()
+        }
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let greeting = step(outcome.lines, "greeting")?["greeting"] as? [String: Any]
+        #expect(greeting?["role"] as? String == "app" && greeting?["apps"] as? [String] == [viewer], "\(outcome.lines)")
+        let listed = (step(outcome.lines, "list")?["reply"] as? [String: Any])?["result"] as? [String: Any]
+        let listedCount = (listed?["assets"] as? [[String: Any]])?.count ?? 0
+        #expect((1...2).contains(listedCount))
+        #expect(((step(outcome.lines, "view")?["entries"] as? [String])?.count).map { (1...2).contains($0) } == true)
+        #expect((step(outcome.lines, "event")?["event"] as? [String: Any])?["event"] as? String == "selection", "\(outcome.lines)")
+        let resumed = step(outcome.lines, "resumed")?["reply"] as? [String: Any]
+        #expect(resumed?["result"] != nil, "\(outcome.lines)")
+        #expect(step(outcome.lines, "write-view")?["ok"] as? Bool == false, "the app wrote its view")
+        let probes = outcome.lines.filter { $0["step"] as? String == "probe" }
+        #expect(probes.count == 4)
+        for probe in probes {
+            #expect(probe["reached"] as? Bool == false, "the sandbox reached \(probe["path"] ?? "?")")
+        }
+    }
+
+    @Test("a Flatpak app on another app's endpoint, or on the main socket, is refused: never that app, never the admin")
+    func flatpakIdentityIsChecked() async throws {
+        let daemon = try await RunningDaemon.startedByOwner { lib in try lib.write("a.jpg") }
+        let lib = daemon.library
+        let owner = try #require(lib.owner)
+        try daemon.addApp(viewer, "authorized", uid: Int(owner.uid))
+        let impostor = "[Application]\nname=org.example.Impostor\n"
+        let wrong = try sandboxed(daemon, viewer, flatpakInfo: impostor)
+        let refused = step(wrong.lines, "greeting")?["greeting"] as? [String: Any]
+        #expect((refused?["error"] as? [String: Any])?["code"] as? String == "endpointOfAnotherApp", "\(wrong.lines) \(wrong.stderr)")
+
+        // The main socket bound into the sandbox by mistake: a Flatpak peer there is refused, though its uid is the owner's.
+        var adding = true
+        let onMain = try sandboxed(daemon, viewer, flatpakInfo: "[Application]\nname=\(viewer)\n",
+                                   extraBinds: ["--bind", lib.socket, lib.socket], probes: [lib.socket]) {
+            try daemon.ok(adding ? "select" : "deselect", viewer, "a.jpg")
+            adding.toggle()
+        }
+        let probe = onMain.lines.first { $0["step"] as? String == "probe" }
+        let answer = (probe?["answer"] as? [String: Any])?["error"] as? [String: Any]
+        #expect(answer?["code"] as? String == "sandboxedOnMainSocket", "\(onMain.lines) \(onMain.stderr)")
+        #expect(daemon.log.contains("Refused a connection"), "the refusal is logged")
+    }
+}

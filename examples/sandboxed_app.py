@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""A sandboxed photo app's side of photolibd, in Python's standard library alone.
+
+Run inside the sandbox that `photolibctl app sandbox APP --bwrap` (or the
+flatpak override it prints) describes: the app finds its endpoint in
+$PHOTOLIBD_ENDPOINT and its view in $PHOTOLIBD_VIEW, and has nothing else.
+It lists its view, subscribes, waits for one change, then reconnects and
+resumes from the last token it saw, as an app that was closed meanwhile does.
+Then it reports what else it can reach (nothing, if the sandbox is right).
+Prints one JSON object per line; the tests read them.
+
+    examples/sandboxed_app.py [--wait-seconds N] [--probe PATH ...]
+"""
+import argparse, json, os, socket, sys
+
+
+def say(**fields):
+    print(json.dumps(fields), flush=True)
+
+
+class Endpoint:
+    """One connection to the app's endpoint."""
+
+    def __init__(self, path, timeout):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(timeout)
+        self.sock.connect(path)
+        self.stream = self.sock.makefile("rwb")
+        self.next_id = 1
+        self.greeting = self.read()
+
+    def read(self):
+        line = self.stream.readline()
+        if not line:
+            raise ConnectionError("photolibd closed the connection")
+        return json.loads(line)
+
+    def call(self, method, params=None):
+        request = {"id": self.next_id, "method": method}
+        if params is not None:
+            request["params"] = params
+        self.next_id += 1
+        self.stream.write(json.dumps(request).encode() + b"\n")
+        self.stream.flush()
+        while True:
+            message = self.read()
+            if message.get("id") == request["id"]:
+                return message
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--wait-seconds", type=float, default=30)
+    parser.add_argument("--probe", nargs="*", default=[], help="paths the sandbox must not give (each is reported)")
+    args = parser.parse_args()
+    endpoint_path, view = os.environ.get("PHOTOLIBD_ENDPOINT"), os.environ.get("PHOTOLIBD_VIEW")
+    if not endpoint_path:
+        sys.exit("PHOTOLIBD_ENDPOINT is not set: run me in the sandbox 'photolibctl app sandbox APP' describes")
+
+    first = Endpoint(endpoint_path, args.wait_seconds)
+    say(step="greeting", greeting=first.greeting)
+    if "error" in first.greeting:
+        return
+    listed = first.call("list")
+    say(step="list", reply=listed)
+    say(step="view", entries=sorted(os.listdir(view)) if view else None)
+    subscribed = first.call("subscribe", {"since": listed["result"]["token"]})
+    say(step="subscribed", reply=subscribed)
+    token = subscribed["result"]["token"]
+    event = first.read()
+    say(step="event", event=event)
+    token = max(token, event.get("token", token))
+    first.sock.close()
+
+    # Closed and opened again: resume from the last token seen.
+    second = Endpoint(endpoint_path, args.wait_seconds)
+    resumed = second.call("subscribe", {"since": token})
+    say(step="resumed", reply=resumed)
+    second.sock.close()
+
+    try:
+        with open(os.path.join(view, "written-by-the-app.jpg"), "wb") as f:
+            f.write(b"x")
+        say(step="write-view", ok=True)
+    except OSError as error:
+        say(step="write-view", ok=False, errno=error.errno)
+    for path in args.probe:
+        try:
+            if os.path.isdir(path):
+                os.listdir(path)
+            else:
+                probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                probe.connect(path)
+                line = probe.makefile("rb").readline()
+                probe.close()
+                say(step="probe", path=path, reached=True, answer=json.loads(line) if line else None)
+                continue
+            say(step="probe", path=path, reached=True)
+        except OSError as error:
+            say(step="probe", path=path, reached=False, errno=error.errno)
+
+
+if __name__ == "__main__":
+    main()
