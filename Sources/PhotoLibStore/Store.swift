@@ -12,6 +12,8 @@ import Foundation
 /// last commits).
 public final class Store: Sendable {
     private let writer: any DatabaseWriter
+    /// Checkpoints the log off the writer's path (nil for in-memory stores).
+    private let checkpointer: Checkpointer?
     public let path: String
 
     /// Opens (creating and migrating as needed) the database at `path`.
@@ -28,7 +30,14 @@ public final class Store: Sendable {
             configuration.maximumReaderCount = 2
             let pool = try DatabasePool(path: path, configuration: configuration)
             try Schema.migrator.migrate(pool)
+            // Only the writer commits, so only it would checkpoint: the Checkpointer does instead.
+            // A burst can grow the log; once it is reset, it is cut back to 16 MiB.
+            try pool.writeWithoutTransaction {
+                try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+                try $0.execute(sql: "PRAGMA journal_size_limit = \(16 << 20)")
+            }
             writer = pool
+            checkpointer = try Checkpointer(path: path)
         } catch {
             throw PhotoLibError.databaseFailed(path: path, detail: "\(error)")
         }
@@ -40,6 +49,7 @@ public final class Store: Sendable {
         let queue = try DatabaseQueue()
         try Schema.migrator.migrate(queue)
         writer = queue
+        checkpointer = nil
     }
 
     /// Runs `body` in one write transaction.
