@@ -62,7 +62,7 @@ public enum Daemon {
         let endpointKeeper = Task {
             while !Task.isCancelled {
                 try await Task.sleep(for: .seconds(2))
-                await router.syncEndpoints()
+                await endpoints.repair()
             }
         }
 

@@ -43,14 +43,18 @@ public enum SetupSurvey {
 
     /// Only what judges whether app uids can reach the library (`DoctorVerdicts.libraryPrivacy`):
     /// cheap enough for the daemon to ask at start and whenever its apps change.
-    public static func gatherLibraryReach(library: String, apps: [SetupFacts.App]) -> SetupFacts {
+    /// - Parameter groups: a uid's supplementary groups (the daemon passes a
+    ///   cache: looking a uid up reads the user and group databases).
+    public static func gatherLibraryReach(
+        library: String, apps: [SetupFacts.App], groups: (UInt32) -> Set<UInt32> = PathInspection.groups(ofUser:)
+    ) -> SetupFacts {
         let libraryStatus = PathInspection.status(library)
         var facts = SetupFacts(library: library, views: "", socket: "", ownerUID: libraryStatus?.owner ?? ProcessIdentity.userID)
         facts.daemon = SetupFacts.Daemon(state: "ready", scannedFiles: 0, failedWatches: 0, apps: apps)
         facts.libraryNode = libraryStatus.map { node($0, at: library) }
         facts.libraryAncestors = ancestors(of: library)
         for uid in Set(apps.map(\.uid)) {
-            facts.appGroups[uid] = PathInspection.groups(ofUser: uid)
+            facts.appGroups[uid] = groups(uid)
         }
         return facts
     }

@@ -3,6 +3,10 @@ import GRDB
 public import PhotoLibCore
 
 extension StoreTransaction {
+    public func appCount() throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM app") ?? 0
+    }
+
     public func apps() throws -> [AppRecord] {
         try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName FROM app ORDER BY id").compactMap(Self.app(from:))
     }

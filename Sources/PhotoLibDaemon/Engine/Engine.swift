@@ -35,6 +35,8 @@ actor Engine {
     var cachedContexts: [AppViewContext]?
     /// The library-reach warning last logged, so a rescan does not repeat it.
     private var lastLibraryReachWarning: String?
+    /// Each app uid's supplementary groups, looked up once (for the library-reach warning).
+    private var appGroups: [UInt32: Set<UInt32>] = [:]
 
     /// Batches are capped so a burst is applied in bounded transactions and requests get a turn between them.
     static let batchSize = 2048
@@ -218,9 +220,15 @@ actor Engine {
     /// around its view (SPEC §4): judged as doctor judges it, with that uid's
     /// groups and every ACL on the way. Said again only when the verdict changes.
     private func warnIfAppsReachLibrary(_ apps: [AppRecord]) {
+        // Each uid's groups are looked up once (a lookup reads /etc/passwd and
+        // /etc/group): adding the thousandth app must not look up 999 again.
+        let uids = Set(apps.map(\.uid))
+        appGroups = appGroups.filter { uids.contains($0.key) }
+        for uid in uids where appGroups[uid] == nil { appGroups[uid] = PathInspection.groups(ofUser: uid) }
+        let known = appGroups
         let facts = SetupSurvey.gatherLibraryReach(
             library: configuration.library,
-            apps: apps.map { .init(id: $0.id.rawValue, uid: $0.uid, view: "") })
+            apps: apps.map { .init(id: $0.id.rawValue, uid: $0.uid, view: "") }, groups: { known[$0] ?? [] })
         let verdict = DoctorVerdicts.libraryPrivacy(facts)
         let warning = verdict.outcome == .fail ? verdict.detail + " " + (verdict.advice ?? "") : nil
         if warning != lastLibraryReachWarning, let warning { logger.warning("\(warning)") }

@@ -20,9 +20,9 @@ actor EndpointSet {
 
     private struct Endpoint {
         let channel: any Channel
+        let app: AppRecord
         let path: String
         let inode: UInt64
-        let uid: UInt32
     }
 
     let directory: String
@@ -46,34 +46,50 @@ actor EndpointSet {
         self.binder = binder
     }
 
-    /// Brings the endpoints in line with `apps`.
+    /// Brings the endpoints in line with `apps` (at start and on rescan).
     func sync(_ apps: [AppRecord]) async {
-        guard let binder else { return }
         let wanted = Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for (id, endpoint) in open where wanted[id].map(path(of:)) != endpoint.path || wanted[id]?.uid != endpoint.uid {
+        for (id, endpoint) in open where wanted[id].map(path(of:)) != endpoint.path || wanted[id]?.uid != endpoint.app.uid {
             await close(id, endpoint)
         }
-        for app in apps {
-            let path = path(of: app)
-            if let endpoint = open[app.id] {
+        for app in apps { await ensure(app) }
+    }
+
+    /// Removes an app's endpoint (the app was removed).
+    func remove(_ id: AppID) async {
+        if let endpoint = open[id] { await close(id, endpoint) }
+    }
+
+    /// Binds an app's endpoint unless it is bound and its file is still the one bound.
+    func ensure(_ app: AppRecord) async {
+        guard let binder else { return }
+        let path = path(of: app)
+        if let endpoint = open[app.id] {
+            if endpoint.path == path, endpoint.app.uid == app.uid {
                 do {
-                    if try SocketFile.inode(at: path) == endpoint.inode { continue }
+                    if try SocketFile.inode(at: path) == endpoint.inode { return }
                 } catch {
                     logger.warning("Cannot check the endpoint of \(app.id) at \(path): \(error); binding it again.")
                 }
                 logger.notice("The endpoint of \(app.id) at \(path) was removed or replaced; binding it again.")
-                await close(app.id, endpoint)
             }
-            do {
-                try SocketFile.removeStale(path)
-                let channel = try await binder(path, app.id)
-                try SocketFile.restrict(path, alsoTo: app.uid != ownerUID && app.uid != 0 ? app.uid : nil)
-                guard let inode = try SocketFile.inode(at: path) else { throw SystemCallError("lstat", errno: ENOENT) }
-                open[app.id] = Endpoint(channel: channel, path: path, inode: inode, uid: app.uid)
-            } catch {
-                logger.warning("Cannot open the endpoint of \(app.id) at \(path): \(error). The app can still use its view; run 'photolibctl rescan' to try again.")
-            }
+            await close(app.id, endpoint)
         }
+        do {
+            try SocketFile.removeStale(path)
+            let channel = try await binder(path, app.id)
+            try SocketFile.restrict(path, alsoTo: app.uid != ownerUID && app.uid != 0 ? app.uid : nil)
+            guard let inode = try SocketFile.inode(at: path) else { throw SystemCallError("lstat", errno: ENOENT) }
+            open[app.id] = Endpoint(channel: channel, app: app, path: path, inode: inode)
+        } catch {
+            logger.warning("Cannot open the endpoint of \(app.id) at \(path): \(error). The app can still use its view; run 'photolibctl rescan' to try again.")
+        }
+    }
+
+    /// Binds again any endpoint whose file was deleted or replaced: one `lstat`
+    /// per endpoint and no database read, so it can run every few seconds.
+    func repair() async {
+        for endpoint in open.values { await ensure(endpoint.app) }
     }
 
     /// Closes every endpoint and removes its file (at shutdown).

@@ -116,12 +116,12 @@ struct RequestRouter: Sendable {
             let p = try params(AddAppParams.self, line)
             let app = try appID(p.app)
             let record = try await engine.addApp(app, uid: p.uid, purpose: p.purpose ?? "")
-            await syncEndpoints()
+            await endpoints.ensure(record)
             return reply(id, try store.read { try appInfo(record, $0) })
         case .removeApp:
             let app = try appID(try params(AppParams.self, line).app)
             try await engine.removeApp(app)
-            await syncEndpoints()
+            await endpoints.remove(app)
             // Its connections lose their role now, not when they next reconnect.
             connections.closeConnections(of: app)
             return reply(id, EmptyResult())
@@ -168,7 +168,7 @@ struct RequestRouter: Sendable {
 
     private func status() throws -> StatusResult {
         let snapshot = board.snapshot
-        let (assets, albums, apps) = try store.read { tx in (try tx.assetCount(), try tx.albumCount(), try tx.apps().count) }
+        let (assets, albums, apps) = try store.read { tx in (try tx.assetCount(), try tx.albumCount(), try tx.appCount()) }
         return StatusResult(
             version: version, pid: getpid(), library: configuration.library, views: configuration.views,
             socket: configuration.socket,
