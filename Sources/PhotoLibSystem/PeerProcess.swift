@@ -49,6 +49,8 @@ public enum PeerProcess {
             root = FileDescriptor(rawValue: try systemCall("open") {
                 open("/proc/\(pid)/root", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY)
             })
+        } catch where error.errno == EACCES || error.errno == EPERM {
+            return sandboxFromOutside(pid: pid, rootFailure: error)
         } catch {
             return .unknown(reason: "cannot open /proc/\(pid)/root: \(error)")
         }
@@ -75,6 +77,26 @@ public enum PeerProcess {
             return .flatpak(appID: appID)
         } catch {
             return .unknown(reason: "cannot read its /.flatpak-info: \(error)")
+        }
+    }
+
+    /// When the kernel refuses `/proc/PID/root` (the daemon runs in a user
+    /// namespace of its own, as under the shipped user unit), what can still be
+    /// read: a process in the daemon's own pid namespace is in no Flatpak
+    /// sandbox (Flatpak always gives an app a pid namespace); one deeper is
+    /// sandboxed, and the systemd scope Flatpak starts it in names the app.
+    private static func sandboxFromOutside(pid: Int32, rootFailure: SystemCallError) -> SandboxIdentity {
+        do {
+            let own = ProcessFacts.pidNamespaceDepth(status: try readFile("/proc/self/status"))
+            let peer = ProcessFacts.pidNamespaceDepth(status: try readFile("/proc/\(pid)/status"))
+            guard let own, let peer else { return .unknown(reason: "its /proc/\(pid)/status has no NSpid line") }
+            if peer <= own { return .host }
+            if let appID = ProcessFacts.flatpakAppID(cgroup: try readFile("/proc/\(pid)/cgroup")) {
+                return .flatpak(appID: appID)
+            }
+            return .unknown(reason: "it runs in a pid namespace of its own, and its /.flatpak-info is out of reach (\(rootFailure))")
+        } catch {
+            return .unknown(reason: "cannot read /proc/\(pid): \(error)")
         }
     }
 

@@ -63,3 +63,22 @@ struct PeerAdmissionTests {
         #expect(FlatpakInfo.appID(in: []) == nil)
     }
 }
+
+@Suite("What /proc says of a peer's sandbox")
+struct ProcessFactsTests {
+    @Test("the pid namespace depth is the number of pids on NSpid")
+    func depth() {
+        #expect(ProcessFacts.pidNamespaceDepth(status: Array("Name:\tpython3\nNSpid:\t4242\t2\nUid:\t1000\n".utf8)) == 2)
+        #expect(ProcessFacts.pidNamespaceDepth(status: Array("NSpid:\t4242\n".utf8)) == 1)
+        #expect(ProcessFacts.pidNamespaceDepth(status: Array("Name:\tx\n".utf8)) == nil)
+    }
+
+    @Test("a Flatpak app's systemd scope names it; other cgroups name nothing")
+    func scope() {
+        let flatpak = "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-flatpak-org.example.Viewer-12345.scope\n"
+        #expect(ProcessFacts.flatpakAppID(cgroup: Array(flatpak.utf8)) == "org.example.Viewer")
+        #expect(ProcessFacts.flatpakAppID(cgroup: Array("0::/user.slice/user-1000.slice/session-2.scope\n".utf8)) == nil)
+        #expect(ProcessFacts.flatpakAppID(cgroup: Array("0::/app.slice/app-flatpak-not an id-1.scope\n".utf8)) == nil)
+        #expect(ProcessFacts.flatpakAppID(cgroup: Array("0::/app.slice/app-flatpak-org.x.Y-abc.scope\n".utf8)) == nil)
+    }
+}

@@ -46,3 +46,35 @@ extension Substring {
         return String(slice)
     }
 }
+
+/// What a process's `/proc/PID/status` and `/proc/PID/cgroup` say of its
+/// sandbox, for when its `/.flatpak-info` is out of reach (the daemon runs in
+/// a user namespace of its own, as under the shipped user unit: the kernel
+/// then refuses `/proc/PID/root`). Neither file needs that access.
+public enum ProcessFacts {
+    /// How many pid namespaces deep a process is: the number of pids on its
+    /// `NSpid:` line. A Flatpak app always runs in a pid namespace of its own.
+    public static func pidNamespaceDepth(status: [UInt8]) -> Int? {
+        for line in String(decoding: status, as: UTF8.self).split(separator: "\n") where line.hasPrefix("NSpid:") {
+            let pids = line.dropFirst("NSpid:".count).split(whereSeparator: { $0 == " " || $0 == "\t" })
+            return pids.isEmpty ? nil : pids.count
+        }
+        return nil
+    }
+
+    /// The Flatpak app ID from the systemd scope Flatpak starts each app in
+    /// (`app-flatpak-org.example.Viewer-12345.scope`), from `/proc/PID/cgroup`.
+    /// A sandboxed app cannot move itself to another cgroup; a process outside
+    /// any sandbox could name itself so, and would only lose by it.
+    public static func flatpakAppID(cgroup: [UInt8]) -> String? {
+        let prefix = "app-flatpak-"
+        for line in String(decoding: cgroup, as: UTF8.self).split(separator: "\n") {
+            guard let unit = line.split(separator: "/").last(where: { $0.hasPrefix(prefix) && $0.hasSuffix(".scope") }) else { continue }
+            let middle = unit.dropFirst(prefix.count).dropLast(".scope".count)
+            guard let dash = middle.lastIndex(of: "-"), middle[middle.index(after: dash)...].allSatisfy(\.isNumber) else { continue }
+            let id = String(middle[..<dash])
+            if AppID(id) != nil { return id }
+        }
+        return nil
+    }
+}
