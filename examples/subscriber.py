@@ -6,11 +6,18 @@ Keeps a mirror of one app's view: lists it once, then applies change events
 or `reset`. Prints one line per event; with --count N it exits after N events.
 
     examples/subscriber.py APP [--socket PATH] [--since TOKEN] [--count N]
+
+The socket is --socket, else $PHOTOLIBD_ENDPOINT (the app's own endpoint,
+inside the sandbox 'photolibctl app sandbox APP' describes), else
+$PHOTOLIBD_SOCKET, else the per-user default.
 """
 import argparse, json, os, socket, sys
 
 
 def default_socket():
+    # Inside the sandbox 'photolibctl app sandbox APP' describes, the app's own endpoint.
+    if os.environ.get("PHOTOLIBD_ENDPOINT"):
+        return os.environ["PHOTOLIBD_ENDPOINT"]
     if os.environ.get("PHOTOLIBD_SOCKET"):
         return os.environ["PHOTOLIBD_SOCKET"]
     runtime = os.environ.get("XDG_RUNTIME_DIR") or f"/run/user/{os.getuid()}"

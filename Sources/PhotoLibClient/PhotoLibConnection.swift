@@ -22,6 +22,22 @@ public final class PhotoLibConnection {
         explicit ?? ProcessIdentity.environment("PHOTOLIBD_SOCKET") ?? DefaultPaths.clientSocket()
     }
 
+    /// The app's own endpoint, as a sandbox made with `photolibctl app sandbox`
+    /// says it (`$PHOTOLIBD_ENDPOINT`); nil outside such a sandbox.
+    public static var appEndpoint: String? {
+        ProcessIdentity.environment("PHOTOLIBD_ENDPOINT").flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Connects to the app's endpoint (`appEndpoint`), where the peer is that
+    /// app and nothing more; an app outside a sandbox, with a uid of its own,
+    /// may use the main socket instead (`socketPath(explicit:)`).
+    public static func connectingToAppEndpoint(receiveTimeout: Int? = nil) throws(PhotoLibError) -> PhotoLibConnection {
+        guard let endpoint = appEndpoint else {
+            throw .invalidParameter(name: "PHOTOLIBD_ENDPOINT", reason: "it is not set; run the app in the sandbox 'photolibctl app sandbox APP' describes")
+        }
+        return try PhotoLibConnection(socketPath: endpoint, receiveTimeout: receiveTimeout)
+    }
+
     /// Connects and reads the server's greeting. With `receiveTimeout`, a read
     /// that waits longer fails with `connectionLost` instead of blocking for ever.
     public init(socketPath: String, receiveTimeout: Int? = nil) throws(PhotoLibError) {

@@ -71,6 +71,11 @@ struct EndpointTests {
         #expect(replies[3].contains("otherAppsView"), "\(replies[3])")
         // On the main socket the same uid is the admin.
         #expect(try clientAs(owner, lib.socket, [])[0].contains(#""role":"admin""#))
+        // The example subscriber finds the endpoint in $PHOTOLIBD_ENDPOINT, as inside a sandbox.
+        let python = owner.command("/usr/bin/python3")
+        let subscriber = try run(python[0], Array(python.dropFirst()) + [RunningDaemon.packageRoot + "/examples/subscriber.py", viewer, "--count", "0"],
+                                 environment: ProcessInfo.processInfo.environment.merging(["PHOTOLIBD_ENDPOINT": endpoint]) { $1 })
+        #expect(subscriber.status == 0 && subscriber.stdout.contains("listed 1 assets"), "\(subscriber.stdout) \(subscriber.stderr)")
 
         // A deleted endpoint is bound again; a restart keeps the path; removing the app takes it away.
         #expect(unlink(endpoint) == 0)
