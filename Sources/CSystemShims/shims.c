@@ -72,6 +72,10 @@ int photolibd_unix_listen(const char *path, int backlog) {
     return fd;
 }
 
+int photolibd_accept(int fd) {
+    return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+}
+
 const char *photolibd_dirent_name(const struct dirent *entry) { return entry->d_name; }
 unsigned char photolibd_dirent_type(const struct dirent *entry) { return entry->d_type; }
 

@@ -41,7 +41,11 @@ public enum Daemon {
         let router = RequestRouter(engine: engine, watcher: watcher, store: store, board: board, hub: hub,
                                    configuration: configuration, endpoints: endpoints, version: version)
         let server = try SocketServer(path: configuration.socket, router: router, limits: ConnectionLimits(configuration.limits), logger: logger)
-        await endpoints.start { path, app in try await server.bindEndpoint(path: path, app: app) }
+        do {
+            await endpoints.start(listeners: try ListeningSockets<AppID> { app, fd in server.adopt(fd, endpointOf: app) })
+        } catch {
+            throw PhotoLibError.systemCall(name: error.call, path: configuration.endpointsDirectory, errno: error.errno)
+        }
         await router.syncEndpoints()
         logger.notice("photolibd \(version) starting: library \(configuration.library), views \(configuration.views), socket \(configuration.socket).")
         let notifier = SystemdNotifier()

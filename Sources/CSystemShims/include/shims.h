@@ -29,6 +29,9 @@ int photolibd_unix_connect(const char *path);
 /// Creates, binds and listens on a Unix stream socket. Returns the fd, or -1 with errno set.
 int photolibd_unix_listen(const char *path, int backlog);
 
+/// accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK). Returns the connection's fd, or -1 with errno set.
+int photolibd_accept(int fd);
+
 /// readdir's entry name (a NUL-terminated byte string) and type.
 const char *photolibd_dirent_name(const struct dirent *entry);
 unsigned char photolibd_dirent_type(const struct dirent *entry);

@@ -1,6 +1,5 @@
 import Glibc
 import Logging
-import NIOCore
 import PhotoLibCore
 import PhotoLibStore
 import PhotoLibSystem
@@ -15,11 +14,7 @@ import PhotoLibSystem
 /// deleted or replaced. Each socket is the owner's (0600); an app with a uid
 /// of its own is let in by an ACL entry.
 actor EndpointSet {
-    /// Binds a listening socket at a path whose peers are that app's.
-    typealias Binder = @Sendable (_ path: String, _ app: AppID) async throws -> any Channel
-
     private struct Endpoint {
-        let channel: any Channel
         let app: AppRecord
         let path: String
         let inode: UInt64
@@ -28,7 +23,8 @@ actor EndpointSet {
     let directory: String
     private let logger: Logger
     private let ownerUID = getuid()
-    private var binder: Binder?
+    /// The thread that accepts on every endpoint (nil until `start`).
+    private var listeners: ListeningSockets<AppID>?
     private var open: [AppID: Endpoint] = [:]
 
     init(directory: String, logger: Logger) {
@@ -41,9 +37,9 @@ actor EndpointSet {
         directory + "/" + String(decoding: app.viewName.bytes, as: UTF8.self)
     }
 
-    /// Starts binding endpoints with `binder` (the socket server's event loops).
-    func start(binder: @escaping Binder) {
-        self.binder = binder
+    /// Starts accepting on endpoints with `listeners`, which hands each connection to the socket server.
+    func start(listeners: ListeningSockets<AppID>) {
+        self.listeners = listeners
     }
 
     /// Brings the endpoints in line with `apps` (at start and on rescan).
@@ -62,7 +58,7 @@ actor EndpointSet {
 
     /// Binds an app's endpoint unless it is bound and its file is still the one bound.
     func ensure(_ app: AppRecord) async {
-        guard let binder else { return }
+        guard let listeners else { return }
         let path = path(of: app)
         if let endpoint = open[app.id] {
             if endpoint.path == path, endpoint.app.uid == app.uid {
@@ -77,10 +73,10 @@ actor EndpointSet {
         }
         do {
             try SocketFile.removeStale(path)
-            let channel = try await binder(path, app.id)
+            try listeners.add(app.id, path: path)
             try SocketFile.restrict(path, alsoTo: app.uid != ownerUID && app.uid != 0 ? app.uid : nil)
             guard let inode = try SocketFile.inode(at: path) else { throw SystemCallError("lstat", errno: ENOENT) }
-            open[app.id] = Endpoint(channel: channel, app: app, path: path, inode: inode)
+            open[app.id] = Endpoint(app: app, path: path, inode: inode)
         } catch {
             logger.warning("Cannot open the endpoint of \(app.id) at \(path): \(error). The app can still use its view; run 'photolibctl rescan' to try again.")
         }
@@ -95,15 +91,12 @@ actor EndpointSet {
     /// Closes every endpoint and removes its file (at shutdown).
     func closeAll() async {
         for (id, endpoint) in open { await close(id, endpoint) }
+        listeners?.stop()
     }
 
     private func close(_ id: AppID, _ endpoint: Endpoint) async {
         open[id] = nil
-        do {
-            try await endpoint.channel.close()
-        } catch {
-            // Closed already (its event loop shut down): nothing is listening either way.
-        }
+        listeners?.remove(id)
         SocketFile.remove(endpoint.path, ifInode: endpoint.inode)
     }
 }

@@ -18,6 +18,9 @@ final class SocketServer: Sendable {
     private let activated: Bool
     /// A bootstrap whose connections are admitted as having come through `listener`.
     private let makeBootstrap: @Sendable (PeerAdmission.Listener) -> ServerBootstrap
+    /// The same, for a connection accepted elsewhere (an endpoint's).
+    private let makeConnectionBootstrap: @Sendable (PeerAdmission.Listener) -> ClientBootstrap
+    private let logger: Logger
 
     /// Adopts a socket passed by systemd, or else binds `path` (replacing a stale
     /// socket file, refusing a live one), and starts accepting.
@@ -43,6 +46,16 @@ final class SocketServer: Sendable {
                     }
                 }
         }
+        makeConnectionBootstrap = { [group] listener in
+            ClientBootstrap(group: group).channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers(
+                        IdleStateHandler(readTimeout: .seconds(Int64(limits.settings.idleTimeoutSeconds))),
+                        ConnectionHandler(router: router, listener: listener, limits: limits, logger: logger, lineLimit: lineLimit))
+                }
+            }
+        }
+        self.logger = logger
         let bootstrap = makeBootstrap(.main)
         do {
             if let passed {
@@ -59,9 +72,12 @@ final class SocketServer: Sendable {
         }
     }
 
-    /// Binds an app's endpoint at `path` on the same event loops (see `EndpointSet`).
-    func bindEndpoint(path: String, app: AppID) async throws -> any Channel {
-        try await makeBootstrap(.endpoint(app)).bind(unixDomainSocketPath: path).get()
+    /// Serves a connection accepted on an app's endpoint (see `EndpointSet`)
+    /// on the same event loops as the main socket's.
+    func adopt(_ fd: Int32, endpointOf app: AppID) {
+        makeConnectionBootstrap(.endpoint(app)).withConnectedSocket(fd).whenFailure { [logger] error in
+            logger.warning("Cannot serve a connection to the endpoint of \(app): \(error)")
+        }
     }
 
     /// True when something accepts connections on `path`.
