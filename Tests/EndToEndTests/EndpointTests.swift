@@ -138,6 +138,16 @@ struct EndpointTests {
         return (process.waitForExit(timeout: 10) ?? -1, lines, other.joined(separator: "\n"))
     }
 
+    /// What the person does while a sandboxed app waits for a change: select
+    /// and deselect a photo, again and again (whenever the app subscribed, it hears one).
+    func editingSelection(_ daemon: RunningDaemon, _ app: String, _ path: String) -> () throws -> Void {
+        var adding = true
+        return {
+            try daemon.ok(adding ? "select" : "deselect", app, path)
+            adding.toggle()
+        }
+    }
+
     func step(_ lines: [[String: Any]], _ name: String) -> [String: Any]? {
         lines.first { $0["step"] as? String == name }
     }
@@ -157,14 +167,9 @@ struct EndpointTests {
         let otherInfo = try appInfo(daemon, other)
         let flatpakInfo = "[Application]\nname=\(viewer)\nruntime=runtime/org.freedesktop.Platform/x86_64/24.08\n\n[Instance]\ninstance-id=1\n"
 
-        // While the app waits for a change, the person edits its selection, again
-        // and again until the app is done (whenever it subscribed, it hears one).
-        var adding = true
         let outcome = try sandboxed(daemon, viewer, flatpakInfo: flatpakInfo,
-                                    probes: [lib.socket, lib.library, otherInfo.view, try #require(otherInfo.endpoint)]) {
-            try daemon.ok(adding ? "select" : "deselect", viewer, "b.jpg")
-            adding.toggle()
-        }
+                                    probes: [lib.socket, lib.library, otherInfo.view, try #require(otherInfo.endpoint)],
+                                    meanwhile: editingSelection(daemon, viewer, "b.jpg"))
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let greeting = step(outcome.lines, "greeting")?["greeting"] as? [String: Any]
         #expect(greeting?["role"] as? String == "app" && greeting?["apps"] as? [String] == [viewer], "\(outcome.lines)")
@@ -195,12 +200,9 @@ struct EndpointTests {
         #expect((refused?["error"] as? [String: Any])?["code"] as? String == "endpointOfAnotherApp", "\(wrong.lines) \(wrong.stderr)")
 
         // The main socket bound into the sandbox by mistake: a Flatpak peer there is refused, though its uid is the owner's.
-        var adding = true
         let onMain = try sandboxed(daemon, viewer, flatpakInfo: "[Application]\nname=\(viewer)\n",
-                                   extraBinds: ["--bind", lib.socket, lib.socket], probes: [lib.socket]) {
-            try daemon.ok(adding ? "select" : "deselect", viewer, "a.jpg")
-            adding.toggle()
-        }
+                                   extraBinds: ["--bind", lib.socket, lib.socket], probes: [lib.socket],
+                                   meanwhile: editingSelection(daemon, viewer, "a.jpg"))
         let probe = onMain.lines.first { $0["step"] as? String == "probe" }
         let answer = (probe?["answer"] as? [String: Any])?["error"] as? [String: Any]
         #expect(answer?["code"] as? String == "sandboxedOnMainSocket", "\(onMain.lines) \(onMain.stderr)")
