@@ -184,6 +184,21 @@ enum Schema {
                                arguments: [table, sequence])
             }
         }
+        migrator.registerMigration("v7: requests that wait for the person") { db in
+            // An app's pending question (SPEC §5): one per app and kind, kept
+            // until the person answers it or the app is removed. AUTOINCREMENT:
+            // a request number is never reused, so an answer typed for an old
+            // request can never decide a newer one.
+            try db.execute(sql: """
+                CREATE TABLE accessRequest (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    app TEXT NOT NULL REFERENCES app(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL,
+                    createdAt INTEGER NOT NULL,
+                    UNIQUE (app, kind)
+                );
+                """)
+        }
         return migrator
     }
 

@@ -115,4 +115,24 @@ struct StoreTests {
         try store.write { try $0.insertApp(record, createdAt: 2) }
         #expect(try store.read { try $0.tokens(app) }!.last == 6)
     }
+
+    @Test("one pending request per app and kind, numbers never reused, gone with the app")
+    func requests() throws {
+        let store = try Store(inMemory: ())
+        let record = AppRecord(id: app, uid: 1000, purpose: "", readWrite: .notDetermined, addOnly: .notDetermined,
+                               viewName: FileName("view-0000000000000000")!)
+        try store.write { tx in try tx.insertApp(record, createdAt: 0) }
+        let (first, made) = try store.write { tx in try tx.pendingRequest(app, kind: .authorization(.readWrite), now: 10) }
+        #expect(made)
+        let (joined, madeAgain) = try store.write { tx in try tx.pendingRequest(app, kind: .authorization(.readWrite), now: 20) }
+        #expect(!madeAgain && joined == first, "asking again joins the pending request")
+        let review = try store.write { tx in try tx.pendingRequest(app, kind: .review, now: 30).request }
+        #expect(review.id > first.id)
+        #expect(try store.read { try $0.requests() }.map(\.id) == [first.id, review.id])
+        try store.write { tx in try tx.deleteRequest(first.id) }
+        let next = try store.write { tx in try tx.pendingRequest(app, kind: .authorization(.readWrite), now: 40).request }
+        #expect(next.id > review.id, "a request number is never reused")
+        try store.write { tx in try tx.deleteApp(app) }
+        #expect(try store.read { try $0.requestCount() } == 0)
+    }
 }

@@ -30,6 +30,12 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownAlbum(path: String)
     case invalidStatus(String)
     case invalidAccessLevel(String)
+    case unknownRequest(Int64)
+    case invalidAnswer(String)
+    case reviewNeedsLimited(app: AppID, status: AuthorizationStatus)
+    case answerItemsNeedLimited(answer: String)
+    case answerNotForAddOnly
+    case tooManyWaits(limit: Int)
 
     // Start-up and environment
     case libraryMissing(path: String)
@@ -78,6 +84,12 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownAlbum: "unknownAlbum"
         case .invalidStatus: "invalidStatus"
         case .invalidAccessLevel: "invalidAccessLevel"
+        case .unknownRequest: "unknownRequest"
+        case .invalidAnswer: "invalidAnswer"
+        case .reviewNeedsLimited: "reviewNeedsLimited"
+        case .answerItemsNeedLimited: "answerItemsNeedLimited"
+        case .answerNotForAddOnly: "answerNotForAddOnly"
+        case .tooManyWaits: "tooManyWaits"
         case .libraryMissing: "libraryMissing"
         case .libraryNotDirectory: "libraryNotDirectory"
         case .viewsOnOtherMount: "viewsOnOtherMount"
@@ -147,6 +159,18 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(text)' is not an authorization status; use one of authorized, limited, denied, restricted, not-determined."
         case .invalidAccessLevel(let text):
             "'\(text)' is not an access level; use read-write or add-only."
+        case .unknownRequest(let id):
+            "No request \(id) is pending (it was answered, cancelled, or its app removed); list pending requests with 'photolibctl requests'."
+        case .invalidAnswer(let text):
+            "'\(text)' is not an answer; answer with authorized, limited, denied or cancel."
+        case .reviewNeedsLimited(let app, let status):
+            "A selection review is for an app with limited access, and \(app) is \(status.commandLineSpelling) for read-write; ask with requestAuthorization instead."
+        case .answerItemsNeedLimited(let answer):
+            "Assets and albums name what a limited app may see, so they go with the answer 'limited', not '\(answer)'; answer 'limited ASSET... [--album A]' or leave them out."
+        case .answerNotForAddOnly:
+            "Add-only access is all or nothing, so it cannot be limited; answer authorized, denied or cancel."
+        case .tooManyWaits(let limit):
+            "This connection already waits for \(limit) answers, the most allowed; wait for those, or ask with wait: false and follow the answers as events."
         case .libraryMissing(let path):
             "The library directory \(path) does not exist; create it or pass --library DIR."
         case .libraryNotDirectory(let path):
