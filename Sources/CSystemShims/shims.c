@@ -43,11 +43,18 @@ static int fill_address(struct sockaddr_un *address, const char *path) {
 int photolibd_unix_connect(const char *path) {
     struct sockaddr_un address;
     if (fill_address(&address, path) != 0) return -1;
+    /* "@name": an abstract socket (as D-Bus buses often are), whose name is
+       exactly the bytes after the NUL: the address length must not count more. */
+    socklen_t length = sizeof(address);
+    if (path[0] == '@') {
+        address.sun_path[0] = 0;
+        length = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(path));
+    }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
     int rc;
     do {
-        rc = connect(fd, (struct sockaddr *)&address, sizeof(address));
+        rc = connect(fd, (struct sockaddr *)&address, length);
     } while (rc != 0 && errno == EINTR);
     if (rc != 0) {
         int saved = errno;

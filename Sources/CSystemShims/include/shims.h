@@ -24,7 +24,7 @@ int photolibd_pidfd_open(int32_t pid);
 /// pidfd_send_signal(pidfd, 0): 0 while the process lives, -1 with ESRCH once it has exited.
 int photolibd_pidfd_alive(int pidfd);
 
-/// Connects a new stream socket to a Unix socket path. Returns the fd, or -1 with errno set.
+/// Connects a new stream socket to a Unix socket path ("@name": an abstract socket). Returns the fd, or -1 with errno set.
 int photolibd_unix_connect(const char *path);
 /// Creates, binds and listens on a Unix stream socket. Returns the fd, or -1 with errno set.
 int photolibd_unix_listen(const char *path, int backlog);
