@@ -4,12 +4,16 @@
 Run inside the sandbox that `photolibctl app sandbox APP --bwrap` (or the
 flatpak override it prints) describes: the app finds its endpoint in
 $PHOTOLIBD_ENDPOINT and its view in $PHOTOLIBD_VIEW, and has nothing else.
-It lists its view, subscribes, waits for one change, then reconnects and
-resumes from the last token it saw, as an app that was closed meanwhile does.
+With --ask it first asks the person for access when its status is not yet
+determined (the reply comes when the person answers with `photolibctl
+answer`), and with --review it asks to choose more photos (the answer names
+the assets newly shared). It lists its view, subscribes, waits for one change,
+then reconnects and resumes from the last token it saw, as an app that was
+closed meanwhile does.
 Then it reports what else it can reach (nothing, if the sandbox is right).
 Prints one JSON object per line; the tests read them.
 
-    examples/sandboxed_app.py [--wait-seconds N] [--probe PATH ...]
+    examples/sandboxed_app.py [--ask] [--review] [--wait-seconds N] [--probe PATH ...]
 """
 import argparse, json, os, socket, sys
 
@@ -51,6 +55,8 @@ class Endpoint:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--wait-seconds", type=float, default=30)
+    parser.add_argument("--ask", action="store_true", help="ask for read-write access first, if not yet determined")
+    parser.add_argument("--review", action="store_true", help="ask the person to choose more photos (a limited app)")
     parser.add_argument("--probe", nargs="*", default=[], help="paths the sandbox must not give (each is reported)")
     args = parser.parse_args()
     endpoint_path, view = os.environ.get("PHOTOLIBD_ENDPOINT"), os.environ.get("PHOTOLIBD_VIEW")
@@ -61,6 +67,15 @@ def main():
     say(step="greeting", greeting=first.greeting)
     if "error" in first.greeting:
         return
+    if args.ask:
+        status = first.call("authorizationStatus")["result"]["readWrite"]
+        if status == "notDetermined":
+            # Waits until the person answers: the reply is the answer.
+            say(step="asked", reply=first.call("requestAuthorization", {"access": "readWrite"}))
+        else:
+            say(step="asked", status=status)
+    if args.review:
+        say(step="reviewed", reply=first.call("requestReview"))
     listed = first.call("list")
     say(step="list", reply=listed)
     say(step="view", entries=sorted(os.listdir(view)) if view else None)

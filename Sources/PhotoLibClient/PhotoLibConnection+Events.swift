@@ -23,7 +23,7 @@ extension PhotoLibConnection {
     /// Blocks until the next event arrives.
     public func nextEvent() throws(PhotoLibError) -> ReceivedEvent {
         while true {
-            let line = try readLine()
+            let line = earlyEvents.isEmpty ? try readLine() : earlyEvents.removeFirst()
             if let failure = try? MessageCoder().decode(ErrorReply.self, from: line) {
                 throw .remote(code: failure.error.code, message: failure.error.message)
             }

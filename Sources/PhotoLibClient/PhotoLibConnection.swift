@@ -15,6 +15,8 @@ public final class PhotoLibConnection {
     private var framer = LineFramer(limit: 1 << 30)
     private let coder = MessageCoder()
     private var nextID: Int64 = 1
+    /// Events that arrived while a call waited for its reply, for `nextEvent()`.
+    var earlyEvents: [[UInt8]] = []
 
     /// The socket to use: the explicit path, else `$PHOTOLIBD_SOCKET`, else the per-user
     /// default, else the system manager's `photolibd@USER` socket when only that exists.
@@ -78,6 +80,10 @@ public final class PhotoLibConnection {
         }
         while true {
             let line = try Self.readLine(socket, &framer)
+            if (try? coder.decode(EventHead.self, from: line)) != nil {
+                earlyEvents.append(line)  // a subscribed connection: kept in order for nextEvent()
+                continue
+            }
             if let failure = try? coder.decode(ErrorReply.self, from: line) {
                 guard failure.id == nil || failure.id == id else { continue }
                 throw Self.error(from: failure.error)

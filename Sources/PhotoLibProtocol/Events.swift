@@ -43,13 +43,20 @@ public struct AuthorizationEvent: Codable, Sendable, Equatable {
     public var access: String
     public var status: String
     public var by: EventActor
+    /// The app's request this answers, when the change answered one.
+    public var request: Int64?
+    /// With `request`: `answered`, or `cancelled` when the person withdrew it
+    /// without deciding (the status is then unchanged).
+    public var state: String?
 
-    public init(app: String, token: Int64, access: String, status: String, by: EventActor) {
+    public init(app: String, token: Int64, access: String, status: String, by: EventActor, request: Int64? = nil, state: String? = nil) {
         self.app = app
         self.token = token
         self.access = access
         self.status = status
         self.by = by
+        self.request = request
+        self.state = state
     }
 }
 
@@ -64,8 +71,13 @@ public struct SelectionEvent: Codable, Sendable, Equatable {
     public var addedAlbums: Int
     public var removedAlbums: Int
     public var by: EventActor
+    /// The app's review request this answers, when the edit answered one.
+    public var request: Int64?
+    /// With `request`: `answered`, or `cancelled` (nothing was added).
+    public var state: String?
 
-    public init(app: String, token: Int64, addedAssets: [String], removedAssets: [String], addedAlbums: Int, removedAlbums: Int, by: EventActor) {
+    public init(app: String, token: Int64, addedAssets: [String], removedAssets: [String], addedAlbums: Int, removedAlbums: Int, by: EventActor,
+                request: Int64? = nil, state: String? = nil) {
         self.app = app
         self.token = token
         self.addedAssets = addedAssets
@@ -73,6 +85,8 @@ public struct SelectionEvent: Codable, Sendable, Equatable {
         self.addedAlbums = addedAlbums
         self.removedAlbums = removedAlbums
         self.by = by
+        self.request = request
+        self.state = state
     }
 }
 
@@ -91,9 +105,39 @@ public struct ResetEvent: Codable, Sendable, Equatable {
     }
 }
 
-/// The fields every event has, for dispatching on `event`.
+/// For admin subscribers only: an app asked the person something, or a
+/// pending request was answered or cancelled, so a person's tools can prompt
+/// (and take the prompt down). Not part of any app's history: it carries no
+/// token, and `photolibctl requests` lists what is pending.
+public struct RequestEvent: Codable, Sendable, Equatable {
+    public var event = "request"
+    public var app: String
+    public var request: Int64
+    public var kind: String
+    public var access: String?
+    public var purpose: String
+    /// `pending`, `answered` or `cancelled`.
+    public var state: String
+    /// With `answered`: `authorized`, `limited` or `denied`.
+    public var answer: String?
+    public var createdAt: Int64
+
+    public init(app: String, request: Int64, kind: String, access: String?, purpose: String, state: String, answer: String?, createdAt: Int64) {
+        self.app = app
+        self.request = request
+        self.kind = kind
+        self.access = access
+        self.purpose = purpose
+        self.state = state
+        self.answer = answer
+        self.createdAt = createdAt
+    }
+}
+
+/// The fields every event has, for dispatching on `event`. `token` is absent
+/// only on admin `request` events, which are not part of an app's history.
 public struct EventHead: Codable, Sendable, Equatable {
     public var event: String
     public var app: String
-    public var token: Int64
+    public var token: Int64?
 }

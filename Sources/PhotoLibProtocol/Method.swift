@@ -11,17 +11,21 @@ public enum Method: String, CaseIterable, Sendable {
     case deselect
     case selection
     case rescan
+    case requests
+    case answer
 
     // An app's own view (an admin may name any app)
     case authorizationStatus
     case list
     case subscribe
     case unsubscribe
+    case requestAuthorization
+    case requestReview
 
     /// True for methods only the library's owner (or root) may call.
     public var isAdminOnly: Bool {
         switch self {
-        case .authorizationStatus, .list, .subscribe, .unsubscribe: false
+        case .authorizationStatus, .list, .subscribe, .unsubscribe, .requestAuthorization, .requestReview: false
         default: true
         }
     }

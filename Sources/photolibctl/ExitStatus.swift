@@ -20,11 +20,11 @@ enum ExitStatus: Int32, CaseIterable {
     /// The status for an error the daemon (or the connection to it) gave, by its stable code.
     static func of(_ error: PhotoLibError) -> ExitStatus {
         switch error.code {
-        case "unknownApp", "unknownAsset", "notAnAsset", "unknownAlbum": .notFound
+        case "unknownApp", "unknownAsset", "notAnAsset", "unknownAlbum", "unknownRequest": .notFound
         case "notPermitted", "adminOnly", "otherAppsView", "sandboxedOnMainSocket", "endpointOfAnotherApp", "peerUnidentified": .notPermitted
         case "daemonNotRunning": .daemonNotRunning
         case "invalidParameter", "invalidAppID", "invalidAssetID", "invalidStatus", "invalidAccessLevel",
-             "ambiguousApp", "sinceNeedsOneApp", "sinceInFuture": .usage
+             "invalidAnswer", "answerItemsNeedLimited", "answerNotForAddOnly", "ambiguousApp", "sinceNeedsOneApp", "sinceInFuture": .usage
         default: .failure
         }
     }
@@ -32,7 +32,7 @@ enum ExitStatus: Int32, CaseIterable {
     /// The list for `--help` and the man page.
     static let documentation = """
         Exit status: 0 success; 1 the daemon refused or failed the request; 2 bad usage (an unknown \
-        option, a malformed ID, status or path); 3 not found (no such app, asset, album or path); \
+        option, a malformed ID, status or path); 3 not found (no such app, asset, album, path or pending request); \
         4 permission refused (only the library's owner may do this, or another app's view); \
         5 the daemon is not running (nothing answers on the socket).
         """

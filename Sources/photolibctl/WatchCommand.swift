@@ -8,7 +8,7 @@ struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Print change events as they come (one JSON object per line with --json).",
-        discussion: "Without APP, follows every app (admin only). Stop with Ctrl-C.")
+        discussion: "Without APP, follows every app (admin only). The person also sees apps' requests as they are made and answered. Stop with Ctrl-C.")
 
     @Argument(help: "The app to follow.")
     var app: String?
@@ -46,7 +46,7 @@ struct WatchCommand: ParsableCommand {
     }
 
     static func describe(_ event: ReceivedEvent) throws -> String {
-        let head = "[\(event.head.token)] \(event.head.app)"
+        let head = "[\(event.head.token.map(String.init) ?? "-")] \(event.head.app)"
         switch event.head.event {
         case "change":
             let change = try event.decode(ChangeEvent.self)
@@ -58,10 +58,27 @@ struct WatchCommand: ParsableCommand {
             return lines.joined(separator: "\n")
         case "authorization":
             let auth = try event.decode(AuthorizationEvent.self)
-            return "\(head) is now \(auth.status) for \(auth.access) (by uid \(auth.by.uid), \(auth.by.role))"
+            let answering = auth.request.map { " answering request \($0)" } ?? ""
+            if auth.state == "cancelled" { return "\(head) request \(auth.request ?? 0) for \(auth.access) was cancelled; still \(auth.status)" }
+            return "\(head) is now \(auth.status) for \(auth.access)\(answering) (by uid \(auth.by.uid), \(auth.by.role))"
         case "selection":
             let selection = try event.decode(SelectionEvent.self)
-            return "\(head) selection: +\(selection.addedAssets.count) assets, -\(selection.removedAssets.count) assets, +\(selection.addedAlbums) albums, -\(selection.removedAlbums) albums (by uid \(selection.by.uid), \(selection.by.role))"
+            if selection.state == "cancelled" { return "\(head) review request \(selection.request ?? 0) was cancelled" }
+            let answering = selection.request.map { " answering request \($0)" } ?? ""
+            return "\(head) selection\(answering): +\(selection.addedAssets.count) assets, -\(selection.removedAssets.count) assets, +\(selection.addedAlbums) albums, -\(selection.removedAlbums) albums (by uid \(selection.by.uid), \(selection.by.role))"
+        case "request":
+            let request = try event.decode(RequestEvent.self)
+            let asks = RequestsCommand.asks(RequestInfo(request: request.request, app: request.app, purpose: request.purpose, kind: request.kind,
+                                                        access: request.access, createdAt: request.createdAt))
+            switch request.state {
+            case "pending":
+                let purpose = request.purpose.isEmpty ? "" : " (purpose: \(request.purpose))"
+                return "\(head) asks for \(asks)\(purpose): request \(request.request); answer with 'photolibctl answer \(request.request) …'"
+            case "answered":
+                return "\(head) request \(request.request) (\(asks)) answered: \(request.answer ?? "decided")"
+            default:
+                return "\(head) request \(request.request) (\(asks)) \(request.state)"
+            }
         case "reset":
             let reset = try event.decode(ResetEvent.self)
             return "\(head) reset: \(reset.reason)"

@@ -96,7 +96,8 @@ struct EndpointTests {
     /// The sandbox a person makes with `photolibctl app sandbox APP --bwrap`,
     /// around the Python runtime; `flatpakInfo` is bound at /.flatpak-info, as Flatpak does.
     /// `meanwhile` runs again and again (100 ms apart) until the app exits.
-    func sandboxed(_ daemon: RunningDaemon, _ app: String, flatpakInfo: String?, extraBinds: [String] = [],
+    /// `options` go to the app (`--ask`, `--review`).
+    func sandboxed(_ daemon: RunningDaemon, _ app: String, flatpakInfo: String?, extraBinds: [String] = [], options: [String] = [],
                    probes: [String] = [], meanwhile: () throws -> Void = {}) throws -> (status: Int32, lines: [[String: Any]], stderr: String) {
         let lib = daemon.library
         let owner = try #require(lib.owner)
@@ -117,7 +118,7 @@ struct EndpointTests {
         let shell = "exec bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/lib /lib"
             + " --symlink usr/lib64 /lib64 --symlink usr/bin /bin --proc /proc --dev /dev \(arguments)"
             + " --ro-bind \"$0\" /app/sandboxed_app.py \(binds.map(SandboxArguments.shellQuoted).joined(separator: " "))"
-            + " /usr/bin/python3 /app/sandboxed_app.py --wait-seconds 20 --probe \(probes.map(SandboxArguments.shellQuoted).joined(separator: " "))"
+            + " /usr/bin/python3 /app/sandboxed_app.py \(options.joined(separator: " ")) --wait-seconds 20 --probe \(probes.map(SandboxArguments.shellQuoted).joined(separator: " "))"
         let sh = owner.command("/bin/sh")
         let output = lib.root + "/sandboxed-\(UInt32.random(in: 0..<UInt32.max)).out"
         let process = try SpawnedProcess(sh[0], Array(sh.dropFirst()) + ["-c", shell, client], output: output)
@@ -207,5 +208,44 @@ struct EndpointTests {
         let answer = (probe?["answer"] as? [String: Any])?["error"] as? [String: Any]
         #expect(answer?["code"] as? String == "sandboxedOnMainSocket", "\(onMain.lines) \(onMain.stderr)")
         #expect(daemon.log.contains("Refused a connection"), "the refusal is logged")
+    }
+
+    @Test("a sandboxed app asks through its endpoint and waits; the person answers with photolibctl; the answer is the reply")
+    func sandboxedAppAsks() async throws {
+        let daemon = try await RunningDaemon.startedByOwner { lib in
+            try lib.write("a.jpg")
+            try lib.write("b.jpg")
+            try lib.write("c.jpg")
+        }
+        let owner = try #require(daemon.library.owner)
+        try daemon.ok("app", "add", viewer, "--uid", String(owner.uid), "--purpose", "Prints your holiday photos")
+        let ids = try daemon.assets()
+        let a = try #require(ids["a.jpg"]), b = try #require(ids["b.jpg"])
+        let flatpakInfo = "[Application]\nname=\(viewer)\n"
+        var answered: [String] = []
+        let editing = editingSelection(daemon, viewer, "c.jpg")
+        // The person: answers each request as it appears (first access with
+        // a.jpg, then the review with b.jpg), then edits so the app hears a change.
+        let outcome = try sandboxed(daemon, viewer, flatpakInfo: flatpakInfo, options: ["--ask", "--review"]) {
+            let pending = try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests
+            if let request = pending.first {
+                #expect(request.app == viewer && request.purpose == "Prints your holiday photos")
+                let chosen = request.kind == "review" ? "b.jpg" : "a.jpg"
+                try daemon.ok("answer", String(request.request), "limited", chosen)
+                answered.append(request.kind)
+            } else if answered.count == 2 {
+                try editing()
+            }
+        }
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(answered == ["authorization", "review"])
+        let asked = (step(outcome.lines, "asked")?["reply"] as? [String: Any])?["result"] as? [String: Any]
+        #expect(asked?["state"] as? String == "answered" && asked?["status"] as? String == "limited", "\(outcome.lines)")
+        #expect(asked?["addedAssets"] as? [String] == [a], "\(outcome.lines)")
+        let reviewed = (step(outcome.lines, "reviewed")?["reply"] as? [String: Any])?["result"] as? [String: Any]
+        #expect(reviewed?["kind"] as? String == "review" && reviewed?["addedAssets"] as? [String] == [b], "\(outcome.lines)")
+        let listed = ((step(outcome.lines, "list")?["reply"] as? [String: Any])?["result"] as? [String: Any])?["assets"] as? [[String: Any]]
+        let listedIDs = Set(listed?.compactMap { $0["id"] as? String } ?? [])
+        #expect(listedIDs.isSuperset(of: [a, b]), "\(outcome.lines)")
     }
 }

@@ -2,10 +2,12 @@ import PhotoLibCore
 import PhotoLibProtocol
 import PhotoLibStore
 
-/// An event written to an app's log, ready to send.
+/// An event ready to send: one written to an app's log, or an admin event.
 struct PublishedEvent: Sendable {
     let app: AppID
-    let token: Int64
+    /// nil for an admin event (a `request`): it is in no app's history, and
+    /// only admin subscribers get it.
+    let token: Int64?
     /// One JSON line, newline included.
     let line: [UInt8]
 }
@@ -85,19 +87,32 @@ struct ChangeJournal {
         }
     }
 
-    func recordAuthorization(_ app: AppID, access: AccessLevel, status: AuthorizationStatus, by: EventActor, tx: StoreTransaction) throws -> PublishedEvent {
+    /// - Parameter request: the app's request this answers (`answered` or `cancelled`), if any.
+    func recordAuthorization(
+        _ app: AppID, access: AccessLevel, status: AuthorizationStatus, by: EventActor,
+        request: (id: Int64, state: String)? = nil, tx: StoreTransaction
+    ) throws -> PublishedEvent {
         try append(app, kind: "authorization", tx: tx) { token in
-            AuthorizationEvent(app: app.rawValue, token: token, access: access.rawValue, status: status.rawValue, by: by)
+            AuthorizationEvent(app: app.rawValue, token: token, access: access.rawValue, status: status.rawValue, by: by,
+                               request: request?.id, state: request?.state)
         }
     }
 
     func recordSelection(
-        _ app: AppID, addedAssets: [String], removedAssets: [String], addedAlbums: Int, removedAlbums: Int, by: EventActor, tx: StoreTransaction
+        _ app: AppID, addedAssets: [String], removedAssets: [String], addedAlbums: Int, removedAlbums: Int, by: EventActor,
+        request: (id: Int64, state: String)? = nil, tx: StoreTransaction
     ) throws -> PublishedEvent {
         try append(app, kind: "selection", tx: tx) { token in
             SelectionEvent(app: app.rawValue, token: token, addedAssets: addedAssets, removedAssets: removedAssets,
-                           addedAlbums: addedAlbums, removedAlbums: removedAlbums, by: by)
+                           addedAlbums: addedAlbums, removedAlbums: removedAlbums, by: by, request: request?.id, state: request?.state)
         }
+    }
+
+    /// An admin `request` event: not logged (it is in no app's history).
+    func requestEvent(_ request: AccessRequest, purpose: String, state: String, answer: String?) throws -> PublishedEvent {
+        let event = RequestEvent(app: request.app.rawValue, request: request.id, kind: request.kind.name, access: request.kind.access?.rawValue,
+                                 purpose: purpose, state: state, answer: answer, createdAt: request.createdAt)
+        return PublishedEvent(app: request.app, token: nil, line: try coder.encodeLine(event))
     }
 
     private func append<E: Encodable>(_ app: AppID, kind: String, tx: StoreTransaction, _ make: (Int64) -> E) throws -> PublishedEvent {

@@ -25,34 +25,52 @@ extension Engine {
 
     func removeApp(_ id: AppID) throws {
         cachedContexts = nil
+        var withdrawn: [AccessRequest] = []
         let removed = try store.write { tx -> AppRecord in
             guard let record = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
+            withdrawn = try tx.requests(app: id)  // deleted with the app
             try tx.deleteApp(id)
             return record
         }
+        // The person's tools take down prompts for an app that is gone.
+        hub.publish(try withdrawn.map { try journal.requestEvent($0, purpose: removed.purpose, state: "cancelled", answer: nil) })
         try views.removeView(removed)
         try updatePassages()
         logger.notice("App \(id) removed; its view is gone.")
     }
 
-    func authorize(_ id: AppID, access level: AccessLevel, status: AuthorizationStatus, by: EventActor) throws -> AppRecord {
+    /// Sets an app's status for one access level. Pending requests the change
+    /// decides are answered with it (`settleRequests`): the one the person is
+    /// answering (`answering`), and any whose question no longer stands.
+    func authorize(
+        _ id: AppID, access level: AccessLevel, status: AuthorizationStatus, by: EventActor,
+        answering: (request: AccessRequest, answer: RequestAnswer)? = nil, addedAssets: [AssetID] = []
+    ) throws -> (record: AppRecord, settled: [RequestSettlement]) {
         cachedContexts = nil
         defer { cachedContexts = nil }
         var published: [PublishedEvent] = []
+        var settled: [RequestSettlement] = []
         let record = try store.write { tx -> AppRecord in
             guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
             try tx.setAuthorization(id, access: level, status: status)
-            published.append(try journal.recordAuthorization(id, access: level, status: status, by: by, tx: tx))
+            guard let after = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
+            settled = try settleRequests(after, answering: answering, addedAssets: addedAssets, tx: tx)
+            // The event names the request it answers, so a client that asked knows this is its answer.
+            let answered = settled.first { $0.request.id == answering?.request.id }
+                ?? settled.first { $0.request.kind == .authorization(level) }
+            published.append(try journal.recordAuthorization(
+                id, access: level, status: status, by: by, request: answered.map { ($0.request.id, "answered") }, tx: tx))
             if level == .readWrite, before.readWrite != status {
                 published.append(try journal.recordReload(id, tx: tx))
             }
-            return try tx.app(id)!
+            return after
         }
         _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
         try recordLearnedRefusals()
         hub.publish(published)
+        deliver(settled, purpose: record.purpose)
         logger.notice("App \(id) is now \(status.rawValue) for \(level.rawValue).")
-        return record
+        return (record, settled)
     }
 
     /// A selection edit as resolved references.
@@ -98,17 +116,36 @@ extension Engine {
         return RelativePath(escaped: relative)
     }
 
+    /// What a selection edit changed.
+    struct SelectionEditOutcome {
+        /// Assets named one by one that joined (or left) the selection.
+        var assets: [AssetID]
+        var albums: [RelativePath]
+        /// Named assets whose originals are refused (the edit stands; they show once fixed).
+        var refused: [AssetRecord]
+        /// Assets the app was not given before and is now, by name or by album (iOS 15's
+        /// "newly selected"); empty when removing.
+        var added: [AssetID]
+        /// The review request this edit answered, if any.
+        var settled: [RequestSettlement]
+    }
+
     /// Adds to (or, with `adding: false`, removes from) an app's selection; returns what changed.
+    /// With `answering`, the edit is the person's answer to that review request.
     func editSelection(
-        _ id: AppID, assets: [String], albums: [String], adding: Bool, by: EventActor
-    ) throws -> (assets: [AssetID], albums: [RelativePath], refused: [AssetRecord]) {
+        _ id: AppID, assets: [String], albums: [String], adding: Bool, by: EventActor, answering: AccessRequest? = nil
+    ) throws -> SelectionEditOutcome {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
         let edit = try resolve(assets: assets, albums: albums)
         cachedContexts = nil
         defer { cachedContexts = nil }
         let before = try appContexts(only: id).first
         var published: [PublishedEvent] = []
+        var added: [AssetID] = []
+        var settled: [RequestSettlement] = []
         let (changedIDs, changedAlbums, changes) = try store.write { tx in
+            // Granted before and after, whatever the status: what the person newly added.
+            let grantedBefore = ViewPolicy(layout: .limited, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id))
             let changedAssets = adding ? try tx.selectAssets(id, rowIDs: edit.assets.map(\.rowID)) : try tx.deselectAssets(id, rowIDs: edit.assets.map(\.rowID))
             let changedAlbums = adding ? try tx.selectAlbums(id, albums: edit.albums) : try tx.deselectAlbums(id, albums: edit.albums)
             var affected = edit.assets.filter { changedAssets.contains($0.rowID) }
@@ -119,9 +156,24 @@ extension Engine {
                 index.locate(record).map { .asset(old: $0, new: $0) }
             }
             let changedIDs = edit.assets.filter { changedAssets.contains($0.rowID) }.map(\.id)
+            if adding {
+                let grantedAfter = ViewPolicy(layout: .limited, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id))
+                var seen = Set<AssetID>()
+                for case .asset(_, let located?) in changes where !grantedBefore.isGranted(located) && grantedAfter.isGranted(located) {
+                    if seen.insert(located.id).inserted { added.append(located.id) }
+                }
+            }
+            if let answering {
+                guard try tx.request(id: answering.id) != nil else { throw PhotoLibError.unknownRequest(answering.id) }
+                try tx.deleteRequest(answering.id)
+                settled.append(RequestSettlement(request: answering, outcome: RequestOutcome(
+                    app: id.rawValue, request: answering.id, kind: answering.kind.name, access: answering.kind.access?.rawValue,
+                    state: "answered", answer: RequestAnswer.limited.rawValue, status: app.readWrite.rawValue, addedAssets: added.map(\.rawValue))))
+            }
             published.append(try journal.recordSelection(
                 id, addedAssets: adding ? changedIDs.map(\.rawValue) : [], removedAssets: adding ? [] : changedIDs.map(\.rawValue),
-                addedAlbums: adding ? changedAlbums.count : 0, removedAlbums: adding ? 0 : changedAlbums.count, by: by, tx: tx))
+                addedAlbums: adding ? changedAlbums.count : 0, removedAlbums: adding ? 0 : changedAlbums.count, by: by,
+                request: answering.map { ($0.id, "answered") }, tx: tx))
             // What the view gained or lost: visibility before the edit against after it.
             if app.layout == .limited, let before {
                 let after = AppViewContext(app: app, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id))
@@ -148,6 +200,7 @@ extension Engine {
             }
         }
         hub.publish(published)
+        deliver(settled, purpose: app.purpose)
         let changedAlbumPaths = changedAlbums.compactMap { index.albums.path(of: $0) }
         logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(changedIDs.count) assets and \(changedAlbumPaths.count) albums.")
         try recordLearnedRefusals()
@@ -155,6 +208,6 @@ extension Engine {
         // the file is fixed), and the person hears why it is not in the view.
         let refused = adding ? try store.read { tx in try edit.assets.compactMap { try tx.asset(rowID: $0.rowID) } }
             .filter { $0.refusal != nil } : []
-        return (changedIDs, changedAlbumPaths, refused)
+        return SelectionEditOutcome(assets: changedIDs, albums: changedAlbumPaths, refused: refused, added: added, settled: settled)
     }
 }

@@ -22,6 +22,10 @@ actor Engine {
     let views: ViewMaintainer
     let hub: SubscriptionHub
     let notifier = SystemdNotifier()
+    /// Connections waiting for the person's answers.
+    let answers = AnswerBoard()
+    /// Tells the person, on their desktop, that an app asks.
+    let prompter: DesktopPrompter
     private var announcedReady = false
     let journal: ChangeJournal
     private let access: LibraryAccess
@@ -52,6 +56,7 @@ actor Engine {
         self.queue = queue
         self.board = board
         self.logger = logger
+        prompter = DesktopPrompter(logger: logger)
         let root: FileDescriptor
         do {
             root = try Directory.open(path: configuration.library)

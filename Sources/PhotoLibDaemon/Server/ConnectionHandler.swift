@@ -159,6 +159,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         lines = nil
         if let connection {
             connection.closed()
+            router.engine.answers.forget(connection: ObjectIdentifier(connection))
             router.connections.remove(connection)
             limits.release(uid: connection.uid)
             self.connection = nil
@@ -167,12 +168,13 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     /// Closes half-open clients: nothing sent for the idle timeout while not
-    /// subscribed, or a request line left unfinished that long. A subscriber
-    /// may stay silent for ever: it only listens.
+    /// subscribed or waiting for an answer, or a request line left unfinished
+    /// that long. A subscriber may stay silent for ever: it only listens.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
-            let subscribed = connection?.isSubscribed ?? false
-            if !subscribed || framer.pendingByteCount > 0 {
+            // A connection waiting for the person's answer is listening too.
+            let listening = connection.map { $0.isSubscribed || router.engine.answers.isWaiting(ObjectIdentifier($0)) } ?? false
+            if !listening || framer.pendingByteCount > 0 {
                 context.close(promise: nil)
                 return
             }

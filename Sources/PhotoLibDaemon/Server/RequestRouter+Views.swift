@@ -49,15 +49,17 @@ extension RequestRouter {
         } else {
             single = try targetApp(p.app, connection)
         }
-        let subscription = Subscription(channel: connection.channel, apps: single.map { [$0] })
+        let subscription = Subscription(channel: connection.channel, apps: single.map { [$0] }, isAdmin: connection.role == .admin)
         connection.replaceSubscription(subscription)
         do {
             let (result, delta, after) = try store.read { tx -> (SubscribeResult, [[UInt8]], [AppID: Int64]) in
+                // A person's tools that subscribe hear at once what is waiting for them.
+                let waiting = connection.role == .admin ? try pendingRequestLines(single, tx: tx) : []
                 guard let single else {
                     let apps = try tx.apps()
                     var after: [AppID: Int64] = [:]
                     for app in apps { after[app.id] = try tx.tokens(app.id)?.last ?? 0 }
-                    return (SubscribeResult(apps: apps.map(\.id.rawValue), token: nil), [], after)
+                    return (SubscribeResult(apps: apps.map(\.id.rawValue), token: nil), waiting, after)
                 }
                 guard let tokens = try tx.tokens(single) else { throw PhotoLibError.unknownApp(single) }
                 var delta: [[UInt8]] = []
@@ -70,12 +72,20 @@ extension RequestRouter {
                         delta = try resumeDelta(single, since: since, current: tokens.last, tx: tx)
                     }
                 }
-                return (SubscribeResult(apps: [single.rawValue], token: tokens.last), delta, [single: tokens.last])
+                return (SubscribeResult(apps: [single.rawValue], token: tokens.last), waiting + delta, [single: tokens.last])
             }
             subscription.activate(reply: reply(id, result), delta: delta, after: after)
         } catch {
             connection.replaceSubscription(nil)
             throw error
+        }
+    }
+
+    /// A `request` event (state `pending`) for each request waiting for the person.
+    private func pendingRequestLines(_ app: AppID?, tx: StoreTransaction) throws -> [[UInt8]] {
+        try tx.requests(app: app).map { request in
+            encode(RequestEvent(app: request.app.rawValue, request: request.id, kind: request.kind.name, access: request.kind.access?.rawValue,
+                                purpose: try tx.app(request.app)?.purpose ?? "", state: "pending", answer: nil, createdAt: request.createdAt))
         }
     }
 

@@ -1,5 +1,6 @@
 import PhotoLibConfiguration
 import Glibc
+import NIOCore
 import PhotoLibCore
 import PhotoLibProtocol
 import PhotoLibStore
@@ -133,7 +134,7 @@ struct RequestRouter: Sendable {
                 guard let parsed = AccessLevel(spelling: text) else { throw PhotoLibError.invalidAccessLevel(text) }
                 level = parsed
             }
-            let record = try await engine.authorize(try appID(p.app), access: level, status: status, by: by)
+            let record = try await engine.authorize(try appID(p.app), access: level, status: status, by: by).record
             return reply(id, try store.read { try appInfo(record, $0) })
         case .select, .deselect:
             let p = try params(SelectionEditParams.self, line)
@@ -145,6 +146,32 @@ struct RequestRouter: Sendable {
                     let albums = try tx.albumTree()
                     return changed.refused.map { AssetInfo($0, albums: albums) }
                 }))
+        case .requestAuthorization:
+            let p = try params(RequestAuthorizationParams.self, line)
+            var level = AccessLevel.readWrite
+            if let text = p.access {
+                guard let parsed = AccessLevel(spelling: text) else { throw PhotoLibError.invalidAccessLevel(text) }
+                level = parsed
+            }
+            return try await ask(.authorization(level), app: try targetApp(p.app, connection), wait: p.wait ?? true, id: id, connection: connection)
+        case .requestReview:
+            let p = try params(RequestReviewParams.self, line)
+            return try await ask(.review, app: try targetApp(p.app, connection), wait: p.wait ?? true, id: id, connection: connection)
+        case .requests:
+            let p = try params(RequestsParams.self, line)
+            let app = try p.app.map { text throws(PhotoLibError) in try appID(text) }
+            return reply(id, RequestsResult(requests: try store.read { tx in
+                if let app, try tx.app(app) == nil { throw PhotoLibError.unknownApp(app) }
+                return try tx.requests(app: app).map { request in
+                    RequestInfo(request: request.id, app: request.app.rawValue, purpose: try tx.app(request.app)?.purpose ?? "",
+                                kind: request.kind.name, access: request.kind.access?.rawValue, createdAt: request.createdAt,
+                                waiting: engine.answers.waiting(for: request.id))
+                }
+            }))
+        case .answer:
+            let p = try params(AnswerParams.self, line)
+            guard let answer = RequestAnswer(rawValue: p.answer) else { throw PhotoLibError.invalidAnswer(p.answer) }
+            return reply(id, try await engine.answer(p.request, with: answer, assets: p.assets ?? [], albums: p.albums ?? [], by: by))
         case .rescan:
             let started = ContinuousClock.now
             try await engine.rescan { watcher.requestRewatch() }
@@ -164,6 +191,18 @@ struct RequestRouter: Sendable {
                     albums: try tx.selectedAlbums(app).compactMap { albums.path(of: $0)?.escaped }.sorted())
             })
         }
+    }
+
+    /// An app's request: the reply now when it is decided (or the app does not
+    /// wait), else nil, and the reply is written when the person answers.
+    private func ask(_ kind: RequestKind, app: AppID, wait: Bool, id: RequestID?, connection: Connection) async throws -> [UInt8]? {
+        let channel = connection.channel
+        let waiter = wait ? AnswerBoard.Waiter(connection: ObjectIdentifier(connection)) { [self] outcome in
+            channel.writeAndFlush(ByteBuffer(bytes: reply(id, outcome)), promise: nil)
+        } : nil
+        let outcome = try await engine.ask(app, kind: kind, waiter: waiter)
+        if wait, outcome.state == "pending" { return nil }
+        return reply(id, outcome)
     }
 
     private func status() throws -> StatusResult {

@@ -17,12 +17,14 @@ final class Subscription: @unchecked Sendable {
     let channel: any Channel
     /// nil: every app.
     let apps: Set<AppID>?
+    /// Admin subscribers also get admin events (`request`), which carry no token.
+    let isAdmin: Bool
     private let budgetBytes: Int
     private let coder = MessageCoder()
 
     private enum State {
         /// Registered, but the resume delta has not been sent yet: live events wait here.
-        case catchingUp([(AppID, Int64, ByteBuffer)])
+        case catchingUp([(AppID, Int64?, ByteBuffer)])
         case live
     }
 
@@ -31,16 +33,17 @@ final class Subscription: @unchecked Sendable {
     /// Apps whose events were dropped, with the last dropped token.
     private var dropped: [AppID: Int64] = [:]
 
-    init(channel: any Channel, apps: Set<AppID>?, budgetBytes: Int = Subscription.defaultBudgetBytes) {
+    init(channel: any Channel, apps: Set<AppID>?, isAdmin: Bool, budgetBytes: Int = Subscription.defaultBudgetBytes) {
         self.channel = channel
         self.apps = apps
+        self.isAdmin = isAdmin
         self.budgetBytes = budgetBytes
     }
 
     func follows(_ app: AppID) -> Bool { apps?.contains(app) ?? true }
 
-    /// Called by the hub from any thread.
-    func offer(app: AppID, token: Int64, line: ByteBuffer) {
+    /// Called by the hub from any thread. `token` is nil for an admin event.
+    func offer(app: AppID, token: Int64?, line: ByteBuffer) {
         channel.eventLoop.execute { self.receive(app: app, token: token, line: line) }
     }
 
@@ -51,24 +54,26 @@ final class Subscription: @unchecked Sendable {
             for line in delta { self.send(ByteBuffer(bytes: line)) }
             guard case .catchingUp(let waiting) = self.state else { return }
             self.state = .live
-            for (app, token, line) in waiting where token > (after[app] ?? 0) {
+            // An admin event has no token: it is never part of the delta, so it is always new.
+            for (app, token, line) in waiting where token.map({ $0 > (after[app] ?? 0) }) ?? true {
                 self.receive(app: app, token: token, line: line)
             }
         }
     }
 
-    private func receive(app: AppID, token: Int64, line: ByteBuffer) {
+    private func receive(app: AppID, token: Int64?, line: ByteBuffer) {
         switch state {
         case .catchingUp(var waiting):
             if waiting.count >= Self.catchUpLimit {
-                dropped[app] = token
+                if let token { dropped[app] = token }
             } else {
                 waiting.append((app, token, line))
             }
             state = .catchingUp(waiting)
         case .live:
             if !dropped.isEmpty || queuedBytes + line.readableBytes > budgetBytes {
-                dropped[app] = token
+                // A dropped admin event needs no reset: `requests` lists what is pending.
+                if let token { dropped[app] = token }
                 return
             }
             send(line)

@@ -23,7 +23,7 @@ final class SubscriptionHub: Sendable {
         guard !current.isEmpty else { return }
         for event in events {
             let buffer = ByteBuffer(bytes: event.line)  // encoded once, shared by every subscriber
-            for subscription in current where subscription.follows(event.app) {
+            for subscription in current where subscription.follows(event.app) && (event.token != nil || subscription.isAdmin) {
                 subscription.offer(app: event.app, token: event.token, line: buffer)
             }
         }

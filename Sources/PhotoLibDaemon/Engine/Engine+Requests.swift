@@ -1,0 +1,150 @@
+import Glibc
+import Logging
+import PhotoLibCore
+import PhotoLibProtocol
+import PhotoLibStore
+
+/// A pending request that has just been decided, and what its app hears.
+struct RequestSettlement: Sendable {
+    let request: AccessRequest
+    let outcome: RequestOutcome
+}
+
+/// Apps asking the person, and the person answering (SPEC §5, §6). The rules
+/// are `RequestPolicy`'s; this carries them out in the store, the views and
+/// the events, and hands each answer to the connections waiting for it.
+extension Engine {
+    /// An app's request: answered at once when its status is decided, else
+    /// stored (or joined, when one of its kind is pending). With `waiter`, the
+    /// answer is handed to it when the person decides; it is registered here,
+    /// on the actor, so no answer can slip in between.
+    func ask(_ app: AppID, kind: RequestKind, waiter: AnswerBoard.Waiter?) throws -> RequestOutcome {
+        var made: (AccessRequest, purpose: String)?
+        let outcome = try store.write { tx -> RequestOutcome in
+            guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
+            switch try RequestPolicy.ask(kind, app: app, readWrite: record.readWrite, addOnly: record.addOnly) {
+            case .answeredNow(let status):
+                return RequestOutcome(app: app.rawValue, request: nil, kind: kind.name, access: kind.access?.rawValue,
+                                      state: "answered", answer: nil, status: status.rawValue, addedAssets: nil)
+            case .pending:
+                let (request, isNew) = try tx.pendingRequest(app, kind: kind, now: Int64(time(nil)))
+                if isNew { made = (request, record.purpose) }
+                return RequestOutcome(app: app.rawValue, request: request.id, kind: kind.name, access: kind.access?.rawValue,
+                                      state: "pending", answer: nil, status: Self.status(for: kind, of: record).rawValue, addedAssets: nil)
+            }
+        }
+        if let made {
+            hub.publish([try journal.requestEvent(made.0, purpose: made.purpose, state: "pending", answer: nil)])
+            prompter.announce(made.0, purpose: made.purpose)
+            logger.notice("App \(app) asks \(made.0.kind.described) (request \(made.0.id)); answer with 'photolibctl answer \(made.0.id) …'.")
+        }
+        if let waiter, let request = outcome.request, outcome.state == "pending" {
+            try answers.wait(for: request, waiter)
+        }
+        return outcome
+    }
+
+    /// The person's answer to a pending request: authorizes, selects, or
+    /// (with `cancel`) withdraws it; returns what the app hears.
+    func answer(_ requestID: Int64, with answer: RequestAnswer, assets: [String], albums: [String], by: EventActor) throws -> RequestOutcome {
+        guard let request = try store.read({ try $0.request(id: requestID) }) else { throw PhotoLibError.unknownRequest(requestID) }
+        let effect = try RequestPolicy.effect(of: answer, to: request.kind, namesItems: !assets.isEmpty || !albums.isEmpty)
+        if answer == .cancel { return try cancel(request, by: by) }
+        var added: [AssetID] = []
+        var settled: [RequestSettlement] = []
+        if effect.selects, !assets.isEmpty || !albums.isEmpty || effect.authorize == nil {
+            // A review is answered by the selection edit itself; an authorization
+            // answered `limited` selects first, so the app's view is right the
+            // moment it becomes limited.
+            let edit = try editSelection(request.app, assets: assets, albums: albums, adding: true, by: by,
+                                         answering: effect.authorize == nil ? request : nil)
+            added = edit.added
+            settled += edit.settled
+        }
+        if let (level, status) = effect.authorize {
+            settled += try authorize(request.app, access: level, status: status, by: by,
+                                     answering: (request, answer), addedAssets: added).settled
+        }
+        guard let own = settled.first(where: { $0.request.id == request.id }) else {
+            throw PhotoLibError.unknownRequest(requestID)  // answered meanwhile by another edit
+        }
+        return own.outcome
+    }
+
+    /// Withdraws a request without deciding: the status stays as it is, and
+    /// the app hears that its request was cancelled.
+    private func cancel(_ request: AccessRequest, by: EventActor) throws -> RequestOutcome {
+        var published: [PublishedEvent] = []
+        let (outcome, purpose) = try store.write { tx -> (RequestOutcome, String) in
+            guard try tx.request(id: request.id) != nil, let record = try tx.app(request.app) else {
+                throw PhotoLibError.unknownRequest(request.id)
+            }
+            try tx.deleteRequest(request.id)
+            let status = Self.status(for: request.kind, of: record)
+            switch request.kind {
+            case .authorization(let level):
+                published.append(try journal.recordAuthorization(
+                    request.app, access: level, status: status, by: by, request: (request.id, "cancelled"), tx: tx))
+            case .review:
+                published.append(try journal.recordSelection(
+                    request.app, addedAssets: [], removedAssets: [], addedAlbums: 0, removedAlbums: 0, by: by,
+                    request: (request.id, "cancelled"), tx: tx))
+            }
+            return (RequestOutcome(app: request.app.rawValue, request: request.id, kind: request.kind.name, access: request.kind.access?.rawValue,
+                                   state: "cancelled", answer: nil, status: status.rawValue, addedAssets: nil), record.purpose)
+        }
+        hub.publish(published)
+        deliver([RequestSettlement(request: request, outcome: outcome)], purpose: purpose)
+        logger.notice("Request \(request.id) of \(request.app) was cancelled.")
+        return outcome
+    }
+
+    /// Removes, inside the transaction of an authorization change, every
+    /// pending request of the app that the change answers: the one the person
+    /// answered, and any whose question no longer stands (`RequestPolicy.settledStatus`).
+    func settleRequests(
+        _ record: AppRecord, answering: (request: AccessRequest, answer: RequestAnswer)?, addedAssets: [AssetID], tx: StoreTransaction
+    ) throws -> [RequestSettlement] {
+        var settled: [RequestSettlement] = []
+        for request in try tx.requests(app: record.id) {
+            let answer: String?
+            if let answering, answering.request.id == request.id {
+                answer = answering.answer.rawValue
+            } else if let status = RequestPolicy.settledStatus(of: request.kind, readWrite: record.readWrite, addOnly: record.addOnly) {
+                answer = RequestAnswer(rawValue: status.rawValue)?.rawValue  // `restricted` is no answer a person types
+            } else {
+                continue
+            }
+            try tx.deleteRequest(request.id)
+            let mine = answering?.request.id == request.id
+            settled.append(RequestSettlement(request: request, outcome: RequestOutcome(
+                app: record.id.rawValue, request: request.id, kind: request.kind.name, access: request.kind.access?.rawValue,
+                state: "answered", answer: answer, status: Self.status(for: request.kind, of: record).rawValue,
+                addedAssets: mine ? addedAssets.map(\.rawValue) : nil)))
+        }
+        return settled
+    }
+
+    /// Tells admin subscribers (and the person's tools) that requests were
+    /// decided, and hands each app's waiting connections its answer.
+    func deliver(_ settled: [RequestSettlement], purpose: String) {
+        guard !settled.isEmpty else { return }
+        var events: [PublishedEvent] = []
+        for settlement in settled {
+            do {
+                events.append(try journal.requestEvent(settlement.request, purpose: purpose, state: settlement.outcome.state,
+                                                       answer: settlement.outcome.answer))
+            } catch {
+                // The decision stands; only the prompt's update is lost, and `requests` is right.
+                logger.error("Could not encode the request event for request \(settlement.request.id): \(error)")
+            }
+        }
+        hub.publish(events)
+        for settlement in settled { answers.resolve(settlement.outcome) }
+    }
+
+    /// The status a request of `kind` is about: its access level's, read-write's for a review.
+    static func status(for kind: RequestKind, of record: AppRecord) -> AuthorizationStatus {
+        kind.access == .addOnly ? record.addOnly : record.readWrite
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import PhotoLibClient
+import PhotoLibCore
+import PhotoLibProtocol
+
+/// `photolibctl requests`: what apps are waiting for the person to decide.
+struct RequestsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "requests", abstract: "List pending requests: apps asking for access or for a review of their selection.",
+        discussion: "Answer one with 'photolibctl answer REQUEST …'.")
+
+    @Argument(help: "Only this app's requests.")
+    var app: String?
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: JSONOption
+
+    func run() throws {
+        let result = try connection.withConnection { try $0.call(.requests, RequestsParams(app: app), returning: RequestsResult.self) }
+        if output.json { return Output.json(result) }
+        if result.requests.isEmpty {
+            print("No pending requests.")
+            return
+        }
+        Output.table(["REQUEST", "APP", "ASKS", "SINCE", "PURPOSE"], result.requests.map { request in
+            [String(request.request), request.app, Self.asks(request), Output.date(request.createdAt * 1_000_000_000),
+             request.purpose.isEmpty ? "-" : request.purpose]
+        })
+    }
+
+    static func asks(_ request: RequestInfo) -> String {
+        switch (request.kind, request.access) {
+        case ("authorization", "addOnly"): "add-only access"
+        case ("authorization", _): "read-write access"
+        case ("review", _): "review of selection"
+        default: request.kind
+        }
+    }
+}
+
+/// `photolibctl answer`: the person decides a pending request.
+struct AnswerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "answer", abstract: "Answer a pending request: authorized, limited (with the assets or albums chosen), denied, or cancel.",
+        discussion: """
+            For a review (a limited app asking to choose more), 'limited ASSET… [--album A]' adds what the person \
+            chose; the app hears which assets are new. 'cancel' withdraws the request and changes nothing.
+            """)
+
+    @Argument(help: "The request number, as 'photolibctl requests' prints it.")
+    var request: Int64
+
+    @Argument(help: "authorized, limited, denied or cancel.")
+    var answer: String
+
+    @Argument(help: "With limited: asset IDs, or paths of files in the library, the app may see.")
+    var items: [String] = []
+
+    @Option(name: .customLong("album"), help: "With limited: an album (a directory relative to the library) the app may see, live; repeat for more.")
+    var albums: [String] = []
+
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: JSONOption
+
+    func validate() throws {
+        guard let parsed = RequestAnswer(rawValue: answer) else {
+            throw ValidationError(PhotoLibError.invalidAnswer(answer).message)
+        }
+        if parsed != .limited, !items.isEmpty || !albums.isEmpty {
+            throw ValidationError(PhotoLibError.answerItemsNeedLimited(answer: answer).message)
+        }
+    }
+
+    func run() throws {
+        let outcome = try connection.withConnection {
+            try $0.call(.answer, AnswerParams(request: request, answer: answer, assets: items, albums: albums), returning: RequestOutcome.self)
+        }
+        if output.json { return Output.json(outcome) }
+        let what = outcome.kind == "review" ? "selection review" : "\(outcome.access == "addOnly" ? "add-only" : "read-write") access"
+        if outcome.state == "cancelled" {
+            print("Request \(request) (\(outcome.app), \(what)) is cancelled; nothing changed.")
+            return
+        }
+        let added = outcome.addedAssets.map { $0.isEmpty ? "" : "; \($0.count) assets newly shared" } ?? ""
+        print("Request \(request) (\(outcome.app), \(what)) answered: \(outcome.app) is now \(outcome.status)\(added).")
+    }
+}
