@@ -4,8 +4,10 @@
 Keeps a mirror of one app's view: lists it once, then applies change events
 (removed, inserted, changed, in that order), reloading on `incremental: false`
 or `reset`. Prints one line per event; with --count N it exits after N events.
+With --ask, an app whose access is not yet decided first asks the person
+(requestAuthorization) and waits for the answer (photolibctl answer).
 
-    examples/subscriber.py APP [--socket PATH] [--since TOKEN] [--count N]
+    examples/subscriber.py APP [--ask] [--socket PATH] [--since TOKEN] [--count N]
 
 The socket is --socket, else $PHOTOLIBD_ENDPOINT (the app's own endpoint,
 inside the sandbox 'photolibctl app sandbox APP' describes), else
@@ -61,9 +63,15 @@ def main():
     parser.add_argument("--socket", default=default_socket())
     parser.add_argument("--since", type=int)
     parser.add_argument("--count", type=int)
+    parser.add_argument("--ask", action="store_true", help="ask the person for access first, if not yet decided")
     args = parser.parse_args()
 
     client = Client(args.socket)
+    if args.ask and client.call("authorizationStatus", app=args.app)["readWrite"] == "notDetermined":
+        print("asking the person for access (they answer with 'photolibctl answer')", flush=True)
+        # The reply comes when the person has answered: it is the answer.
+        answer = client.call("requestAuthorization", app=args.app, access="readWrite")
+        print(f"the person answered: {answer['status']}", flush=True)
     view = {asset["id"]: asset for asset in client.call("list", app=args.app)["assets"]}
     print(f"listed {len(view)} assets", flush=True)
     params = {"app": args.app}

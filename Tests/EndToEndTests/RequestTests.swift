@@ -155,6 +155,26 @@ struct RequestTests {
         #expect(daemon.log.contains("no desktop notification"), "\(daemon.log)")
     }
 
+    @Test("examples/subscriber.py --ask, on the app's endpoint as the owner's uid, waits for the person and then follows the view")
+    func exampleSubscriberAsks() async throws {
+        let daemon = try await RunningDaemon.startedByOwner { lib in
+            try lib.write("a.jpg")
+            try lib.write("b.jpg")
+        }
+        let owner = try #require(daemon.library.owner)
+        try daemon.ok("app", "add", app, "--uid", String(owner.uid))
+        let output = daemon.library.root + "/subscriber.out"
+        let python = owner.command("/usr/bin/python3")
+        let subscriber = try SpawnedProcess(
+            python[0], Array(python.dropFirst()) + [RunningDaemon.packageRoot + "/examples/subscriber.py", app, "--ask", "--count", "0"],
+            environment: ["PHOTOLIBD_ENDPOINT": try endpoint(daemon)], output: output)
+        try await waitUntil("the example to wait for the person") { try pending(daemon).first?.waiting == 1 }
+        try daemon.ok("answer", String(try #require(try pending(daemon).first).request), "authorized")
+        #expect(subscriber.waitForExit(timeout: 30) == 0)
+        let printed = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(printed.contains("the person answered: authorized") && printed.contains("listed 2 assets"), "\(printed)")
+    }
+
     @Test("where a session bus is reachable, the person gets a desktop notification naming the app and its purpose")
     func desktopNotification() async throws {
         let library = try TestLibrary(owner: try TestOwner())
