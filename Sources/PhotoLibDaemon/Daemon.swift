@@ -37,12 +37,15 @@ public enum Daemon {
         let hub = SubscriptionHub()
         let engine = try Engine(configuration: configuration, store: store, queue: queue, board: board, hub: hub, logger: logger)
         let watcher = try LibraryWatcher(libraryPath: configuration.library, queue: queue, board: board, logger: logger)
-        let endpoints = EndpointSet(directory: configuration.endpointsDirectory, logger: logger)
+        let endpoints = EndpointSet(directory: configuration.endpointsDirectory, logger: logger, units: EndpointUnits(logger: logger))
+        let passed = SocketActivation.take()
         let router = RequestRouter(engine: engine, watcher: watcher, store: store, board: board, hub: hub,
                                    configuration: configuration, endpoints: endpoints, version: version)
-        let server = try SocketServer(path: configuration.socket, router: router, limits: ConnectionLimits(configuration.limits), logger: logger)
+        let server = try SocketServer(path: configuration.socket, passed: passed.main, router: router,
+                                      limits: ConnectionLimits(configuration.limits), logger: logger)
         do {
-            await endpoints.start(listeners: try ListeningSockets<AppID> { app, fd in server.adopt(fd, endpointOf: app) })
+            await endpoints.start(listeners: try ListeningSockets<AppID> { app, fd in server.adopt(fd, endpointOf: app) },
+                                  passed: passed.endpoints)
         } catch {
             throw PhotoLibError.systemCall(name: error.call, path: configuration.endpointsDirectory, errno: error.errno)
         }

@@ -40,6 +40,16 @@ public final class ListeningSockets<Key: Hashable & Sendable>: Sendable {
         wakeup.signal()
     }
 
+    /// Listens on an already listening socket for `key` (one systemd passed);
+    /// from now on this set owns the descriptor.
+    public func adopt(_ key: Key, descriptor fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        state.withLock { state in
+            if let old = state.listeners.updateValue(fd, forKey: key) { state.closing.append(old) }
+        }
+        wakeup.signal()
+    }
+
     /// Stops listening for `key` (the file stays: the caller removes it).
     public func remove(_ key: Key) {
         state.withLock { state in

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotoLibClient
+import PhotoLibCore
 import PhotoLibProtocol
 import Testing
 
@@ -11,7 +12,8 @@ struct SystemdUnitTests {
     static func stageUnits(in directory: String) throws {
         for (source, name) in [("system/photolibd@.service", "photolibd@.service"), ("system/photolibd@.socket", "photolibd@.socket"),
                                ("system/photolibd@.service", "photolibd@tester.service"),
-                               ("user/photolibd.service", "photolibd.service"), ("user/photolibd.socket", "photolibd.socket")] {
+                               ("user/photolibd.service", "photolibd.service"), ("user/photolibd.socket", "photolibd.socket"),
+                               ("user/photolibd-endpoint@.socket", "photolibd-endpoint@view-TEST0000000000000.socket")] {
             let text = try String(contentsOfFile: RunningDaemon.packageRoot + "/systemd/" + source, encoding: .utf8)
                 .replacingOccurrences(of: "/usr/local/bin/photolibd", with: RunningDaemon.buildDirectory + "/photolibd")
             try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
@@ -44,7 +46,8 @@ struct SystemdUnitTests {
                                                 attributes: [.posixPermissions: 0o700])
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = library.root + "/runtime"
-        let user = try run("/usr/bin/systemd-analyze", ["--user", "verify", library.root + "/photolibd.service", library.root + "/photolibd.socket"],
+        let user = try run("/usr/bin/systemd-analyze", ["--user", "verify", library.root + "/photolibd.service", library.root + "/photolibd.socket",
+                                                         library.root + "/photolibd-endpoint@view-TEST0000000000000.socket"],
                            environment: environment)
         #expect(user.status == 0, "\(user.stdout)\(user.stderr)")
     }
@@ -96,5 +99,43 @@ struct SystemdUnitTests {
         #expect(status != nil, "photolibd did not stop on SIGTERM")
         // The socket belongs to systemd (here: systemd-socket-activate): the daemon leaves it.
         #expect(FileManager.default.fileExists(atPath: library.socket))
+    }
+
+    @Test("an app's endpoint passed by systemd (named endpoint-VIEW) is adopted: a connection to it starts photolibd, the peer is that app, and the file stays systemd's")
+    func endpointActivation() async throws {
+        let library = try TestLibrary()
+        try library.write("a.jpg")
+        let daemon = try RunningDaemon(library)
+        try await daemon.start()
+        try daemon.addApp("org.example.Viewer", "authorized")
+        let apps = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        let endpoint = try #require(apps.first?.endpoint)
+        let view = URL(fileURLWithPath: endpoint).lastPathComponent
+        daemon.stop()
+        #expect(!FileManager.default.fileExists(atPath: endpoint), "the daemon removes the endpoints it bound itself")
+
+        // As photolibd-endpoint@VIEW.socket and photolibd.socket pass them.
+        let log = library.root + "/activate.log"
+        let launcher = try SpawnedProcess(
+            "/usr/bin/systemd-socket-activate",
+            ["-l", library.socket, "-l", endpoint, "--fdname=photolibd.socket:endpoint-\(view)", RunningDaemon.buildDirectory + "/photolibd",
+             "--library", library.library, "--views-dir", library.views, "--state-dir", library.state, "--socket", library.socket],
+            output: log)
+        try await waitUntil("systemd-socket-activate to listen") { FileManager.default.fileExists(atPath: endpoint) }
+        // The app connects first: that starts the daemon, which greets it as the app.
+        var connection: PhotoLibConnection?
+        try await waitUntil("photolibd to answer on the passed endpoint", timeout: 120) {
+            guard launcher.isRunning else { throw TestFailure("exited: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")") }
+            connection = try? PhotoLibConnection(socketPath: endpoint, receiveTimeout: 30)
+            return connection != nil
+        }
+        #expect(connection?.greeting.role == "app" && connection?.greeting.apps == ["org.example.Viewer"])
+        let listed = try #require(connection).call(.list, NoParams(), returning: ListResult.self)
+        #expect(listed.assets.map(\.entry) == ["a.jpg"])
+        // The main socket was passed too: the admin is answered on it.
+        #expect(try PhotoLibConnection(socketPath: library.socket, receiveTimeout: 30).greeting.role == "admin")
+        launcher.signal(SIGTERM)
+        #expect(launcher.waitForExit(timeout: 30) != nil, "photolibd did not stop on SIGTERM")
+        #expect(FileManager.default.fileExists(atPath: endpoint), "systemd's endpoint file stays for its unit")
     }
 }

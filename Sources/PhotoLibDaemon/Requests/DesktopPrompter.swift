@@ -23,8 +23,8 @@ final class DesktopPrompter: Sendable {
         let logger = self.logger
         queue.async {
             do {
-                let socket = try SessionBus.socketPath(environment: ProcessIdentity.environment)
-                try SessionBus.call(
+                let socket = try DBusClient.sessionBusSocket(environment: ProcessIdentity.environment)
+                try DBusClient.call(
                     socketPath: socket, destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
                     interface: "org.freedesktop.Notifications", member: "Notify",
                     arguments: [.string("photolibd"), .uint32(0), .string("dialog-question"), .string(summary), .string(body),

@@ -12,12 +12,16 @@ import PhotoLibSystem
 /// `sync` makes the set match the registered apps: it binds missing
 /// endpoints, closes those of removed apps, and binds again one whose file was
 /// deleted or replaced. Each socket is the owner's (0600); an app with a uid
-/// of its own is let in by an ACL entry.
+/// of its own is let in by an ACL entry. Under a systemd user manager an
+/// endpoint may come from systemd instead (`EndpointUnits`): its file is then
+/// systemd's, and stays when the daemon stops.
 actor EndpointSet {
     private struct Endpoint {
         let app: AppRecord
         let path: String
         let inode: UInt64
+        /// Passed by systemd (its socket unit listens there when the daemon is stopped).
+        let heldBySystemd: Bool
     }
 
     let directory: String
@@ -26,10 +30,14 @@ actor EndpointSet {
     /// The thread that accepts on every endpoint (nil until `start`).
     private var listeners: ListeningSockets<AppID>?
     private var open: [AppID: Endpoint] = [:]
+    /// Endpoints systemd passed at start, by view name, not yet matched to an app.
+    private var passed: [String: Int32] = [:]
+    private let units: EndpointUnits
 
-    init(directory: String, logger: Logger) {
+    init(directory: String, logger: Logger, units: EndpointUnits) {
         self.directory = directory
         self.logger = logger
+        self.units = units
     }
 
     /// The endpoint path of an app (whether or not it is bound now).
@@ -37,9 +45,12 @@ actor EndpointSet {
         directory + "/" + String(decoding: app.viewName.bytes, as: UTF8.self)
     }
 
-    /// Starts accepting on endpoints with `listeners`, which hands each connection to the socket server.
-    func start(listeners: ListeningSockets<AppID>) {
+    /// Starts accepting on endpoints with `listeners`, which hands each
+    /// connection to the socket server; `passed` are endpoints systemd held
+    /// while the daemon was stopped, by view name.
+    func start(listeners: ListeningSockets<AppID>, passed: [String: Int32]) {
         self.listeners = listeners
+        self.passed = passed
     }
 
     /// Brings the endpoints in line with `apps` (at start and on rescan).
@@ -49,11 +60,21 @@ actor EndpointSet {
             await close(id, endpoint)
         }
         for app in apps { await ensure(app) }
+        // Units of apps removed while the daemon was stopped: nobody's endpoints.
+        if !passed.isEmpty {
+            let orphans = passed
+            passed = [:]
+            for fd in orphans.values { _ = Glibc.close(fd) }
+            units.retire(orphans.keys.sorted().compactMap { FileName($0) })
+        }
     }
 
-    /// Removes an app's endpoint (the app was removed).
+    /// Removes an app's endpoint (the app was removed), and its socket unit if it has one.
     func remove(_ id: AppID) async {
-        if let endpoint = open[id] { await close(id, endpoint) }
+        if let endpoint = open[id] {
+            await close(id, endpoint)
+            units.retire([endpoint.app.viewName])
+        }
     }
 
     /// Binds an app's endpoint unless it is bound and its file is still the one bound.
@@ -72,11 +93,23 @@ actor EndpointSet {
             await close(app.id, endpoint)
         }
         do {
+            let appUID = app.uid != ownerUID && app.uid != 0 ? app.uid : nil
+            if let fd = passed.removeValue(forKey: String(decoding: app.viewName.bytes, as: UTF8.self)) {
+                // systemd's socket, already listening there: connections queued
+                // while the daemon started are accepted now.
+                if let inode = try SocketFile.inode(at: path) {
+                    listeners.adopt(app.id, descriptor: fd)
+                    try SocketFile.restrict(path, alsoTo: appUID)
+                    open[app.id] = Endpoint(app: app, path: path, inode: inode, heldBySystemd: true)
+                    return
+                }
+                _ = Glibc.close(fd)  // its file is gone: bind a new one below
+            }
             try SocketFile.removeStale(path)
             try listeners.add(app.id, path: path)
-            try SocketFile.restrict(path, alsoTo: app.uid != ownerUID && app.uid != 0 ? app.uid : nil)
+            try SocketFile.restrict(path, alsoTo: appUID)
             guard let inode = try SocketFile.inode(at: path) else { throw SystemCallError("lstat", errno: ENOENT) }
-            open[app.id] = Endpoint(app: app, path: path, inode: inode)
+            open[app.id] = Endpoint(app: app, path: path, inode: inode, heldBySystemd: false)
         } catch {
             logger.warning("Cannot open the endpoint of \(app.id) at \(path): \(error). The app can still use its view; run 'photolibctl rescan' to try again.")
         }
@@ -88,15 +121,23 @@ actor EndpointSet {
         for endpoint in open.values { await ensure(endpoint.app) }
     }
 
-    /// Closes every endpoint and removes its file (at shutdown).
+    /// Closes every endpoint (at shutdown). The daemon's own are removed and,
+    /// under a systemd user manager, handed to socket units that listen until
+    /// the next start; systemd's stay as they are.
     func closeAll() async {
-        for (id, endpoint) in open { await close(id, endpoint) }
+        var own: [FileName] = []
+        for (id, endpoint) in open {
+            if !endpoint.heldBySystemd { own.append(endpoint.app.viewName) }
+            await close(id, endpoint)
+        }
         listeners?.stop()
+        units.handOver(own)
     }
 
     private func close(_ id: AppID, _ endpoint: Endpoint) async {
         open[id] = nil
         listeners?.remove(id)
-        SocketFile.remove(endpoint.path, ifInode: endpoint.inode)
+        // systemd's socket file stays: its unit still listens there.
+        if !endpoint.heldBySystemd { SocketFile.remove(endpoint.path, ifInode: endpoint.inode) }
     }
 }

@@ -22,11 +22,11 @@ final class SocketServer: Sendable {
     private let makeConnectionBootstrap: @Sendable (PeerAdmission.Listener) -> ClientBootstrap
     private let logger: Logger
 
-    /// Adopts a socket passed by systemd, or else binds `path` (replacing a stale
-    /// socket file, refusing a live one), and starts accepting.
-    init(path: String, router: RequestRouter, limits: ConnectionLimits, logger: Logger, lineLimit: Int = LineFramer.defaultLimit) throws {
+    /// Adopts the socket `passed` by systemd, or else binds `path` (replacing a
+    /// stale socket file, refusing a live one), and starts accepting.
+    init(path: String, passed: Int32?, router: RequestRouter, limits: ConnectionLimits, logger: Logger,
+         lineLimit: Int = LineFramer.defaultLimit) throws {
         self.path = path
-        let passed = SocketActivation.passedListener()
         activated = passed != nil
         if passed == nil {
             if Self.isLive(path) { throw PhotoLibError.socketInUse(path: path) }

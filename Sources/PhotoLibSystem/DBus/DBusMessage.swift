@@ -11,6 +11,7 @@ public enum DBusMessage {
         case string(String)
         case uint32(UInt32)
         case int32(Int32)
+        case boolean(Bool)
         case stringArray([String])
         /// `a{sv}` with no entries (Notify's hints).
         case emptyDictionary
@@ -20,6 +21,7 @@ public enum DBusMessage {
             case .string: "s"
             case .uint32: "u"
             case .int32: "i"
+            case .boolean: "b"
             case .stringArray: "as"
             case .emptyDictionary: "a{sv}"
             }
@@ -134,6 +136,7 @@ public enum DBusMessage {
             case .string(let value): writeString(value)
             case .uint32(let value): writeUInt32(value)
             case .int32(let value): writeUInt32(UInt32(bitPattern: value))
+            case .boolean(let value): writeUInt32(value ? 1 : 0)
             case .stringArray(let values):
                 writeUInt32(0)  // length, filled in below
                 let lengthAt = bytes.count - 4

@@ -1,14 +1,16 @@
 import Glibc
 
-/// A short-lived connection to the person's D-Bus session bus: connect,
-/// authenticate as this uid, call one method, wait (boundedly) for its reply.
+/// A short-lived D-Bus connection: connect, authenticate as this uid, make
+/// a few method calls, wait (boundedly) for their replies. To the person's
+/// session bus (desktop notifications), or straight to a peer such as the
+/// systemd user manager's private socket (`viaBus: false`: no bus, no Hello).
 ///
 /// Blocking: callers run it off the daemon's event loops and actor.
-public enum SessionBus {
-    /// The bus socket from `DBUS_SESSION_BUS_ADDRESS` (its first `unix:path=` or
+public enum DBusClient {
+    /// The session bus's socket from `DBUS_SESSION_BUS_ADDRESS` (its first `unix:path=` or
     /// `unix:abstract=` address), else `$XDG_RUNTIME_DIR/bus` where it exists.
     /// An abstract socket is returned as `@name`.
-    public static func socketPath(environment: (String) -> String?) throws(DBusError) -> String {
+    public static func sessionBusSocket(environment: (String) -> String?) throws(DBusError) -> String {
         if let address = environment("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty {
             for candidate in address.split(separator: ";") {
                 guard candidate.hasPrefix("unix:") else { continue }
@@ -27,11 +29,32 @@ public enum SessionBus {
         throw .noBus
     }
 
-    /// Calls one method and waits up to `timeoutSeconds` for its return.
+    /// One method call.
+    public struct Call: Sendable {
+        public var member: String
+        public var arguments: [DBusMessage.Argument]
+
+        public init(_ member: String, _ arguments: [DBusMessage.Argument]) {
+            self.member = member
+            self.arguments = arguments
+        }
+    }
+
+    /// Calls one method on a bus and waits up to `timeoutSeconds` for its return.
     public static func call(
         socketPath: String, destination: String, path: String, interface: String, member: String,
         arguments: [DBusMessage.Argument], timeoutSeconds: Int = 3
     ) throws(DBusError) {
+        let results = try calls(socketPath: socketPath, viaBus: true, destination: destination, path: path, interface: interface,
+                                [Call(member, arguments)], timeoutSeconds: timeoutSeconds)
+        if let error = results[0] { throw error }
+    }
+
+    /// Makes several calls on one connection, in order, and returns each one's
+    /// failure (nil: it returned). Failing to reach the bus at all is thrown.
+    public static func calls(
+        socketPath: String, viaBus: Bool, destination: String, path: String, interface: String, _ calls: [Call], timeoutSeconds: Int = 3
+    ) throws(DBusError) -> [DBusError?] {
         let socket: UnixStreamSocket
         do {
             socket = try UnixStreamSocket(connectingTo: socketPath)
@@ -47,13 +70,18 @@ public enum SessionBus {
             let answer = try readLine(socket, &pending)
             guard answer.hasPrefix("OK ") else { throw DBusError.authenticationRefused(answer) }
             try socket.write(Array("BEGIN\r\n".utf8))
-            // Hello must come first on a bus; the call may follow without waiting.
-            try socket.write(DBusMessage.methodCall(
+            // Hello must come first on a bus (a direct peer has none); the calls may follow without waiting.
+            var out = viaBus ? DBusMessage.methodCall(
                 serial: 1, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                interface: "org.freedesktop.DBus", member: "Hello", arguments: []))
-            try socket.write(DBusMessage.methodCall(
-                serial: 2, destination: destination, path: path, interface: interface, member: member, arguments: arguments))
-            while true {
+                interface: "org.freedesktop.DBus", member: "Hello", arguments: []) : []
+            for (index, call) in calls.enumerated() {
+                out += DBusMessage.methodCall(serial: UInt32(index + 2), destination: destination, path: path, interface: interface,
+                                              member: call.member, arguments: call.arguments)
+            }
+            try socket.write(out)
+            var results = [DBusError?](repeating: nil, count: calls.count)
+            var answered = 0
+            while answered < calls.count {
                 guard let header = try DBusMessage.header(of: pending) else {
                     let chunk = try socket.read()
                     if chunk.isEmpty { throw DBusError.malformed("end of stream before the reply") }
@@ -61,10 +89,12 @@ public enum SessionBus {
                     continue
                 }
                 pending.removeFirst(header.length)
-                guard header.replySerial == 2 else { continue }  // Hello's reply, NameAcquired
-                if header.type == 3 { throw DBusError.remote(header.errorName ?? "an unnamed error") }
-                return
+                // Hello's reply (serial 1) and signals such as NameAcquired are not ours.
+                guard header.type == 2 || header.type == 3, let serial = header.replySerial, serial >= 2, Int(serial) - 2 < calls.count else { continue }
+                if header.type == 3 { results[Int(serial) - 2] = .remote(header.errorName ?? "an unnamed error") }
+                answered += 1
             }
+            return results
         } catch let error as DBusError {
             throw error
         } catch let error as SystemCallError {
