@@ -47,6 +47,31 @@ struct IdentifierTests {
         #expect(AssetID("ABCDEFGHJKMNPQRS") == nil)  // upper case is not the alphabet
     }
 
+    /// Counts draws and hands out fixed words.
+    struct CountingGenerator: RandomNumberGenerator {
+        var words: [UInt64]
+        var draws = 0
+        mutating func next() -> UInt64 {
+            defer { draws += 1 }
+            return words[draws % words.count]
+        }
+    }
+
+    @Test("an asset ID takes two draws, five bits a character, every letter at every position")
+    func assetIDDraws() {
+        var ones = CountingGenerator(words: [.max])
+        #expect(AssetID.random(using: &ones).rawValue == String(repeating: "z", count: 16))
+        #expect(ones.draws == 2, "one getrandom per character was the cost of a first start")
+        var zeros = CountingGenerator(words: [0])
+        #expect(AssetID.random(using: &zeros).rawValue == String(repeating: "0", count: 16))
+        var system = SystemRandomNumberGenerator()
+        var seen = [Set<Character>](repeating: [], count: 16)
+        for _ in 0..<2000 {
+            for (index, character) in AssetID.random(using: &system).rawValue.enumerated() { seen[index].insert(character) }
+        }
+        #expect(seen.allSatisfy { $0.count == 32 })
+    }
+
     @Test("authorization spellings of the protocol and the command line both parse")
     func statusSpellings() {
         #expect(AuthorizationStatus(spelling: "not-determined") == .notDetermined)

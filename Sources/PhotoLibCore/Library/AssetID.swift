@@ -20,14 +20,26 @@ public struct AssetID: Hashable, Sendable, Comparable, CustomStringConvertible, 
         rawValue = text
     }
 
-    /// A fresh random ID drawn from `generator`.
+    /// A fresh random ID from two draws of `generator` (80 of their 128 bits).
+    ///
+    /// Each character takes 5 bits, and the alphabet has exactly 32 letters,
+    /// so every ID is equally likely. One draw per character, as before, cost
+    /// 16 `getrandom` calls per ID with the system generator: 1.6 million for
+    /// a first start on 100,000 files.
     public static func random<G: RandomNumberGenerator>(using generator: inout G) -> AssetID {
-        var chars: [UInt8] = []
-        chars.reserveCapacity(length)
-        for _ in 0..<length {
-            chars.append(alphabet[Int(generator.next(upperBound: UInt32(alphabet.count)))])
+        let high: UInt64 = generator.next()
+        let low: UInt64 = generator.next()
+        let text = String(unsafeUninitializedCapacity: length) { buffer in
+            for index in 0..<12 { buffer[index] = alphabet[Int(truncatingIfNeeded: high >> UInt64(index * 5)) & 31] }
+            for index in 12..<length { buffer[index] = alphabet[Int(truncatingIfNeeded: low >> UInt64((index - 12) * 5)) & 31] }
+            return length
         }
-        return AssetID(String(decoding: chars, as: UTF8.self))!
+        return AssetID(validated: text)
+    }
+
+    /// An ID already known to have the right shape.
+    private init(validated text: String) {
+        rawValue = text
     }
 
     public var description: String { rawValue }
