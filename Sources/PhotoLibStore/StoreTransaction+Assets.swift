@@ -24,7 +24,7 @@ extension StoreTransaction {
         album: AlbumTree.ID, name: FileName, mediaType: MediaType, file: FileFacts, refusal: LinkRefusal? = nil,
         joining asset: Int64? = nil, generator: inout G
     ) throws -> MemberRecord {
-        let owner = try asset ?? insertAssetRow(mediaType: mediaType, generator: &generator)
+        let owner = try asset ?? insertAssetRow(mediaType: mediaType, generator: &generator).row
         try db.cachedStatement(
             sql: "INSERT INTO member (asset, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
         ).execute(arguments: [owner, album, Data(name.bytes), mediaType.rawValue,
@@ -34,13 +34,24 @@ extension StoreTransaction {
                             file: file, refusal: refusal)
     }
 
+    /// A new asset of one member file, under a fresh random ID, returned as
+    /// stored: a burst of new files need not read each one back.
+    public func insertAsset<G: RandomNumberGenerator>(
+        album: AlbumTree.ID, name: FileName, mediaType: MediaType, file: FileFacts, refusal: LinkRefusal? = nil, generator: inout G
+    ) throws -> AssetRecord {
+        let (row, id) = try insertAssetRow(mediaType: mediaType, generator: &generator)
+        let member = try insertMember(album: album, name: name, mediaType: mediaType, file: file, refusal: refusal, joining: row,
+                                      generator: &generator)
+        return AssetRecord(rowID: row, id: id, mediaType: mediaType, members: [member])
+    }
+
     /// A new asset row (no member yet: insert one at once, in the same transaction).
-    private func insertAssetRow<G: RandomNumberGenerator>(mediaType: MediaType, generator: inout G) throws -> Int64 {
+    private func insertAssetRow<G: RandomNumberGenerator>(mediaType: MediaType, generator: inout G) throws -> (row: Int64, id: AssetID) {
         while true {
             let id = AssetID.random(using: &generator)
             do {
                 try db.cachedStatement(sql: "INSERT INTO asset (id, mediaType) VALUES (?, ?)").execute(arguments: [id.rawValue, mediaType.rawValue])
-                return db.lastInsertedRowID
+                return (db.lastInsertedRowID, id)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT
                 && (error.message ?? "").contains("asset.id") {
                 continue  // 80 random bits collided: draw again
@@ -73,7 +84,7 @@ extension StoreTransaction {
     /// Moves a member out of its asset into a new one of its own (fresh ID, no selections).
     @discardableResult
     public func splitMember<G: RandomNumberGenerator>(_ member: MemberRecord, generator: inout G) throws -> Int64 {
-        let asset = try insertAssetRow(mediaType: member.mediaType, generator: &generator)
+        let asset = try insertAssetRow(mediaType: member.mediaType, generator: &generator).row
         try db.cachedStatement(sql: "UPDATE member SET asset = ? WHERE rowid = ?").execute(arguments: [asset, member.rowID])
         return asset
     }

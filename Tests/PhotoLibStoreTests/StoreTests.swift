@@ -135,4 +135,14 @@ struct StoreTests {
         try store.write { tx in try tx.deleteApp(app) }
         #expect(try store.read { try $0.requestCount() } == 0)
     }
+
+    @Test("a new asset is returned as stored, so a burst need not read it back")
+    func insertAssetAsStored() throws {
+        let store = try Store(inMemory: ())
+        var generator = SystemRandomNumberGenerator()
+        let inserted = try store.write { tx in
+            try tx.insertAsset(album: AlbumTree.rootID, name: FileName("a.jpg")!, mediaType: .image, file: facts(7), generator: &generator)
+        }
+        #expect(try store.read { try $0.asset(rowID: inserted.rowID) } == inserted)
+    }
 }

@@ -80,12 +80,18 @@ actor Engine {
     /// Applies watch events until the queue finishes (at shutdown).
     func run() async {
         for await _ in queue.signals {
+            var processed = 0
             while !stopped {
                 let batch = queue.take(maximum: Self.batchSize)
                 if batch.isEmpty { break }
                 process(batch)
+                processed += batch.count
                 await Task.yield()
             }
+            // A burst grew the heap (events, rows, view changes); now that it is
+            // over, hand what it freed back to the kernel rather than keep it
+            // until the next full scan.
+            if processed >= Self.batchSize { ProcessIdentity.releaseFreeMemory() }
         }
     }
 

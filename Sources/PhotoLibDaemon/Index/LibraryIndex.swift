@@ -176,10 +176,11 @@ final class LibraryIndex {
             if isVisible { recorder.record(.asset(old: old, new: try snapshot(existing.asset, tx: tx, recorder: recorder))) }
         case .insert(let facts, let refusal):
             markReadable(path)
-            let member = try tx.insertMember(album: album, name: name, mediaType: mediaType, file: facts, refusal: refusal,
-                                             generator: &generator)
+            let asset = try tx.insertAsset(album: album, name: name, mediaType: mediaType, file: facts, refusal: refusal,
+                                           generator: &generator)
             touch(album, name)
-            recorder.record(.asset(old: nil, new: try snapshot(member.asset, tx: tx, recorder: recorder)))
+            // As stored, so not read back; pairing (after the batch) records any join.
+            if recorder.isRecording { recorder.record(.asset(old: nil, new: locate(asset))) }
         }
     }
 

@@ -255,7 +255,10 @@ final class ViewMaintainer {
             try Directory.link(open: source, as: entry, in: directory)
             return .linked
         } catch where error.errno == EEXIST {
-            // replaced below
+            // The very file already there: nothing to do. Anything else is replaced below.
+            if let existing = try Directory.status(of: entry, in: directory), existing.kind == .regular, existing.inode == opened.inode {
+                return .linked
+            }
         } catch {
             return try linkFailed(error, asset)
         }
@@ -371,10 +374,8 @@ final class ViewMaintainer {
                 for entry in wanted {
                     guard let name = entry.path.lastComponent, let source = LinkSource(entry.member),
                           let parent = view.directory(entry.path.parent ?? .root, create: true) else { continue }
-                    if let existing = try Directory.status(of: name, in: parent),
-                       existing.kind == .regular, existing.inode == entry.member.file.inode {
-                        continue
-                    }
+                    // No look first: a new entry's name is nearly always free, and
+                    // `link` finds an entry already right when it is not.
                     _ = try link(source, as: name, in: parent)
                 }
                 return true
