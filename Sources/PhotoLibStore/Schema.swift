@@ -199,6 +199,28 @@ enum Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v8: a change log whose cost does not grow with its history") { db in
+            // The log was WITHOUT ROWID, keyed by (app, token) with the JSON
+            // body in the key's record: an index b-tree, whose interior cells
+            // carry whole records (about 1 KB each before overflow), so a tree
+            // of large events was deep and narrow and every append read many
+            // pages (a single-file event's p99 doubled after 200 events of
+            // 1,000 assets). Now the body lives in a rowid table, appended at
+            // its right edge, and (app, token) is a small separate index.
+            try db.execute(sql: """
+                CREATE TABLE changeLogByRow (
+                    rowid INTEGER PRIMARY KEY,
+                    app TEXT NOT NULL REFERENCES app(id) ON DELETE CASCADE,
+                    token INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    body BLOB NOT NULL
+                );
+                INSERT INTO changeLogByRow (app, token, kind, body) SELECT app, token, kind, body FROM changeLog ORDER BY app, token;
+                DROP TABLE changeLog;
+                ALTER TABLE changeLogByRow RENAME TO changeLog;
+                CREATE UNIQUE INDEX changeLog_app_token ON changeLog (app, token);
+                """)
+        }
         return migrator
     }
 

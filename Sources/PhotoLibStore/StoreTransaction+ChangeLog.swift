@@ -15,13 +15,13 @@ extension StoreTransaction {
     ///
     /// `body` receives the new token, so the stored event carries it.
     public func appendEvent(_ app: AppID, kind: String, retention: Int, body: (Int64) throws -> [UInt8]) throws -> LoggedEvent {
-        try db.execute(sql: "UPDATE app SET lastToken = lastToken + 1 WHERE id = ?", arguments: [app.rawValue])
-        guard let token = try Int64.fetchOne(db, sql: "SELECT lastToken FROM app WHERE id = ?", arguments: [app.rawValue]) else {
+        try db.cachedStatement(sql: "UPDATE app SET lastToken = lastToken + 1 WHERE id = ?").execute(arguments: [app.rawValue])
+        guard let token = try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastToken FROM app WHERE id = ?"), arguments: [app.rawValue]) else {
             throw PhotoLibError.unknownApp(app)
         }
         let bytes = try body(token)
-        try db.execute(sql: "INSERT INTO changeLog (app, token, kind, body) VALUES (?, ?, ?, ?)",
-                       arguments: [app.rawValue, token, kind, Data(bytes)])
+        try db.cachedStatement(sql: "INSERT INTO changeLog (app, token, kind, body) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [app.rawValue, token, kind, Data(bytes)])
         let floor = token - Int64(retention)
         if floor > 0, token % 64 == 0 || retention < 64 {
             // Prune in steps, not on every event.

@@ -36,4 +36,34 @@ struct MigrationTests {
             #expect(try String.fetchOne(db, sql: "PRAGMA foreign_key_check") == nil)
         }
     }
+
+    @Test("v8 moves the change log into a rowid table: every event, token and body stays, resuming and pruning work, and removing the app empties it")
+    func changeLogByRow() throws {
+        let queue = try DatabaseQueue()
+        try Schema.migrator.migrate(queue, upTo: "v7: requests that wait for the person")
+        let app = AppID("org.example.Viewer")!
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO app (id, uid, createdAt, viewName, lastToken) VALUES ('org.example.Viewer', 1000, 0, CAST('view-0000000000000000' AS BLOB), 3);
+                INSERT INTO changeLog (app, token, kind, body) VALUES
+                    ('org.example.Viewer', 1, 'change', CAST('{"token":1}' AS BLOB)),
+                    ('org.example.Viewer', 3, 'selection', CAST('{"token":3}' AS BLOB)),
+                    ('org.example.Viewer', 2, 'authorization', zeroblob(100000));
+                """)
+        }
+        try Schema.migrator.migrate(queue)
+        try queue.write { db in
+            let tx = StoreTransaction(db: db)
+            let events = try tx.events(app, after: 1)
+            #expect(events.map(\.token) == [2, 3] && events.map(\.kind) == ["authorization", "selection"])
+            #expect(events[0].body.count == 100_000 && events[1].body == Array(#"{"token":3}"#.utf8))
+            let appended = try tx.appendEvent(app, kind: "change", retention: 2) { token in Array("{\"token\":\(token)}".utf8) }
+            #expect(appended.token == 4)
+            #expect(try tx.events(app, after: 0).map(\.token) == [3, 4], "pruned to the last two")
+            #expect(try tx.tokens(app)?.floor == 2)
+            try tx.deleteApp(app)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM changeLog") == 0)
+            #expect(try String.fetchOne(db, sql: "PRAGMA foreign_key_check") == nil)
+        }
+    }
 }
