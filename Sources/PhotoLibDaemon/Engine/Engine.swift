@@ -79,23 +79,28 @@ actor Engine {
 
     /// Applies watch events until the queue finishes (at shutdown).
     func run() async {
+        var sinceRelease = 0
         for await _ in queue.signals {
-            var processed = 0
             while !stopped {
                 let batch = queue.take(maximum: Self.batchSize)
                 if batch.isEmpty { break }
-                process(batch)
-                processed += batch.count
+                // Weighed by what it changed: one event for a directory moved in may index thousands of files.
+                sinceRelease += max(batch.count, process(batch))
                 await Task.yield()
             }
-            // A burst grew the heap (events, rows, view changes); now that it is
-            // over, hand what it freed back to the kernel rather than keep it
-            // until the next full scan.
-            if processed >= Self.batchSize { ProcessIdentity.releaseFreeMemory() }
+            // A burst grew the heap (events, rows, view changes); each time the
+            // queue runs dry after one, hand what it freed back to the kernel
+            // rather than keep it until the next full scan.
+            if sinceRelease >= Self.batchSize {
+                ProcessIdentity.releaseFreeMemory()
+                sinceRelease = 0
+            }
         }
     }
 
-    private func process(_ batch: [WatchEvent]) {
+    /// Applies one batch; returns how many changes it recorded.
+    @discardableResult
+    private func process(_ batch: [WatchEvent]) -> Int {
         do {
             // Selections as they were before the batch: an asset deleted by it
             // was visible, and the apps must hear that it left.
@@ -112,14 +117,14 @@ actor Engine {
             if outcome.rootGone {
                 hub.publish(published)
                 try libraryGone()
-                return
+                return recorder.changes.count
             }
             if outcome.needsFullScan {
                 hub.publish(published)
                 // After lost events every subscriber is told to reload (a
                 // `change` with `incremental: false`), whatever the rescan finds.
                 try rescanAndReconcile(reloadEveryApp: outcome.overflowed)
-                return
+                return recorder.changes.count
             }
             if !recorder.changes.isEmpty || recorder.overflowed {
                 let dirty = recorder.overflowed ? Set(contexts.map(\.app.id)) : views.apply(recorder.changes, to: contexts)
@@ -131,9 +136,11 @@ actor Engine {
             }
             try recordLearnedRefusals()
             hub.publish(published)
+            return recorder.changes.count
         } catch {
             logger.error("Applying \(batch.count) library changes failed: \(error); rescanning.")
             try? rescanAndReconcile()
+            return batch.count
         }
     }
 
