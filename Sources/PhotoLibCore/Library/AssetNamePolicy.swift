@@ -32,16 +32,31 @@ public struct AssetNamePolicy: Sendable, Equatable {
     public static let standard = AssetNamePolicy()
 
     /// The media type a file of this name would be, or `nil` when the name is never an asset.
+    ///
+    /// Asked of every entry of every listing (a restart asks 100,000 times), so
+    /// it compares in place, case-folding byte by byte, and copies only the
+    /// extension.
     public func mediaType(of name: FileName) -> MediaType? {
         if name.isHidden { return nil }
-        let lower = Self.lowercased(name.bytes)
-        for suffix in Self.temporarySuffixes where lower.count > suffix.utf8.count {
-            if lower.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) { return nil }
-        }
+        let bytes = name.bytes
+        for suffix in Self.temporarySuffixBytes where bytes.count > suffix.count && Self.hasSuffix(bytes, suffix) { return nil }
         guard let ext = name.pathExtension.map(Self.lowercased) else { return nil }
         if imageExtensions.contains(ext) { return .image }
         if videoExtensions.contains(ext) { return .video }
         return nil
+    }
+
+    private static let temporarySuffixBytes: [[UInt8]] = temporarySuffixes.map { Array($0.utf8) }
+
+    /// Whether `bytes` ends with `suffix` (given in lowercase), ignoring ASCII case.
+    private static func hasSuffix(_ bytes: [UInt8], _ suffix: [UInt8]) -> Bool {
+        var index = bytes.count - suffix.count
+        for expected in suffix {
+            let byte = bytes[index]
+            if ((0x41...0x5A).contains(byte) ? byte + 0x20 : byte) != expected { return false }
+            index += 1
+        }
+        return true
     }
 
     /// ASCII-only lowercasing: bytes of other scripts stay as they are.
