@@ -37,4 +37,18 @@ struct ChangeCoalescerTests {
         #expect(d.inserted.isEmpty)
         #expect(d.removed == [asset("gone")])
     }
+
+    @Test("changes out of the view before and after say nothing, and do not disturb an asset seen before")
+    func invisibleChanges() {
+        var c = ChangeCoalescer()
+        c.add(id: "h", old: nil, new: nil)                            // never shared: nothing
+        c.add(id: "v", old: nil, new: asset("v"))                     // shared, then unshared in the same batch
+        c.add(id: "v", old: asset("v"), new: nil)
+        c.add(id: "v", old: nil, new: nil)
+        c.add(id: "w", old: asset("w"), new: nil)                     // left the view, then an invisible change
+        c.add(id: "w", old: nil, new: nil)
+        let d = c.details
+        #expect(d.inserted.isEmpty && d.changed.isEmpty)
+        #expect(d.removed == [asset("w")])
+    }
 }

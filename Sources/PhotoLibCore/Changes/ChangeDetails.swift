@@ -36,6 +36,9 @@ public struct ChangeCoalescer: Sendable {
 
     /// Records that an asset went from `old` (nil: not in the view) to `new` (nil: not in the view).
     public mutating func add(id: String, old: ViewAsset?, new: ViewAsset?) {
+        // Out of the view before and after, and not seen yet: nothing to say.
+        // Most changes of a burst are this for every app the files are not shared with.
+        if old == nil, new == nil, nets.isEmpty || nets[id] == nil { return }
         if var net = nets[id] {
             net.after = new
             nets[id] = net
