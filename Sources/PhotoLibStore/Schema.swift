@@ -221,6 +221,18 @@ enum Schema {
                 CREATE UNIQUE INDEX changeLog_app_token ON changeLog (app, token);
                 """)
         }
+        migrator.registerMigration("v9: a new member recomputes its asset's type only when it could change it") { db in
+            // Every indexed file ran the type query (a count of distinct member
+            // types) though a file of its asset's own type changes nothing: a
+            // first start of 100,000 files paid it 100,000 times for nothing.
+            try db.execute(sql: """
+                DROP TRIGGER member_added;
+                CREATE TRIGGER member_added AFTER INSERT ON member
+                WHEN NEW.mediaType IS NOT (SELECT mediaType FROM asset WHERE rowid = NEW.asset) BEGIN
+                    UPDATE asset SET mediaType = (\(typeOf("NEW.asset"))) WHERE rowid = NEW.asset;
+                END;
+                """)
+        }
         return migrator
     }
 

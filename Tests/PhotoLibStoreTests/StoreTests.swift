@@ -145,4 +145,23 @@ struct StoreTests {
         }
         #expect(try store.read { try $0.asset(rowID: inserted.rowID) } == inserted)
     }
+
+    @Test("a member inserted into an asset makes it live when its type differs, and leaves a live asset live")
+    func memberTypes() throws {
+        let store = try Store(inMemory: ())
+        var generator = SystemRandomNumberGenerator()
+        let asset = try store.write { tx in
+            try tx.insertAsset(album: AlbumTree.rootID, name: FileName("IMG_1.HEIC")!, mediaType: .image, file: facts(1), generator: &generator)
+        }
+        try store.write { tx in
+            _ = try tx.insertMember(album: AlbumTree.rootID, name: FileName("IMG_1.MOV")!, mediaType: .video, file: facts(2),
+                                    joining: asset.rowID, generator: &generator)
+        }
+        #expect(try store.read { try $0.asset(rowID: asset.rowID) }?.mediaType == .live)
+        try store.write { tx in
+            _ = try tx.insertMember(album: AlbumTree.rootID, name: FileName("IMG_1.JPG")!, mediaType: .image, file: facts(3),
+                                    joining: asset.rowID, generator: &generator)
+        }
+        #expect(try store.read { try $0.asset(rowID: asset.rowID) }?.mediaType == .live)
+    }
 }
