@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
+#include <linux/fs.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -88,6 +91,22 @@ unsigned char photolibd_dirent_type(const struct dirent *entry) { return entry->
 
 int photolibd_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags) {
     return renameat2(olddirfd, oldpath, newdirfd, newpath, flags);
+}
+
+int photolibd_ficlone(int dst, int src) {
+    return ioctl(dst, FICLONE, src);
+}
+
+ssize_t photolibd_copy_file_range(int in, int out, size_t length) {
+    return copy_file_range(in, NULL, out, NULL, length, 0);
+}
+
+int photolibd_open_untrusted(int dirfd, const char *name) {
+    return openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+}
+
+int photolibd_inotify_init(void) {
+    return inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 }
 
 int photolibd_mount_id(int fd, uint64_t *mount_id) {

@@ -22,6 +22,17 @@ public enum AccessControl {
         }
     }
 
+    /// Sets `access` as the access ACL of `directory` and `inherited` as its default ACL.
+    public static func apply(access: ViewAccessList, inherited: ViewAccessList, to directory: FileDescriptor) throws(SystemCallError) {
+        for (name, list) in [(accessName, access), (defaultName, inherited)] {
+            let value = list.encoded
+            guard current(name, of: directory, expecting: value.count) != value else { continue }
+            _ = try systemCall("fsetxattr") {
+                value.withUnsafeBytes { fsetxattr(directory.rawValue, name, $0.baseAddress, $0.count, 0) }
+            }
+        }
+    }
+
     /// The attribute's value when it has `size` bytes or fewer; nil when it is
     /// absent, longer, or cannot be read (then it is written anyway).
     private static func current(_ name: String, of directory: FileDescriptor, expecting size: Int) -> [UInt8]? {

@@ -38,6 +38,16 @@ unsigned char photolibd_dirent_type(const struct dirent *entry);
 
 /// renameat2(2), which glibc declares only under _GNU_SOURCE.
 int photolibd_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
+/// ioctl(dst, FICLONE, src): makes dst share src's extents (a reflink), on btrfs, xfs and the like.
+/// Returns 0, or -1 with errno set (EOPNOTSUPP, EXDEV, EINVAL, ENOTTY where it cannot).
+int photolibd_ficlone(int dst, int src);
+/// copy_file_range(in, NULL, out, NULL, length, 0), which glibc declares only under _GNU_SOURCE.
+ssize_t photolibd_copy_file_range(int in, int out, size_t length);
+/// openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC): reads a file an
+/// untrusted party made, never following a symlink nor blocking on a FIFO. Returns the fd, or -1.
+int photolibd_open_untrusted(int dirfd, const char *name);
+/// inotify_init1(IN_NONBLOCK | IN_CLOEXEC): a raw inotify instance. Returns the fd, or -1 with errno set.
+int photolibd_inotify_init(void);
 /// The mount ID of an open file (statx STX_MNT_ID): equal IDs mean one mount, so hardlinks work.
 int photolibd_mount_id(int fd, uint64_t *mount_id);
 /// Returns freed heap memory to the kernel (glibc malloc_trim(0)); 1 when some was released.

@@ -26,6 +26,20 @@ public struct ViewAccessList: Sendable, Equatable {
         permissions = 6
     }
 
+    /// An app's inbox: `writer` may list, create, rename and delete there (rwx).
+    public init(inboxWriter writer: UInt32) {
+        users = [writer]
+        permissions = 7
+    }
+
+    /// The default ACL of an inbox, inherited by the files an app with a uid of
+    /// its own writes there: the library's owner (`owner`) may read them, though
+    /// the app owns them (within the mode the app creates them with).
+    public init(inboxFilesReadableBy owner: UInt32, writer: UInt32) {
+        users = Set([owner, writer]).sorted()
+        permissions = 7
+    }
+
     /// A directory above the views: each uid may enter it (--x), and nothing more.
     public init(passage uids: some Sequence<UInt32>) {
         users = Set(uids).sorted()
