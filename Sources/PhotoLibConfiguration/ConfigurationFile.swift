@@ -18,9 +18,15 @@ public struct ConfigurationFile: Sendable, Equatable {
     public var maxConnections: Int?
     public var maxConnectionsPerUID: Int?
     public var idleTimeoutSeconds: Int?
+    public var inboxesDirectory: String?
+    public var importAlbum: String?
+    public var inboxMaxFileBytes: Int?
+    public var inboxDailyBytes: Int?
+    public var inboxDailyFiles: Int?
 
-    static let topLevelKeys: Set<String> = ["library", "views_dir", "state_dir", "socket", "assets", "protocol"]
+    static let topLevelKeys: Set<String> = ["library", "views_dir", "state_dir", "socket", "assets", "protocol", "inbox"]
     static let assetKeys: Set<String> = ["image_extensions", "video_extensions"]
+    static let inboxKeys: Set<String> = ["dir", "album", "max_file_bytes", "daily_bytes", "daily_files"]
     static let protocolKeys: Set<String> = ["history_retention", "max_connections", "max_connections_per_uid", "idle_timeout_seconds"]
 
     public static func load(path: String) throws(PhotoLibError) -> ConfigurationFile {
@@ -90,6 +96,30 @@ public struct ConfigurationFile: Sendable, Equatable {
             result.maxConnectionsPerUID = try positive("max_connections_per_uid")
             result.idleTimeoutSeconds = try positive("idle_timeout_seconds")
         }
+        if let inboxSection = table["inbox"] {
+            guard let section = inboxSection.table else { throw fail("inbox", "must be a table ([inbox])") }
+            for key in section.keys where !inboxKeys.contains(key) {
+                throw fail(key, "unknown key in [inbox] (known: \(inboxKeys.sorted().joined(separator: ", ")))")
+            }
+            func positive(_ key: String) throws(PhotoLibError) -> Int? {
+                guard let value = section[key] else { return nil }
+                guard let number = value.int, number > 0 else { throw fail(key, "must be a positive whole number") }
+                return number
+            }
+            if let value = section["dir"] {
+                guard let text = value.string, !text.isEmpty else { throw fail("dir", "must be a non-empty string") }
+                result.inboxesDirectory = expandHome(text)
+            }
+            if let value = section["album"] {
+                guard let text = value.string, RelativePath(escaped: text).map({ !$0.isRoot && LibraryScope.isAlbum($0) }) == true else {
+                    throw fail("album", "must be an album path inside the library, such as \"Imported\" (no leading slash, no hidden names)")
+                }
+                result.importAlbum = text
+            }
+            result.inboxMaxFileBytes = try positive("max_file_bytes")
+            result.inboxDailyBytes = try positive("daily_bytes")
+            result.inboxDailyFiles = try positive("daily_files")
+        }
         return result
     }
 
@@ -106,6 +136,11 @@ public struct ConfigurationFile: Sendable, Equatable {
         if let maxConnections { configuration.limits.maxConnections = maxConnections }
         if let maxConnectionsPerUID { configuration.limits.maxConnectionsPerUID = maxConnectionsPerUID }
         if let idleTimeoutSeconds { configuration.limits.idleTimeoutSeconds = idleTimeoutSeconds }
+        if let inboxesDirectory { configuration.setInboxes(inboxesDirectory) }
+        if let importAlbum, let path = RelativePath(escaped: importAlbum) { configuration.importAlbum = path }
+        if let inboxMaxFileBytes { configuration.inboxLimits.maxFileBytes = Int64(inboxMaxFileBytes) }
+        if let inboxDailyBytes { configuration.inboxLimits.dailyBytes = Int64(inboxDailyBytes) }
+        if let inboxDailyFiles { configuration.inboxLimits.dailyFiles = inboxDailyFiles }
         if imageExtensions != nil || videoExtensions != nil {
             configuration.namePolicy = AssetNamePolicy(
                 imageExtensions: imageExtensions ?? AssetNamePolicy.defaultImageExtensions,

@@ -23,6 +23,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var historyRetention = 10_000
     /// Connection limits and timeouts (SPEC §5: limits on everything a client controls).
     public var limits = ConnectionLimitSettings()
+    /// The directory holding one inbox per app (absolute), named like its view.
+    public private(set) var inboxes: String
+    /// True while nobody chose the inboxes directory: it then stays `inboxes` inside the state directory.
+    public private(set) var inboxesIsDefault = true
+    /// Where files taken from inboxes go, inside the library: `<album>/<app ID>/`.
+    public var importAlbum = RelativePath(escaped: "Imported")!
+    /// Per-file size and per-app daily quota of the inboxes.
+    public var inboxLimits = InboxLimits.standard
 
     public init(library: String, views: String, state: String, socket: String,
                 namePolicy: AssetNamePolicy = .standard, libraryIsDefault: Bool = false) {
@@ -32,6 +40,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         self.socket = socket
         self.namePolicy = namePolicy
         self.libraryIsDefault = libraryIsDefault
+        inboxes = state + "/inboxes"
     }
 
     public var databasePath: String { state + "/photolibd.sqlite" }
@@ -64,6 +73,13 @@ public struct DaemonConfiguration: Sendable, Equatable {
         state = path
         if socketIsDefault { socket = DefaultPaths.socket(stateDirectory: path) }
         if viewsIsDefault { views = path + "/views" }
+        if inboxesIsDefault { inboxes = path + "/inboxes" }
+    }
+
+    /// Sets the inboxes directory explicitly: later state changes leave it alone.
+    public mutating func setInboxes(_ path: String) {
+        inboxes = path
+        inboxesIsDefault = false
     }
 
     /// Sets the views directory explicitly: later state changes leave it alone.

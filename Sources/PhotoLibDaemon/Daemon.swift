@@ -55,6 +55,10 @@ public enum Daemon {
         notifier.notify(["STATUS": "Scanning the library."])
         watcher.start()
         let engineTask = Task { await engine.run() }
+        engine.inboxWatcher.start()
+        let inboxTask = Task {
+            for await arrival in engine.inboxWatcher.arrivals { await engine.receive(arrival) }
+        }
         // The watchdog is fed only when the engine answers, so a wedged engine gets restarted.
         let watchdog = Task {
             guard let interval = notifier.watchdogInterval else { return }
@@ -81,6 +85,8 @@ public enum Daemon {
         await endpoints.closeAll()
         server.close()
         watcher.stop()
+        engine.inboxWatcher.stop()
+        inboxTask.cancel()
         await engine.stop()
         queue.finish()
         await engineTask.value
@@ -112,6 +118,13 @@ public enum Daemon {
                 throw PhotoLibError.cannotCreateDirectory(path: directory, errno: error.errno)
             }
         }
+        // Inboxes too: each app reaches its own by name.
+        do {
+            made += try ProcessIdentity.makeDirectories(configuration.inboxes, mode: 0o700)
+        } catch {
+            throw PhotoLibError.cannotCreateDirectory(path: configuration.inboxes, errno: error.errno)
+        }
+        chmod(configuration.inboxes, 0o711)
         // Endpoints, like views, may be reached by name but not listed.
         do {
             _ = try ProcessIdentity.makeDirectories(configuration.endpointsDirectory, mode: 0o700)
@@ -143,7 +156,9 @@ public enum Daemon {
         if outcome == .otherMount {
             throw PhotoLibError.viewsOnOtherMount(library: configuration.library, views: configuration.views)
         }
-        return made.filter { $0 != configuration.views && isWithin(configuration.views, $0) }
+        return made.filter { directory in
+            [configuration.views, configuration.inboxes].contains { $0 != directory && isWithin($0, directory) }
+        }
     }
 
     /// A views directory must be empty or already ours: the daemon deletes what does not belong in it.

@@ -141,3 +141,36 @@ public struct EventHead: Codable, Sendable, Equatable {
     public var app: String
     public var token: Int64?
 }
+
+/// What became of a file the app put in its inbox. `state` is `added` (the
+/// app sees the new asset: `asset` is it, as in its view), `accepted` (an
+/// add-only app: taken in, never to be seen by it) or `rejected` (the file is
+/// at `rejected`, inside the inbox; `code` and `reason` say why).
+public struct ImportEvent: Codable, Sendable, Equatable {
+    public var event = "import"
+    public var app: String
+    public var token: Int64
+    /// The file's name in the inbox (escaped as every name is).
+    public var name: String
+    public var state: String
+    public var asset: ViewAsset?
+    /// The library-wide asset ID, for an `added` asset the app's view does not show (a refused original).
+    public var assetID: String?
+    public var code: String?
+    public var reason: String?
+    /// Where the refused file is now, relative to the inbox (`rejected/NAME`).
+    public var rejected: String?
+
+    public init(app: String, token: Int64, name: String, state: String, asset: ViewAsset? = nil, assetID: String? = nil,
+                code: String? = nil, reason: String? = nil, rejected: String? = nil) {
+        self.app = app
+        self.token = token
+        self.name = name
+        self.state = state
+        self.asset = asset
+        self.assetID = assetID
+        self.code = code
+        self.reason = reason
+        self.rejected = rejected
+    }
+}

@@ -142,11 +142,13 @@ public struct AppInfo: Codable, Sendable, Equatable {
     public var view: String
     /// The app's own socket: a peer that connects there is this app and nothing more.
     public var endpoint: String?
+    /// The app's inbox: files it writes there are added to the library.
+    public var inbox: String?
     public var selectedAssets: Int
     public var selectedAlbums: Int
 
     public init(app: String, uid: UInt32, purpose: String, readWrite: String, addOnly: String, view: String,
-                endpoint: String? = nil, selectedAssets: Int, selectedAlbums: Int) {
+                endpoint: String? = nil, inbox: String? = nil, selectedAssets: Int, selectedAlbums: Int) {
         self.app = app
         self.uid = uid
         self.purpose = purpose
@@ -154,6 +156,7 @@ public struct AppInfo: Codable, Sendable, Equatable {
         self.addOnly = addOnly
         self.view = view
         self.endpoint = endpoint
+        self.inbox = inbox
         self.selectedAssets = selectedAssets
         self.selectedAlbums = selectedAlbums
     }

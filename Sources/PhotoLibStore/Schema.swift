@@ -233,6 +233,36 @@ enum Schema {
                 END;
                 """)
         }
+        migrator.registerMigration("v10: imports from the apps' inboxes") { db in
+            // One row per file taken from (or refused in) an inbox. A row not
+            // yet `added`, `accepted` or `rejected` is an import under way: the
+            // copy is made under `temporaryName` in `album`, and `targetName`
+            // is written here before each rename, so a daemon killed at any
+            // instant finds at start either the copy to finish or the
+            // temporary file to drop, and the inbox file still in place until
+            // the import is recorded. Rows of the last day give the quota.
+            try db.execute(sql: """
+                CREATE TABLE inboxImport (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    app TEXT NOT NULL REFERENCES app(id) ON DELETE CASCADE,
+                    sourceName BLOB NOT NULL,
+                    sourceDevice INTEGER NOT NULL,
+                    sourceInode INTEGER NOT NULL,
+                    sourceBirth INTEGER,
+                    album TEXT NOT NULL,
+                    targetName BLOB,
+                    copyInode INTEGER,
+                    bytes INTEGER NOT NULL DEFAULT 0,
+                    state TEXT NOT NULL,
+                    code TEXT,
+                    asset TEXT,
+                    at INTEGER NOT NULL
+                );
+                CREATE INDEX inboxImport_app_at ON inboxImport (app, at);
+                CREATE INDEX inboxImport_open ON inboxImport (state) WHERE state = 'copying';
+                CREATE INDEX inboxImport_source ON inboxImport (app, sourceInode);
+                """)
+        }
         return migrator
     }
 

@@ -79,12 +79,12 @@ extension AppCommand {
     /// `photolibctl app sandbox APP [--bwrap]`: how to give a sandboxed app exactly its view and endpoint.
     struct Sandbox: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the flatpak override (or bubblewrap) arguments that give APP its view, read-only, and its endpoint, and nothing of the home or the library.",
+            abstract: "Print the flatpak override (or bubblewrap) arguments that give APP its view, read-only, its endpoint and its inbox, and nothing of the home or the library.",
             discussion: """
                 Run the printed 'flatpak override' command once (it changes the app's permissions for \
                 your user); with --bwrap, add the printed arguments to a bwrap command line after the \
-                runtime's binds. Inside, the app finds its endpoint in $PHOTOLIBD_ENDPOINT and its view \
-                in $PHOTOLIBD_VIEW.
+                runtime's binds. Inside, the app finds its endpoint in $PHOTOLIBD_ENDPOINT, its view \
+                in $PHOTOLIBD_VIEW and its inbox in $PHOTOLIBD_INBOX.
                 """)
 
         @Argument(help: "The app's ID (its Flatpak ID when it is a Flatpak app).")
@@ -108,7 +108,7 @@ extension AppCommand {
                 Output.error("The daemon gave \(app) no endpoint; update photolibd, or check its log.")
                 throw ExitStatus.failure.exitCode
             }
-            let arguments = SandboxArguments(app: id, view: info.view, endpoint: endpoint, library: status.library,
+            let arguments = SandboxArguments(app: id, view: info.view, endpoint: endpoint, inbox: info.inbox, library: status.library,
                                              runtimeDirectory: ProcessIdentity.environment("XDG_RUNTIME_DIR"))
             print((bwrap ? arguments.bubblewrap : arguments.flatpakOverride).map(SandboxArguments.shellQuoted).joined(separator: " "))
         }

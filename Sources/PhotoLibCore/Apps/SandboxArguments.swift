@@ -1,5 +1,5 @@
 /// What to give a sandboxed app so that it reaches exactly its view
-/// (read-only) and its endpoint, and nothing of the home or the library
+/// (read-only), its endpoint and its inbox (read-write), and nothing of the home or the library
 /// (SPEC §4): the arguments `photolibctl app sandbox` prints.
 public struct SandboxArguments: Sendable, Equatable {
     public var app: AppID
@@ -7,22 +7,25 @@ public struct SandboxArguments: Sendable, Equatable {
     public var view: String
     /// The app's endpoint socket (absolute).
     public var endpoint: String
+    /// The app's inbox directory (absolute): where it writes photos to add. nil from a daemon without inboxes.
+    public var inbox: String?
     /// The library (absolute): named so that a grant the app asks for itself cannot reach it.
     public var library: String
     /// `$XDG_RUNTIME_DIR`, when known: Flatpak names paths below it `xdg-run/…`.
     public var runtimeDirectory: String?
 
-    public init(app: AppID, view: String, endpoint: String, library: String, runtimeDirectory: String?) {
+    public init(app: AppID, view: String, endpoint: String, inbox: String? = nil, library: String, runtimeDirectory: String?) {
         self.app = app
         self.view = view
         self.endpoint = endpoint
+        self.inbox = inbox
         self.library = library
         self.runtimeDirectory = runtimeDirectory
     }
 
-    /// The environment a client reads to find its endpoint and view.
+    /// The environment a client reads to find its endpoint, view and inbox.
     public var environment: [(String, String)] {
-        [("PHOTOLIBD_ENDPOINT", endpoint), ("PHOTOLIBD_VIEW", view)]
+        [("PHOTOLIBD_ENDPOINT", endpoint), ("PHOTOLIBD_VIEW", view)] + (inbox.map { [("PHOTOLIBD_INBOX", $0)] } ?? [])
     }
 
     /// `flatpak override --user …`: take away what photo apps usually ask for
@@ -32,14 +35,15 @@ public struct SandboxArguments: Sendable, Equatable {
         var out = ["flatpak", "override", "--user", "--nofilesystem=host", "--nofilesystem=home",
                    "--nofilesystem=xdg-pictures", "--nofilesystem=\(library)",
                    "--filesystem=\(flatpakPath(view)):ro", "--filesystem=\(flatpakPath(endpoint))"]
+        if let inbox { out.append("--filesystem=\(flatpakPath(inbox))") }
         out += environment.map { "--env=\($0.0)=\($0.1)" }
         return out + [app.rawValue]
     }
 
-    /// bubblewrap arguments that bind the view read-only and the endpoint, and
+    /// bubblewrap arguments that bind the view read-only, the endpoint and the inbox, and
     /// set the environment; the caller adds the runtime (`/usr`…) and the command.
     public var bubblewrap: [String] {
-        ["--ro-bind", view, view, "--bind", endpoint, endpoint]
+        ["--ro-bind", view, view, "--bind", endpoint, endpoint] + (inbox.map { ["--bind", $0, $0] } ?? [])
             + environment.flatMap { ["--setenv", $0.0, $0.1] }
     }
 

@@ -108,6 +108,15 @@ struct ChangeJournal {
         }
     }
 
+    func recordImport(_ app: AppID, name: FileName, state: String, asset: ViewAsset? = nil, assetID: AssetID? = nil,
+                      refusal: InboxRefusal? = nil, rejectedAs: FileName? = nil, tx: StoreTransaction) throws -> PublishedEvent {
+        try append(app, kind: "import", tx: tx) { token in
+            ImportEvent(app: app.rawValue, token: token, name: name.escaped, state: state, asset: asset,
+                        assetID: asset == nil ? assetID?.rawValue : nil, code: refusal?.code, reason: refusal?.reason,
+                        rejected: rejectedAs.map { "rejected/" + $0.escaped })
+        }
+    }
+
     /// An admin `request` event: not logged (it is in no app's history).
     func requestEvent(_ request: AccessRequest, purpose: String, state: String, answer: String?) throws -> PublishedEvent {
         let event = RequestEvent(app: request.app.rawValue, request: request.id, kind: request.kind.name, access: request.kind.access?.rawValue,

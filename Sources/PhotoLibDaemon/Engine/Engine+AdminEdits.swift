@@ -19,6 +19,7 @@ extension Engine {
         }
         try updatePassages()
         _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
+        try syncInboxes()
         logger.notice("App \(id) registered for uid \(uid).")
         return record
     }
@@ -35,6 +36,7 @@ extension Engine {
         // The person's tools take down prompts for an app that is gone.
         hub.publish(try withdrawn.map { try journal.requestEvent($0, purpose: removed.purpose, state: "cancelled", answer: nil) })
         try views.removeView(removed)
+        try syncInboxes()
         try updatePassages()
         logger.notice("App \(id) removed; its view is gone.")
     }

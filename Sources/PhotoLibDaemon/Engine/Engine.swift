@@ -28,6 +28,9 @@ actor Engine {
     let prompter: DesktopPrompter
     private var announcedReady = false
     let journal: ChangeJournal
+    /// Every app's inbox, and the thread that watches them.
+    let inboxes: InboxDirectories
+    let inboxWatcher: InboxWatcher
     private let access: LibraryAccess
     var libraryAvailable = true
     private var stopped = false
@@ -57,6 +60,12 @@ actor Engine {
         self.board = board
         self.logger = logger
         prompter = DesktopPrompter(logger: logger)
+        inboxes = InboxDirectories(path: configuration.inboxes, logger: logger)
+        do {
+            inboxWatcher = try InboxWatcher(logger: logger)
+        } catch {
+            throw PhotoLibError.systemCall(name: error.call, path: configuration.inboxes, errno: error.errno)
+        }
         let root: FileDescriptor
         do {
             root = try Directory.open(path: configuration.library)
@@ -182,6 +191,9 @@ actor Engine {
         let scanned = ContinuousClock.now
         try reconcileAllViews()
         hub.publish(published)
+        // Files that arrived in inboxes while the daemon was stopped (or the library was away).
+        try syncInboxes()
+        inboxWatcher.sweepAll()
         ProcessIdentity.releaseFreeMemory()
         board.update { $0.phase = .ready }
         let snapshot = board.snapshot

@@ -248,6 +248,7 @@ struct RequestRouter: Sendable {
             readWrite: record.readWrite.rawValue, addOnly: record.addOnly.rawValue,
             view: configuration.views + "/" + String(decoding: record.viewName.bytes, as: UTF8.self),
             endpoint: endpoints.path(of: record),
+            inbox: configuration.inboxes + "/" + String(decoding: record.viewName.bytes, as: UTF8.self),
             selectedAssets: try tx.selectedAssetRowIDs(record.id).count,
             selectedAlbums: try tx.selectedAlbums(record.id).count)
     }

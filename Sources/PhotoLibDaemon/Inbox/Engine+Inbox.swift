@@ -1,0 +1,315 @@
+import Glibc
+import PhotoLibConfiguration
+import Logging
+import PhotoLibCore
+import PhotoLibProtocol
+import PhotoLibStore
+import PhotoLibSystem
+
+/// Taking files from the apps' inboxes into the library (SPEC §3, PhotoKit's creation request).
+///
+/// The order of an import is what makes it safe to kill at any instant:
+/// 1. a row is recorded (`copying`), naming the temporary copy;
+/// 2. the bytes are copied into a hidden file of the owner's in the import
+///    album (`Imported/<app>/`), checked there (the app cannot touch it any
+///    more), given the library's mode and synced;
+/// 3. the name it is about to take is recorded, then it is renamed into place
+///    with `RENAME_NOREPLACE` (never overwriting), and the album is synced;
+/// 4. one transaction indexes it, joins a limited app's selection, and logs
+///    the events;
+/// 5. only then is the inbox file removed.
+/// At start, `recoverImports` drops a copy that was never renamed (the inbox
+/// file is still there, and is taken again) and finishes one that was; a
+/// sweep removes inbox files whose import was recorded.
+extension Engine {
+    /// Creates, fixes and watches the inboxes of `apps`; removes those of apps that are gone.
+    func syncInboxes() throws {
+        let apps = try store.read { try $0.apps() }
+        for (app, directory) in inboxes.sync(apps) { inboxWatcher.watch(app, directory) }
+    }
+
+    /// Handles what the inbox watcher found.
+    func receive(_ arrival: InboxWatcher.Arrival) {
+        guard libraryAvailable else { return }  // the sweep after the library returns takes them
+        if arrival.app == InboxWatcher.everyInbox {
+            sweepInboxes()
+        } else if let name = arrival.name {
+            importEntry(name, of: arrival.app, onlyCreated: arrival.onlyCreated)
+        }
+    }
+
+    /// Looks at every file in every inbox (at start, and after lost events).
+    func sweepInboxes() {
+        // Imports run within one turn of this actor, so a row still `copying` now was cut short by a stop.
+        do {
+            try recoverImports()
+        } catch {
+            logger.error("Cannot finish the imports a stop interrupted: \(error). They are tried again at the next sweep.")
+        }
+        guard let apps = try? store.read({ try $0.apps() }) else { return }
+        for app in apps {
+            guard let inbox = inboxes.directory(of: app.id) else { continue }
+            let entries: [DirectoryEntry]
+            do {
+                entries = try Directory.list(inbox)
+            } catch {
+                logger.error("Cannot list the inbox of \(app.id): \(error); its files wait for the next sweep.")
+                continue
+            }
+            for entry in entries.sorted(by: { $0.name < $1.name }) { importEntry(entry.name, of: app.id) }
+        }
+    }
+
+    /// Judges one inbox entry and takes it in, or leaves it in `rejected/` with the reason.
+    private func importEntry(_ name: FileName, of appID: AppID, onlyCreated: Bool = false) {
+        guard !InboxPolicy.isPending(name, policy: configuration.namePolicy), let inbox = inboxes.directory(of: appID) else { return }
+        do {
+            guard let app = try store.read({ try $0.app(appID) }), let found = try Directory.status(of: name, in: inbox) else { return }
+            // A new regular file is still being written: its close (or rename) says when it is complete.
+            if onlyCreated, found.kind == FileStatus.Kind.regular, found.linkCount <= 1 { return }
+            if onlyCreated, found.kind == FileStatus.Kind.directory, name == InboxPolicy.rejectedDirectory { return }
+            let now = Int64(time(nil))
+            if found.kind == FileStatus.Kind.regular, try store.read({
+                try $0.wasImported(app.id, source: name, device: found.device, inode: found.inode, birth: found.birthTime)
+            }) {
+                try removeInboxFile(name, in: inbox, ifStill: found)  // taken in before a stop; only its removal was left
+                return
+            }
+            let right = InboxPolicy.right(readWrite: app.readWrite, addOnly: app.addOnly)
+            let usage = try store.read { try $0.importUsage(app.id, since: now - 86_400) }
+            switch InboxPolicy.admit(name, found: found.observation, right: right, usage: usage,
+                                     limits: configuration.inboxLimits, policy: configuration.namePolicy) {
+            case .failure(let refusal):
+                try reject(name, of: app, in: inbox, refusal, bytes: found.size)
+            case .success:
+                try copyIn(name, of: app, from: inbox, found: found, right: right ?? .addOnly, now: now)
+            }
+        } catch {
+            logger.error("Importing \(name) from the inbox of \(appID) failed: \(error). The file stays in the inbox and is tried again at the next start.")
+        }
+    }
+
+    private func copyIn(_ name: FileName, of app: AppRecord, from inbox: FileDescriptor, found: FileStatus,
+                        right: InboxPolicy.Right, now: Int64) throws {
+        let openErrno: Int32
+        let source: FileDescriptor
+        switch Result(catching: { () throws(SystemCallError) in try FileCopy.openUntrusted(name, in: inbox) }) {
+        case .success(let fd):
+            source = fd
+            openErrno = 0
+        case .failure(let error):
+            source = FileDescriptor(rawValue: -1)
+            openErrno = error.errno
+        }
+        switch openErrno {
+        case 0: break
+        case ENOENT, ENOTDIR: return
+        case ELOOP: return try reject(name, of: app, in: inbox, .symlink, bytes: 0)  // swapped for a symlink since the look
+        case EACCES, EPERM: return try reject(name, of: app, in: inbox, .unreadable(errno: openErrno), bytes: found.size)
+        default: throw SystemCallError("openat", errno: openErrno)
+        }
+        defer { source.close() }
+        let opened = try Directory.status(of: source)
+        // Replaced since the look: the new file has an event of its own.
+        guard opened.kind == .regular, opened.inode == found.inode, opened.device == found.device else { return }
+        if opened.linkCount > 1 { return try reject(name, of: app, in: inbox, .hardLinked(count: opened.linkCount), bytes: opened.size) }
+
+        let (root, rootStatus) = try openLibraryRoot()
+        defer { root.close() }
+        let albumPath = configuration.importAlbum.appending(FileName(app.id.rawValue)!)
+        let album = try openOrMakeAlbum(albumPath, in: root, mode: 0o700 | (rootStatus.permissions & 0o055))
+        defer { album.close() }
+        let id = try store.write { tx in
+            try tx.beginImport(app.id, source: name, device: opened.device, inode: opened.inode, birth: opened.birthTime, album: albumPath, at: now)
+        }
+        let temporary = ImportNaming.temporaryName(importID: id)
+        let copy = try FileCopy.createTarget(temporary, in: album)
+        defer { copy.close() }
+        let placed: FileName
+        let copied: (bytes: Int64, method: FileCopy.Method)
+        do {
+            let limit = configuration.inboxLimits.maxFileBytes
+            copied = try FileCopy.copy(from: source, to: copy, limit: limit)
+            var refusal: InboxRefusal?
+            if copied.bytes > limit {
+                refusal = .tooLarge(size: copied.bytes, limit: limit)
+            } else if try copied.bytes != opened.size || Directory.status(of: source).size != copied.bytes {
+                refusal = .changedWhileCopied
+            } else {
+                refusal = InboxPolicy.verify(name, header: try FileCopy.header(of: copy, count: MediaSignature.headerLength))
+            }
+            if let refusal {
+                try Directory.unlink(temporary, in: album)
+                try store.write { try $0.dropImport(id) }
+                return try reject(name, of: app, in: inbox, refusal, bytes: copied.bytes)
+            }
+            // The library's usual mode: the owner's, readable by whom the library itself is, writable by nobody else.
+            try FileCopy.setMode(copy, 0o600 | (rootStatus.permissions & 0o044))
+            try FileCopy.sync(copy)
+            let copyInode = try Directory.status(of: copy).inode
+            placed = try place(temporary, as: name, in: album) { candidate in
+                try store.write { try $0.setImportTarget(id, name: candidate, copyInode: copyInode, bytes: copied.bytes) }
+            }
+        } catch {
+            // Nothing was placed: drop the partial copy now (a stop here leaves it to `recoverImports`).
+            _ = try? Directory.unlink(temporary, in: album)
+            _ = try? store.write { try $0.dropImport(id) }
+            throw error
+        }
+        try FileCopy.sync(album)
+        logger.info("Imported \(name) from the inbox of \(app.id) as \(albumPath.appending(placed)) (\(copied.bytes) bytes, \(copied.method.rawValue)).")
+        try finishImport(id, of: app, name: placed, in: albumPath, source: name, sourceFound: opened, right: right)
+    }
+
+    /// Indexes a placed copy, joins a limited app's selection, logs the events,
+    /// and then removes the inbox file (step 4 and 5 of an import).
+    func finishImport(_ id: Int64, of app: AppRecord, name: FileName, in albumPath: RelativePath,
+                      source: FileName, sourceFound: FileStatus?, right: InboxPolicy.Right) throws {
+        var contexts = try appContexts()
+        cachedContexts = nil
+        defer { cachedContexts = nil }
+        let recorder = ChangeRecorder(recording: true, limit: Self.rescanChangeLimit)
+        var published: [PublishedEvent] = []
+        _ = try index.apply([.movedIn(albumPath.appending(name), isDirectory: false)], recorder: recorder) { tx, recorder in
+            let asset = try index.albums.album(at: albumPath).flatMap { try tx.asset(album: $0, name: name) }
+            if let asset, right == .joinsSelection {
+                _ = try tx.selectAssets(app.id, rowIDs: [asset.rowID])
+                contexts = contexts.map { context in
+                    guard context.app.id == app.id else { return context }
+                    return AppViewContext(app: context.app, selectedAssets: context.policy.selectedAssets.union([asset.rowID]),
+                                          selectedAlbums: context.policy.selectedAlbums)
+                }
+            }
+            published = try journal.recordLibraryChanges(
+                recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: index.albums, tx: tx)
+            let seen = right == .addOnly ? nil : contexts.first { $0.app.id == app.id }?.viewAsset(asset.flatMap(index.locate))
+            try tx.finishImport(id, state: right == .addOnly ? .accepted : .added, asset: asset?.id)
+            published.append(try journal.recordImport(
+                app.id, name: source, state: right == .addOnly ? "accepted" : "added", asset: seen,
+                assetID: right == .addOnly ? nil : asset?.id, tx: tx))
+        }
+        let dirty = recorder.overflowed ? Set(contexts.map(\.app.id)) : views.apply(recorder.changes, to: contexts)
+        for dirtyApp in dirty {
+            if let record = try store.read({ try $0.app(dirtyApp) }) {
+                _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
+            }
+        }
+        try recordLearnedRefusals()
+        if let inbox = inboxes.directory(of: app.id), let sourceFound {
+            try removeInboxFile(source, in: inbox, ifStill: sourceFound)
+        }
+        hub.publish(published)
+    }
+
+    /// Moves a refused entry into `rejected/` (never overwriting) and tells the app why.
+    private func reject(_ name: FileName, of app: AppRecord, in inbox: FileDescriptor, _ refusal: InboxRefusal, bytes: Int64) throws {
+        let rejected = try Directory.open(InboxPolicy.rejectedDirectory, in: inbox)
+        defer { rejected.close() }
+        guard let target = try moveAside(name, from: inbox, into: rejected) else { return }  // gone meanwhile
+        let published = try store.write { tx in
+            try tx.recordRejectedImport(app.id, source: name, bytes: bytes, code: refusal.code, at: Int64(time(nil)))
+            return try journal.recordImport(app.id, name: name, state: "rejected", refusal: refusal, rejectedAs: target, tx: tx)
+        }
+        logger.info("Refused \(name) in the inbox of \(app.id): \(refusal.reason)")
+        hub.publish([published])
+    }
+
+    /// Renames the copy to `name`, or the first free `name (N)`, never
+    /// overwriting; `announce` records each name before it is tried.
+    private func place(_ temporary: FileName, as name: FileName, in album: FileDescriptor, announce: (FileName) throws -> Void) throws -> FileName {
+        for attempt in 1...10_000 {
+            let candidate = ImportNaming.candidate(for: name, attempt: attempt)
+            try announce(candidate)
+            let outcome: Int32
+            do {
+                try Directory.renameNoReplace(temporary, in: album, to: candidate, in: album)
+                outcome = 0
+            } catch {
+                outcome = error.errno
+            }
+            if outcome == 0 { return candidate }
+            if outcome != EEXIST { throw SystemCallError("renameat2", errno: outcome) }
+        }
+        throw SystemCallError("renameat2", errno: EEXIST)
+    }
+
+    /// Renames `name` into `target` under its own name or the first free
+    /// `name (N)`; nil when it is gone.
+    private func moveAside(_ name: FileName, from inbox: FileDescriptor, into target: FileDescriptor) throws -> FileName? {
+        for attempt in 1...10_000 {
+            let candidate = ImportNaming.candidate(for: name, attempt: attempt)
+            let outcome: Int32
+            do {
+                try Directory.renameNoReplace(name, in: inbox, to: candidate, in: target)
+                outcome = 0
+            } catch {
+                outcome = error.errno
+            }
+            if outcome == 0 { return candidate }
+            if outcome == ENOENT { return nil }
+            if outcome != EEXIST { throw SystemCallError("renameat2", errno: outcome) }
+        }
+        throw SystemCallError("renameat2", errno: EEXIST)
+    }
+
+    /// Removes an inbox file once its import is recorded, if it is still the file imported.
+    private func removeInboxFile(_ name: FileName, in inbox: FileDescriptor, ifStill found: FileStatus) throws {
+        guard let now = try Directory.status(of: name, in: inbox), now.inode == found.inode, now.device == found.device else { return }
+        try Directory.unlink(name, in: inbox)
+        try FileCopy.sync(inbox)
+    }
+
+    /// Finishes or undoes the imports a stop interrupted (before the first sweep).
+    func recoverImports() throws {
+        let unfinished = try store.read { try $0.unfinishedImports() }
+        guard !unfinished.isEmpty else { return }
+        let (root, _) = try openLibraryRoot()
+        defer { root.close() }
+        for record in unfinished {
+            guard let album = try? Directory.open(record.album, in: root) else {
+                try store.write { try $0.dropImport(record.id) }
+                continue
+            }
+            defer { album.close() }
+            let temporary = ImportNaming.temporaryName(importID: record.id)
+            if try Directory.status(of: temporary, in: album) != nil {
+                // Never renamed into place: the inbox file is still there and is taken again.
+                try Directory.unlink(temporary, in: album)
+                try store.write { try $0.dropImport(record.id) }
+                continue
+            }
+            guard let target = record.targetName, let placed = try Directory.status(of: target, in: album),
+                  placed.inode == record.copyInode, let app = try store.read({ try $0.app(record.app) }) else {
+                try store.write { try $0.dropImport(record.id) }
+                continue
+            }
+            let source = try inboxes.directory(of: app.id).flatMap { try Directory.status(of: record.sourceName, in: $0) }
+            let sameSource = source.flatMap { $0.inode == record.sourceInode && $0.device == record.sourceDevice ? $0 : nil }
+            logger.notice("Finishing the import of \(record.sourceName) from the inbox of \(app.id), interrupted by a stop.")
+            try finishImport(record.id, of: app, name: target, in: record.album, source: record.sourceName, sourceFound: sameSource,
+                             right: InboxPolicy.right(readWrite: app.readWrite, addOnly: app.addOnly) ?? .addOnly)
+        }
+    }
+
+    private func openLibraryRoot() throws -> (FileDescriptor, FileStatus) {
+        let root = try Directory.open(path: configuration.library)
+        do {
+            return (root, try Directory.status(of: root))
+        } catch {
+            root.close()
+            throw error
+        }
+    }
+
+    /// Opens (making what is missing) an album below the root, one `O_NOFOLLOW` step at a time.
+    private func openOrMakeAlbum(_ path: RelativePath, in root: FileDescriptor, mode: UInt32) throws -> FileDescriptor {
+        var current = try Directory.duplicate(root)
+        for component in path.components {
+            let parent = current
+            defer { parent.close() }
+            try Directory.makeDirectory(component, in: parent, mode: mode)
+            current = try Directory.open(component, in: parent)
+        }
+        return current
+    }
+}

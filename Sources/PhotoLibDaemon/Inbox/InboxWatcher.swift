@@ -1,0 +1,88 @@
+import Foundation
+import Glibc
+import Logging
+import PhotoLibCore
+import PhotoLibSystem
+import Synchronization
+
+/// Watches every app's inbox for files that are complete, on a thread of its own.
+///
+/// A file counts once it is closed after writing or moved in (SPEC §3), as in
+/// the library. What it finds goes to `arrivals` in order; the engine takes
+/// it from there. A lost event (`IN_Q_OVERFLOW`) asks for a sweep of every
+/// inbox, which is also what the engine does at start.
+final class InboxWatcher: Sendable {
+    /// A file to look at, or (name nil) a whole inbox to sweep.
+    struct Arrival: Sendable {
+        let app: AppID
+        let name: FileName?
+        /// Only created: a regular file may still be being written (its close
+        /// follows), but a symlink, FIFO or hard link sends nothing more.
+        var onlyCreated = false
+    }
+
+    /// Every inbox needs a sweep (events were lost).
+    static let everyInbox = AppID("photolibd.every-inbox")!
+
+    let arrivals: AsyncStream<Arrival>
+    private let continuation: AsyncStream<Arrival>.Continuation
+    private let inotify: RawInotify
+    private let wakeup: Wakeup
+    private let stopping = Atomic<Bool>(false)
+    private let watches = Mutex<[Int32: AppID]>([:])
+    private let logger: Logger
+
+    init(logger: Logger) throws(SystemCallError) {
+        inotify = try RawInotify()
+        wakeup = try Wakeup()
+        (arrivals, continuation) = AsyncStream.makeStream(of: Arrival.self)
+        self.logger = logger
+    }
+
+    /// Watches an app's inbox (an open directory); a second call for the same app replaces the first.
+    func watch(_ app: AppID, _ directory: FileDescriptor) {
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE) | UInt32(IN_ONLYDIR) | UInt32(IN_EXCL_UNLINK)
+        do {
+            let wd = try inotify.addWatch(directory, mask: mask)
+            watches.withLock { table in
+                for (old, id) in table where id == app && old != wd { table[old] = nil }
+                table[wd] = app
+            }
+        } catch {
+            logger.error("Cannot watch the inbox of \(app): \(error). Files written there are taken only at the next start; raise fs.inotify.max_user_watches.")
+        }
+    }
+
+    /// Asks for every inbox to be looked at now (at start, and after a lost event).
+    func sweepAll() {
+        continuation.yield(Arrival(app: Self.everyInbox, name: nil))
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            while !stopping.load(ordering: .relaxed) {
+                for event in inotify.wait(orWakeup: wakeup) {
+                    if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                        sweepAll()
+                        continue
+                    }
+                    if event.mask & UInt32(IN_IGNORED) != 0 {
+                        watches.withLock { _ = $0.removeValue(forKey: event.watch) }
+                        continue
+                    }
+                    guard let app = watches.withLock({ $0[event.watch] }), let name = FileName(bytes: event.name) else { continue }
+                    let onlyCreated = event.mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) == 0
+                    continuation.yield(Arrival(app: app, name: name, onlyCreated: onlyCreated))
+                }
+            }
+            continuation.finish()
+        }
+        thread.name = "photolibd-inboxes"
+        thread.start()
+    }
+
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        wakeup.signal()
+    }
+}
