@@ -46,7 +46,13 @@ extension Engine {
         } catch {
             logger.error("Cannot finish the imports a stop interrupted: \(error). They are tried again at the next sweep.")
         }
-        guard let apps = try? store.read({ try $0.apps() }) else { return }
+        let apps: [AppRecord]
+        do {
+            apps = try store.read { try $0.apps() }
+        } catch {
+            logger.error("Cannot read the apps to sweep their inboxes: \(error). Files there wait for the next sweep.")
+            return
+        }
         for app in apps {
             guard let inbox = inboxes.directory(of: app.id) else { continue }
             let entries: [DirectoryEntry]
@@ -151,7 +157,9 @@ extension Engine {
                 try store.write { try $0.setImportTarget(id, name: candidate, copyInode: copyInode, bytes: copied.bytes) }
             }
         } catch {
-            // Nothing was placed: drop the partial copy now (a stop here leaves it to `recoverImports`).
+            // Nothing was placed: drop the partial copy now. Best effort on purpose: the
+            // error worth reporting is the one thrown below, and whatever this
+            // leaves (a hidden file, a `copying` row) `recoverImports` removes at the next sweep.
             _ = try? Directory.unlink(temporary, in: album)
             _ = try? store.write { try $0.dropImport(id) }
             throw error
@@ -266,7 +274,8 @@ extension Engine {
         let (root, _) = try openLibraryRoot()
         defer { root.close() }
         for record in unfinished {
-            guard let album = try? Directory.open(record.album, in: root) else {
+            guard let album = try openIfPresent(record.album, in: root) else {
+                // The album is gone, and the copy with it: the inbox file, still there, is taken again.
                 try store.write { try $0.dropImport(record.id) }
                 continue
             }
@@ -288,6 +297,15 @@ extension Engine {
             logger.notice("Finishing the import of \(record.sourceName) from the inbox of \(app.id), interrupted by a stop.")
             try finishImport(record.id, of: app, name: target, in: record.album, source: record.sourceName, sourceFound: sameSource,
                              right: InboxPolicy.right(readWrite: app.readWrite, addOnly: app.addOnly) ?? .addOnly)
+        }
+    }
+
+    /// The directory, or nil when it is gone; any other failure is thrown, never taken for "gone".
+    private func openIfPresent(_ path: RelativePath, in root: FileDescriptor) throws(SystemCallError) -> FileDescriptor? {
+        switch Result(catching: { () throws(SystemCallError) in try Directory.open(path, in: root) }) {
+        case .success(let directory): return directory
+        case .failure(let error) where error.isNotFound: return nil
+        case .failure(let error): throw error
         }
     }
 

@@ -46,8 +46,11 @@ final class InboxDirectories {
             open[id] = nil
         }
         var opened: [(AppID, FileDescriptor)] = []
-        guard let root = try? Directory.open(path: path) else {
-            logger.error("Cannot open the inboxes directory \(path): apps cannot add photos until it is back.")
+        let root: FileDescriptor
+        do {
+            root = try Directory.open(path: path)
+        } catch {
+            logger.error("Cannot open the inboxes directory \(path): \(error). Apps cannot add photos until it is back.")
             return []
         }
         defer { root.close() }
@@ -67,7 +70,14 @@ final class InboxDirectories {
         }
         // Inboxes of apps removed (also while the daemon was stopped) go with them.
         let names = Set(apps.map(\.viewName))
-        for entry in (try? Directory.list(root)) ?? [] where !entry.name.isHidden && !names.contains(entry.name) {
+        let entries: [DirectoryEntry]
+        do {
+            entries = try Directory.list(root)
+        } catch {
+            logger.warning("Cannot list \(path) to remove the inboxes of removed apps: \(error). They are looked at again at the next start.")
+            return opened
+        }
+        for entry in entries where !entry.name.isHidden && !names.contains(entry.name) {
             guard ViewName.isViewName(entry.name) else { continue }  // not photolibd's: leave it
             logger.info("Removing the inbox of an app that is no longer registered: \(entry.name)")
             do {
