@@ -48,6 +48,11 @@ public struct ConfigurationFile: Sendable, Equatable {
         func fail(_ key: String, _ reason: String) -> PhotoLibError {
             .configurationInvalid(file: file, line: lineOf(key, in: text), key: key, reason: reason)
         }
+        func positive(_ key: String, in section: TOMLTable) throws(PhotoLibError) -> Int? {
+            guard let value = section[key] else { return nil }
+            guard let number = value.int, number > 0 else { throw fail(key, "must be a positive whole number") }
+            return number
+        }
         var result = ConfigurationFile()
         for key in table.keys where !topLevelKeys.contains(key) {
             throw fail(key, "unknown key (known: \(topLevelKeys.sorted().joined(separator: ", ")))")
@@ -86,25 +91,15 @@ public struct ConfigurationFile: Sendable, Equatable {
             for key in section.keys where !protocolKeys.contains(key) {
                 throw fail(key, "unknown key in [protocol] (known: \(protocolKeys.sorted().joined(separator: ", ")))")
             }
-            func positive(_ key: String) throws(PhotoLibError) -> Int? {
-                guard let value = section[key] else { return nil }
-                guard let number = value.int, number > 0 else { throw fail(key, "must be a positive whole number") }
-                return number
-            }
-            result.historyRetention = try positive("history_retention")
-            result.maxConnections = try positive("max_connections")
-            result.maxConnectionsPerUID = try positive("max_connections_per_uid")
-            result.idleTimeoutSeconds = try positive("idle_timeout_seconds")
+            result.historyRetention = try positive("history_retention", in: section)
+            result.maxConnections = try positive("max_connections", in: section)
+            result.maxConnectionsPerUID = try positive("max_connections_per_uid", in: section)
+            result.idleTimeoutSeconds = try positive("idle_timeout_seconds", in: section)
         }
         if let inboxSection = table["inbox"] {
             guard let section = inboxSection.table else { throw fail("inbox", "must be a table ([inbox])") }
             for key in section.keys where !inboxKeys.contains(key) {
                 throw fail(key, "unknown key in [inbox] (known: \(inboxKeys.sorted().joined(separator: ", ")))")
-            }
-            func positive(_ key: String) throws(PhotoLibError) -> Int? {
-                guard let value = section[key] else { return nil }
-                guard let number = value.int, number > 0 else { throw fail(key, "must be a positive whole number") }
-                return number
             }
             if let value = section["dir"] {
                 guard let text = value.string, !text.isEmpty else { throw fail("dir", "must be a non-empty string") }
@@ -116,9 +111,9 @@ public struct ConfigurationFile: Sendable, Equatable {
                 }
                 result.importAlbum = text
             }
-            result.inboxMaxFileBytes = try positive("max_file_bytes")
-            result.inboxDailyBytes = try positive("daily_bytes")
-            result.inboxDailyFiles = try positive("daily_files")
+            result.inboxMaxFileBytes = try positive("max_file_bytes", in: section)
+            result.inboxDailyBytes = try positive("daily_bytes", in: section)
+            result.inboxDailyFiles = try positive("daily_files", in: section)
         }
         return result
     }

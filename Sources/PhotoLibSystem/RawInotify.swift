@@ -49,7 +49,15 @@ public final class RawInotify: @unchecked Sendable {
         defer { buffer.deallocate() }
         var events: [Event] = []
         while true {
-            guard let count = try? systemCall("read", { Glibc.read(descriptor, buffer, size) }), count > 0 else { return events }
+            let count: Int
+            do {
+                count = try systemCall("read") { Glibc.read(descriptor, buffer, size) }
+            } catch {
+                // EAGAIN: nothing more queued. Anything else cannot be read past; the
+                // events so far are kept, and the next sweep finds what was missed.
+                return events
+            }
+            if count == 0 { return events }
             var offset = 0
             while offset + 16 <= count {
                 let wd = buffer.load(fromByteOffset: offset, as: Int32.self)
