@@ -60,10 +60,12 @@ struct RequestPolicyTests {
 
     @Test("kinds are stored under one key each and read back")
     func storageKeys() {
-        let kinds: [RequestKind] = [.authorization(.readWrite), .authorization(.addOnly), .review]
-        #expect(Set(kinds.map(\.storageKey)).count == 3)
-        for kind in kinds { #expect(RequestKind(storageKey: kind.storageKey) == kind) }
-        #expect(RequestKind(storageKey: "pick") == nil)
+        let kinds: [RequestKind] = [.authorization(.readWrite), .authorization(.addOnly), .review,
+                                    .pick(PickOptions(types: [.image, .live], limit: 3, ordered: true))]
+        #expect(Set(kinds.map(\.storageKey)).count == 4)
+        for kind in kinds { #expect(RequestKind(storageKey: kind.storageKey, options: kind.storageOptions) == kind) }
+        #expect(RequestKind(storageKey: "pick", options: nil) == nil, "a pick without its options is not read back as some other pick")
+        #expect(RequestKind(storageKey: "pick", options: "types=sound;limit=1;ordered=0") == nil)
     }
 
     @Test("the desktop notice names the app, its owner-given purpose and the command, with markup escaped")

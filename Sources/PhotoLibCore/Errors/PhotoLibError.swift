@@ -31,11 +31,12 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidStatus(String)
     case invalidAccessLevel(String)
     case unknownRequest(Int64)
-    case invalidAnswer(String)
+    case invalidAnswer(String, expected: String = "authorized, limited, denied or cancel")
     case reviewNeedsLimited(app: AppID, status: AuthorizationStatus)
     case answerItemsNeedLimited(answer: String)
     case answerNotForAddOnly
     case tooManyWaits(limit: Int)
+    case pick(PickProblem)
 
     // Start-up and environment
     case libraryMissing(path: String)
@@ -90,6 +91,7 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .answerItemsNeedLimited: "answerItemsNeedLimited"
         case .answerNotForAddOnly: "answerNotForAddOnly"
         case .tooManyWaits: "tooManyWaits"
+        case .pick(let problem): problem.code
         case .libraryMissing: "libraryMissing"
         case .libraryNotDirectory: "libraryNotDirectory"
         case .viewsOnOtherMount: "viewsOnOtherMount"
@@ -161,14 +163,16 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(text)' is not an access level; use read-write or add-only."
         case .unknownRequest(let id):
             "No request \(id) is pending (it was answered, cancelled, or its app removed); list pending requests with 'photolibctl requests'."
-        case .invalidAnswer(let text):
-            "'\(text)' is not an answer; answer with authorized, limited, denied or cancel."
+        case .invalidAnswer(let text, let expected):
+            "'\(text)' is not an answer to this request; answer with \(expected)."
         case .reviewNeedsLimited(let app, let status):
             "A selection review is for an app with limited access, and \(app) is \(status.commandLineSpelling) for read-write; ask with requestAuthorization instead."
         case .answerItemsNeedLimited(let answer):
             "Assets and albums name what a limited app may see, so they go with the answer 'limited', not '\(answer)'; answer 'limited ASSET... [--album A]' or leave them out."
         case .answerNotForAddOnly:
             "Add-only access is all or nothing, so it cannot be limited; answer authorized, denied or cancel."
+        case .pick(let problem):
+            problem.message
         case .tooManyWaits(let limit):
             "This connection already waits for \(limit) answers, the most allowed; wait for those, or ask with wait: false and follow the answers as events."
         case .libraryMissing(let path):

@@ -23,4 +23,16 @@ public enum RequestAnswer: String, Sendable, CaseIterable, Codable {
     case denied
     /// Withdraws the request without deciding: nothing changes.
     case cancel
+    /// For a pick: the assets named with it are what the person chose, in order.
+    case pick
+
+    /// How a person types an answer to a request of `kind`, for prompts and errors.
+    public static func spellings(for kind: RequestKind) -> String {
+        switch kind {
+        case .authorization(.addOnly): "authorized, denied or cancel"
+        case .authorization(.readWrite): "authorized, limited ASSET…, denied or cancel"
+        case .review: "limited ASSET… or cancel"
+        case .pick: "the chosen ASSET… (in order), or cancel"
+        }
+    }
 }

@@ -13,6 +13,7 @@ public enum RequestNotice {
         case .authorization(.addOnly): "authorized|denied"
         case .authorization(.readWrite): "authorized|limited ASSET…|denied"
         case .review: "limited ASSET…|cancel"
+        case .pick: "ASSET…|cancel"
         }
         return escape("\(why)\nAnswer with: photolibctl answer \(request.id) \(answers)")
     }

@@ -22,6 +22,10 @@ public enum RequestPolicy {
             // iOS presents the limited-library picker only to a limited app.
             guard readWrite == .limited else { throw .reviewNeedsLimited(app: app, status: readWrite) }
             return .pending
+        case .pick:
+            // Like PHPickerViewController: the person's choice is the permission,
+            // so a pick needs no authorization, and a denied app may still ask.
+            return .pending
         }
     }
 
@@ -45,9 +49,21 @@ public enum RequestPolicy {
     /// The effect of answering `kind` with `answer`; assets or albums are only
     /// for a `limited` answer (they are what the person chose).
     public static func effect(of answer: RequestAnswer, to kind: RequestKind, namesItems: Bool) throws(PhotoLibError) -> Effect {
+        switch (kind, answer) {
+        case (_, .cancel) where !namesItems:
+            return Effect(authorize: nil, selects: false)
+        case (.pick, .pick):
+            // What the pick delivers is `PickPolicy`'s to decide; nothing is authorized or selected.
+            guard namesItems else { throw .pick(.nothingChosen) }
+            return Effect(authorize: nil, selects: false)
+        case (.pick, _), (_, .pick):
+            throw .invalidAnswer(answer.rawValue, expected: RequestAnswer.spellings(for: kind))
+        default:
+            break
+        }
         if namesItems, answer != .limited { throw .answerItemsNeedLimited(answer: answer.rawValue) }
         switch (kind, answer) {
-        case (_, .cancel):
+        case (_, .cancel), (.pick, _), (_, .pick):
             return Effect(authorize: nil, selects: false)
         case (.authorization(.addOnly), .limited):
             throw .answerNotForAddOnly
@@ -72,6 +88,8 @@ public enum RequestPolicy {
             return status == .notDetermined ? nil : status
         case .review:
             return readWrite == .limited ? nil : readWrite
+        case .pick:
+            return nil  // a pick does not depend on the app's status
         }
     }
 
@@ -80,7 +98,7 @@ public enum RequestPolicy {
         case .authorized: .authorized
         case .limited: .limited
         case .denied: .denied
-        case .cancel: .notDetermined
+        case .cancel, .pick: .notDetermined
         }
     }
 }

@@ -1,0 +1,58 @@
+/// Why a pick cannot be answered (or asked) as it stands; worded here, once.
+///
+/// The person reads these from `photolibctl answer`; the request stays pending
+/// so they can answer again. An app reads `pending` when it asks twice.
+public enum PickProblem: Sendable, Equatable {
+    case nothingChosen
+    case overLimit(chosen: Int, limit: Int)
+    case chosenTwice(asset: String)
+    case typeNotAsked(asset: String, type: MediaType, asked: [String])
+    case refused(asset: String, path: String, refusal: LinkRefusal)
+    /// The app already has a pick waiting for the person.
+    case pending(app: AppID, request: Int64)
+    /// The original could not be opened, or is no longer the indexed file.
+    case cannotOpen(asset: String, path: String, errno: Int32?)
+    /// The private copy for an app on the owner's uid could not be made.
+    case cannotCopy(asset: String, path: String, errno: Int32)
+    /// The app's connection closed before the files could be handed over.
+    case appGone(app: AppID)
+
+    public var code: String {
+        switch self {
+        case .nothingChosen: "pickNothingChosen"
+        case .overLimit: "pickOverLimit"
+        case .chosenTwice: "pickChosenTwice"
+        case .typeNotAsked: "pickTypeNotAsked"
+        case .refused: "pickRefused"
+        case .pending: "pickPending"
+        case .cannotOpen: "pickCannotOpen"
+        case .cannotCopy: "pickCannotCopy"
+        case .appGone: "pickAppGone"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .nothingChosen:
+            "A pick is answered with the assets the person chose; name at least one (IDs or library paths), or answer 'cancel'."
+        case .overLimit(let chosen, let limit):
+            "\(chosen) assets were chosen and the app asked for at most \(limit); choose fewer."
+        case .chosenTwice(let asset):
+            "Asset \(asset) is named twice; name each chosen asset once, in the order the app should receive them."
+        case .typeNotAsked(let asset, let type, let asked):
+            "Asset \(asset) is a\(type == .image ? "n" : "") \(type.rawValue) and the app asked only for \(asked.joined(separator: ", ")); choose another."
+        case .refused(let asset, let path, let refusal):
+            "Asset \(asset) cannot be shared: \(path): \(refusal.explanation)"
+        case .pending(let app, let request):
+            "\(app) already has a pick waiting for the person (request \(request)); wait for its answer, or close that connection to withdraw it."
+        case .cannotOpen(let asset, let path, let errno):
+            "The file of asset \(asset) at \(path) cannot be opened"
+                + (errno.map { " (\(PhotoLibError.describe($0)))" } ?? " as the file the index knows (it was replaced)")
+                + "; nothing was handed over. Check it with 'photolibctl assets', or choose another."
+        case .cannotCopy(let asset, let path, let errno):
+            "The private copy of asset \(asset) (\(path)) for an app running as the library's owner could not be made (\(PhotoLibError.describe(errno))); nothing was handed over. Free some space, or choose another."
+        case .appGone(let app):
+            "\(app) closed the connection that asked; nothing was handed over."
+        }
+    }
+}
