@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
@@ -16,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -220,4 +222,104 @@ int photolibd_pidfd_open(int32_t pid) {
 
 int photolibd_pidfd_alive(int pidfd) {
     return (int)syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0);
+}
+
+ssize_t photolibd_send_with_fds(int sock, const void *bytes, size_t length, const int *fds, int count) {
+    if (count < 0 || count > PHOTOLIBD_MAX_PASSED_FDS) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct iovec iov = {.iov_base = (void *)bytes, .iov_len = length};
+    struct msghdr message;
+    memset(&message, 0, sizeof(message));
+    message.msg_iov = &iov;
+    message.msg_iovlen = 1;
+    union {
+        char buffer[CMSG_SPACE(sizeof(int) * PHOTOLIBD_MAX_PASSED_FDS)];
+        struct cmsghdr align;
+    } control;
+    if (count > 0) {
+        memset(&control, 0, sizeof(control));
+        message.msg_control = control.buffer;
+        message.msg_controllen = CMSG_SPACE(sizeof(int) * count);
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int) * count);
+        memcpy(CMSG_DATA(header), fds, sizeof(int) * count);
+    }
+    return sendmsg(sock, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+ssize_t photolibd_recv_with_fds(int sock, void *bytes, size_t length, int *fds, int capacity, int *count, int *truncated) {
+    struct iovec iov = {.iov_base = bytes, .iov_len = length};
+    struct msghdr message;
+    memset(&message, 0, sizeof(message));
+    message.msg_iov = &iov;
+    message.msg_iovlen = 1;
+    union {
+        char buffer[CMSG_SPACE(sizeof(int) * PHOTOLIBD_MAX_PASSED_FDS)];
+        struct cmsghdr align;
+    } control;
+    message.msg_control = control.buffer;
+    message.msg_controllen = sizeof(control.buffer);
+    *count = 0;
+    *truncated = 0;
+    ssize_t received = recvmsg(sock, &message, MSG_CMSG_CLOEXEC);
+    if (received < 0) return -1;
+    if (message.msg_flags & MSG_CTRUNC) *truncated = 1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        int n = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+        int *passed = (int *)CMSG_DATA(header);
+        for (int i = 0; i < n; i++) {
+            if (*count < capacity) {
+                fds[(*count)++] = passed[i];
+            } else {
+                close(passed[i]);
+                *truncated = 1;
+            }
+        }
+    }
+    return received;
+}
+
+int photolibd_open_tmpfile(int dirfd) {
+    return openat(dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+}
+
+int photolibd_reopen_read_only(int fd) {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+#ifndef SO_COOKIE
+#define SO_COOKIE 57
+#endif
+
+int photolibd_socket_cookie(int fd, uint64_t *cookie) {
+    socklen_t length = sizeof(*cookie);
+    return getsockopt(fd, SOL_SOCKET, SO_COOKIE, cookie, &length);
+}
+
+int photolibd_find_socket(uint64_t cookie) {
+    DIR *directory = opendir("/proc/self/fd");
+    if (directory == NULL) return -1;
+    int self = dirfd(directory);
+    int found = -1;
+    struct dirent *entry;
+    while ((entry = readdir(directory)) != NULL) {
+        char *end;
+        long number = strtol(entry->d_name, &end, 10);
+        if (*end != '\0' || end == entry->d_name || number == self) continue;
+        uint64_t candidate;
+        if (photolibd_socket_cookie((int)number, &candidate) == 0 && candidate == cookie) {
+            found = (int)number;
+            break;
+        }
+    }
+    closedir(directory);
+    if (found < 0) errno = ENOENT;
+    return found;
 }

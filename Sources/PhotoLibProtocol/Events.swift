@@ -121,8 +121,12 @@ public struct RequestEvent: Codable, Sendable, Equatable {
     /// With `answered`: `authorized`, `limited` or `denied`.
     public var answer: String?
     public var createdAt: Int64
+    /// For a pick: what it asks for.
+    public var pick: PickInfo?
 
-    public init(app: String, request: Int64, kind: String, access: String?, purpose: String, state: String, answer: String?, createdAt: Int64) {
+    public init(app: String, request: Int64, kind: String, access: String?, purpose: String, state: String, answer: String?, createdAt: Int64,
+                pick: PickInfo? = nil) {
+        self.pick = pick
         self.app = app
         self.request = request
         self.kind = kind

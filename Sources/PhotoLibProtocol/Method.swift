@@ -21,11 +21,12 @@ public enum Method: String, CaseIterable, Sendable {
     case unsubscribe
     case requestAuthorization
     case requestReview
+    case pick
 
     /// True for methods only the library's owner (or root) may call.
     public var isAdminOnly: Bool {
         switch self {
-        case .authorizationStatus, .list, .subscribe, .unsubscribe, .requestAuthorization, .requestReview: false
+        case .authorizationStatus, .list, .subscribe, .unsubscribe, .requestAuthorization, .requestReview, .pick: false
         default: true
         }
     }

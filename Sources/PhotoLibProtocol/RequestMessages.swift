@@ -36,7 +36,7 @@ public struct RequestOutcome: Codable, Sendable, Equatable {
     public var app: String
     /// The request's number; absent when it was answered at once (nothing was stored).
     public var request: Int64?
-    /// `authorization` or `review`.
+    /// `authorization`, `review` or `pick`.
     public var kind: String
     /// For an authorization: `readWrite` or `addOnly`.
     public var access: String?
@@ -48,9 +48,12 @@ public struct RequestOutcome: Codable, Sendable, Equatable {
     public var status: String
     /// The asset IDs the person newly added to the selection (a `limited` answer).
     public var addedAssets: [String]?
+    /// For a pick: the assets handed over, in order.
+    public var pickedAssets: [String]?
 
     public init(app: String, request: Int64?, kind: String, access: String?, state: String, answer: String?, status: String,
-                addedAssets: [String]?) {
+                addedAssets: [String]?, pickedAssets: [String]? = nil) {
+        self.pickedAssets = pickedAssets
         self.app = app
         self.request = request
         self.kind = kind
@@ -80,8 +83,12 @@ public struct RequestInfo: Codable, Sendable, Equatable {
     public var createdAt: Int64
     /// Connections of the app waiting for the answer now (an app on screen, asking).
     public var waiting: Int?
+    /// For a pick: what it asks for.
+    public var pick: PickInfo?
 
-    public init(request: Int64, app: String, purpose: String, kind: String, access: String?, createdAt: Int64, waiting: Int? = nil) {
+    public init(request: Int64, app: String, purpose: String, kind: String, access: String?, createdAt: Int64, waiting: Int? = nil,
+                pick: PickInfo? = nil) {
+        self.pick = pick
         self.request = request
         self.app = app
         self.purpose = purpose
@@ -100,9 +107,10 @@ public struct RequestsResult: Codable, Sendable, Equatable {
 /// `answer` parameters (admin).
 public struct AnswerParams: Codable, Sendable, Equatable {
     public var request: Int64
-    /// `authorized`, `limited`, `denied` or `cancel`.
+    /// `authorized`, `limited`, `denied` or `cancel`; `pick` for a pick.
     public var answer: String
     /// With `limited`: assets (IDs or library paths) that join the selection.
+    /// With `pick`: the assets chosen, in the order the app receives them.
     public var assets: [String]?
     /// With `limited`: albums (library paths) that join the selection, live.
     public var albums: [String]?

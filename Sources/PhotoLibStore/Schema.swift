@@ -263,6 +263,23 @@ enum Schema {
                 CREATE INDEX inboxImport_source ON inboxImport (app, sourceInode);
                 """)
         }
+        migrator.registerMigration("v11: one-time picks and the access log") { db in
+            // A pick's options (types, limit, order) live with its request. The
+            // access log records what an app was handed and when, for the
+            // access report (SPEC §9); a pick writes one row per asset.
+            try db.execute(sql: """
+                ALTER TABLE accessRequest ADD COLUMN options TEXT;
+                CREATE TABLE accessLog (
+                    id INTEGER PRIMARY KEY,
+                    app TEXT NOT NULL REFERENCES app(id) ON DELETE CASCADE,
+                    asset TEXT NOT NULL,
+                    how TEXT NOT NULL,
+                    request INTEGER,
+                    at INTEGER NOT NULL
+                );
+                CREATE INDEX accessLog_app_at ON accessLog (app, at);
+                """)
+        }
         return migrator
     }
 

@@ -136,6 +136,32 @@ struct StoreTests {
         #expect(try store.read { try $0.requestCount() } == 0)
     }
 
+    @Test("a pick keeps its options, is dropped at start, and what it handed over is in the access log until pruned")
+    func picksAndAccessLog() throws {
+        let store = try Store(inMemory: ())
+        let record = AppRecord(id: app, uid: 1000, purpose: "", readWrite: .notDetermined, addOnly: .notDetermined,
+                               viewName: FileName("view-0000000000000000")!)
+        try store.write { tx in try tx.insertApp(record, createdAt: 0) }
+        let options = PickOptions(types: [.video, .live], limit: 4, ordered: true)
+        let pick = try store.write { tx in try tx.pendingRequest(app, kind: .pick(options), now: 10).request }
+        let review = try store.write { tx in try tx.pendingRequest(app, kind: .review, now: 11).request }
+        #expect(try store.read { try $0.request(id: pick.id) }?.kind == .pick(options))
+        #expect(try store.write { try $0.deletePicks() }.map(\.id) == [pick.id])
+        #expect(try store.read { try $0.requests() }.map(\.id) == [review.id], "only picks go at start")
+
+        let asset = AssetID("aaaaaaaaaaaaaaaa")!
+        try store.write { tx in
+            try tx.logAccess([AccessLogEntry(app: app, asset: asset, how: "pick", request: pick.id, at: 100),
+                              AccessLogEntry(app: app, asset: asset, how: "pick", request: nil, at: 200)])
+        }
+        #expect(try store.read { try $0.accessLog(app: app) }.map(\.at) == [100, 200])
+        #expect(try store.read { try $0.accessLog(since: 150) }.count == 1)
+        try store.write { tx in try tx.pruneAccessLog(before: 150) }
+        #expect(try store.read { try $0.accessLog() }.map(\.request) == [nil])
+        try store.write { tx in try tx.deleteApp(app) }
+        #expect(try store.read { try $0.accessLog() }.isEmpty, "an app's log goes with it")
+    }
+
     @Test("a new asset is returned as stored, so a burst need not read it back")
     func insertAssetAsStored() throws {
         let store = try Store(inMemory: ())

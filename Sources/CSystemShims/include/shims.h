@@ -85,4 +85,25 @@ int photolibd_statx(int dirfd, const char *name, struct photolibd_file_status *o
 int photolibd_link_open_file(int fd, int newdirfd, const char *newpath);
 /// openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC). Returns the fd, or -1 with errno set.
 int photolibd_open_path_nofollow(int dirfd, const char *name);
+
+/// The most descriptors one SCM_RIGHTS message may carry (the kernel's SCM_MAX_FD).
+#define PHOTOLIBD_MAX_PASSED_FDS 253
+/// sendmsg(2) of `length` bytes with `count` descriptors attached as SCM_RIGHTS (count <= 253),
+/// MSG_NOSIGNAL | MSG_DONTWAIT. Returns the bytes sent, or -1 with errno set (EAGAIN: nothing was sent).
+ssize_t photolibd_send_with_fds(int sock, const void *bytes, size_t length, const int *fds, int count);
+/// recvmsg(2) of up to `length` bytes, taking descriptors passed with them (MSG_CMSG_CLOEXEC) into
+/// `fds` (room for `capacity`), their number in `*count`; `*truncated` is 1 when the kernel dropped some
+/// (MSG_CTRUNC). Returns the bytes read (0 at end of stream), or -1 with errno set.
+ssize_t photolibd_recv_with_fds(int sock, void *bytes, size_t length, int *fds, int capacity, int *count, int *truncated);
+/// getsockopt(SO_COOKIE): the socket's number, unique for as long as the system runs. Returns 0, or -1.
+int photolibd_socket_cookie(int fd, uint64_t *cookie);
+/// The descriptor, among this process's open ones (/proc/self/fd), of the socket whose SO_COOKIE is
+/// `cookie`. Returns it, or -1 with errno set (ENOENT: no open descriptor is that socket).
+int photolibd_find_socket(uint64_t cookie);
+/// openat(dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600): a file with no name, gone when its last
+/// descriptor closes. Returns the fd, or -1 with errno set (EOPNOTSUPP where the filesystem cannot).
+int photolibd_open_tmpfile(int dirfd);
+/// open("/proc/self/fd/FD", O_RDONLY | O_CLOEXEC): a new, read-only open file description of the
+/// same file. Returns the fd, or -1 with errno set.
+int photolibd_reopen_read_only(int fd);
 #endif

@@ -1,0 +1,52 @@
+import GRDB
+public import PhotoLibCore
+
+/// One time an app was handed an asset (schema v11), for the access report.
+public struct AccessLogEntry: Sendable, Equatable {
+    public var app: AppID
+    public var asset: AssetID
+    /// `pick`: the person chose it for a one-time pick.
+    public var how: String
+    /// The pick's request number, when it came from one.
+    public var request: Int64?
+    /// Seconds since the Unix epoch.
+    public var at: Int64
+
+    public init(app: AppID, asset: AssetID, how: String, request: Int64?, at: Int64) {
+        self.app = app
+        self.asset = asset
+        self.how = how
+        self.request = request
+        self.at = at
+    }
+}
+
+extension StoreTransaction {
+    public func logAccess(_ entries: [AccessLogEntry]) throws {
+        let statement = try db.cachedStatement(sql: "INSERT INTO accessLog (app, asset, how, request, at) VALUES (?, ?, ?, ?, ?)")
+        for entry in entries {
+            try statement.execute(arguments: [entry.app.rawValue, entry.asset.rawValue, entry.how, entry.request, entry.at])
+        }
+    }
+
+    /// The log, oldest first; `app` narrows it to one app's, `since` to entries at or after it.
+    public func accessLog(app: AppID? = nil, since: Int64 = 0) throws -> [AccessLogEntry] {
+        var sql = "SELECT app, asset, how, request, at FROM accessLog WHERE at >= ?"
+        var arguments: StatementArguments = [since]
+        if let app {
+            sql += " AND app = ?"
+            arguments += [app.rawValue]
+        }
+        return try Row.fetchAll(db, sql: sql + " ORDER BY id", arguments: arguments).compactMap { row in
+            let appText: String = row["app"]
+            let assetText: String = row["asset"]
+            guard let app = AppID(appText), let asset = AssetID(assetText) else { return nil }
+            return AccessLogEntry(app: app, asset: asset, how: row["how"], request: row["request"], at: row["at"])
+        }
+    }
+
+    /// Drops entries older than `before` (retention).
+    public func pruneAccessLog(before: Int64) throws {
+        try db.execute(sql: "DELETE FROM accessLog WHERE at < ?", arguments: [before])
+    }
+}
