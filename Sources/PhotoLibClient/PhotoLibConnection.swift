@@ -17,6 +17,10 @@ public final class PhotoLibConnection {
     private var nextID: Int64 = 1
     /// Events that arrived while a call waited for its reply, for `nextEvent()`.
     var earlyEvents: [[UInt8]] = []
+    /// Descriptors passed with reply lines (a pick's files), oldest first, not yet taken.
+    var receivedDescriptors: [FileDescriptor] = []
+    /// True once the kernel dropped a passed descriptor (the process had too many open).
+    var descriptorsDropped = false
 
     /// The socket to use: the explicit path, else `$PHOTOLIBD_SOCKET`, else the per-user
     /// default, else the system manager's `photolibd@USER` socket when only that exists.
@@ -53,7 +57,9 @@ public final class PhotoLibConnection {
             }
         }
         if let receiveTimeout { socket.setReceiveTimeout(seconds: receiveTimeout) }
-        let first = try Self.readLine(socket, &framer)
+        var none: [FileDescriptor] = []
+        var dropped = false
+        let first = try Self.readLine(socket, &framer, &none, &dropped)  // a greeting carries no descriptors
         if let refusal = try? coder.decode(ErrorReply.self, from: first) {
             throw Self.error(from: refusal.error)
         }
@@ -79,7 +85,7 @@ public final class PhotoLibConnection {
             throw .connectionLost
         }
         while true {
-            let line = try Self.readLine(socket, &framer)
+            let line = try readLine()
             if (try? coder.decode(EventHead.self, from: line)) != nil {
                 earlyEvents.append(line)  // a subscribed connection: kept in order for nextEvent()
                 continue
@@ -96,27 +102,37 @@ public final class PhotoLibConnection {
         }
     }
 
-    /// The next line from the daemon, waiting as long as it takes.
+    /// The next line from the daemon, waiting as long as it takes. Reads with
+    /// `recvmsg`, keeping any descriptors passed along (a plain read would
+    /// make the kernel close them).
     func readLine() throws(PhotoLibError) -> [UInt8] {
-        try Self.readLine(socket, &framer)
+        try Self.readLine(socket, &framer, &receivedDescriptors, &descriptorsDropped)
     }
 
-    private static func readLine(_ socket: UnixStreamSocket, _ framer: inout LineFramer) throws(PhotoLibError) -> [UInt8] {
+    private static func readLine(
+        _ socket: UnixStreamSocket, _ framer: inout LineFramer, _ descriptors: inout [FileDescriptor], _ dropped: inout Bool
+    ) throws(PhotoLibError) -> [UInt8] {
         while true {
             do {
                 if let line = try framer.nextLine() { return line }
             } catch {
                 throw .protocolMismatch("a reply line is longer than \(framer.limit) bytes")
             }
-            let chunk: [UInt8]
+            let received: UnixStreamSocket.Received
             do {
-                chunk = try socket.read()
+                received = try socket.receive()
             } catch {
                 throw .connectionLost
             }
-            if chunk.isEmpty { throw .connectionLost }
-            framer.append(chunk)
+            descriptors += received.descriptors
+            if received.truncated { dropped = true }
+            if received.bytes.isEmpty { throw .connectionLost }
+            framer.append(received.bytes)
         }
+    }
+
+    deinit {
+        for fd in receivedDescriptors { fd.close() }
     }
 
     /// A server error as the client's error type, keeping the server's sentence.

@@ -36,6 +36,7 @@ public enum Daemon {
         let queue = EventQueue()
         let hub = SubscriptionHub()
         let engine = try Engine(configuration: configuration, store: store, queue: queue, board: board, hub: hub, logger: logger)
+        await engine.dropStalePicks()
         let watcher = try LibraryWatcher(libraryPath: configuration.library, queue: queue, board: board, logger: logger)
         let endpoints = EndpointSet(directory: configuration.endpointsDirectory, logger: logger, units: EndpointUnits(logger: logger))
         let passed = SocketActivation.take()

@@ -34,6 +34,11 @@ struct RequestsCommand: ParsableCommand {
         case ("authorization", "addOnly"): "add-only access"
         case ("authorization", _): "read-write access"
         case ("review", _): "review of selection"
+        case ("pick", _):
+            request.pick.map { pick in
+                let count = pick.limit == 0 ? "any number" : "up to \(pick.limit)"
+                return "pick: \(count) of \(pick.types.joined(separator: "/"))\(pick.ordered ? ", in order" : "")"
+            } ?? "pick"
         default: request.kind
         }
     }
@@ -45,16 +50,18 @@ struct AnswerCommand: ParsableCommand {
         commandName: "answer", abstract: "Answer a pending request: authorized, limited (with the assets or albums chosen), denied, or cancel.",
         discussion: """
             For a review (a limited app asking to choose more), 'limited ASSET… [--album A]' adds what the person \
-            chose; the app hears which assets are new. 'cancel' withdraws the request and changes nothing.
+            chose; the app hears which assets are new. For a pick, name the chosen assets (IDs or library paths) \
+            in the order the app should receive them: 'photolibctl answer 12 ASSET…'; the app gets those files \
+            once, and nothing is added to its view. 'cancel' withdraws the request and changes nothing.
             """)
 
     @Argument(help: "The request number, as 'photolibctl requests' prints it.")
     var request: Int64
 
-    @Argument(help: "authorized, limited, denied or cancel.")
+    @Argument(help: "authorized, limited, denied or cancel; for a pick, the first chosen asset.")
     var answer: String
 
-    @Argument(help: "With limited: asset IDs, or paths of files in the library, the app may see.")
+    @Argument(help: "With limited: asset IDs, or paths of files in the library, the app may see. For a pick: the chosen assets, in order.")
     var items: [String] = []
 
     @Option(name: .customLong("album"), help: "With limited: an album (a directory relative to the library) the app may see, live; repeat for more.")
@@ -63,20 +70,34 @@ struct AnswerCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: JSONOption
 
+    /// The answer word and the items: a word that is no answer starts a pick's list of assets.
+    var parsed: (answer: RequestAnswer, items: [String]) {
+        if let known = RequestAnswer(rawValue: answer) { return (known, items) }
+        return (.pick, [answer] + items)
+    }
+
     func validate() throws {
-        guard let parsed = RequestAnswer(rawValue: answer) else {
-            throw ValidationError(PhotoLibError.invalidAnswer(answer).message)
-        }
-        if parsed != .limited, !items.isEmpty || !albums.isEmpty {
+        let (parsed, items) = parsed
+        if parsed != .limited, parsed != .pick, !items.isEmpty || !albums.isEmpty {
             throw ValidationError(PhotoLibError.answerItemsNeedLimited(answer: answer).message)
         }
     }
 
     func run() throws {
+        let (answer, items) = parsed
         let outcome = try connection.withConnection {
-            try $0.call(.answer, AnswerParams(request: request, answer: answer, assets: items, albums: albums), returning: RequestOutcome.self)
+            try $0.call(.answer, AnswerParams(request: request, answer: answer.rawValue, assets: items, albums: albums), returning: RequestOutcome.self)
         }
         if output.json { return Output.json(outcome) }
+        if outcome.kind == "pick" {
+            if outcome.state == "cancelled" {
+                print("Request \(request) (\(outcome.app), pick) is cancelled; the app received nothing.")
+            } else {
+                let count = outcome.pickedAssets?.count ?? 0
+                print("Request \(request) (\(outcome.app), pick) answered: \(count) asset\(count == 1 ? "" : "s") handed over once; nothing was added to its view.")
+            }
+            return
+        }
         let what = outcome.kind == "review" ? "selection review" : "\(outcome.access == "addOnly" ? "add-only" : "read-write") access"
         if outcome.state == "cancelled" {
             print("Request \(request) (\(outcome.app), \(what)) is cancelled; nothing changed.")

@@ -89,6 +89,8 @@ extension Engine {
                 published.append(try journal.recordSelection(
                     request.app, addedAssets: [], removedAssets: [], addedAlbums: 0, removedAlbums: 0, by: by,
                     request: (request.id, "cancelled"), tx: tx))
+            case .pick:
+                break  // not part of the app's history: it hears through its pick's reply
             }
             return (RequestOutcome(app: request.app.rawValue, request: request.id, kind: request.kind.name, access: request.kind.access?.rawValue,
                                    state: "cancelled", answer: nil, status: status.rawValue, addedAssets: nil), record.purpose)
@@ -140,7 +142,13 @@ extension Engine {
             }
         }
         hub.publish(events)
-        for settlement in settled { answers.resolve(settlement.outcome) }
+        for settlement in settled {
+            if case .pick = settlement.request.kind {
+                cancelPick(settlement.request)
+            } else {
+                answers.resolve(settlement.outcome)
+            }
+        }
     }
 
     /// The status a request of `kind` is about: its access level's, read-write's for a review.

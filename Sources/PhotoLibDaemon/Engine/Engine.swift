@@ -24,6 +24,8 @@ actor Engine {
     let notifier = SystemdNotifier()
     /// Connections waiting for the person's answers.
     let answers = AnswerBoard()
+    /// Connections waiting for a pick.
+    let picks = PickBoard()
     /// Tells the person, on their desktop, that an app asks.
     let prompter: DesktopPrompter
     private var announcedReady = false
@@ -31,7 +33,7 @@ actor Engine {
     /// Every app's inbox, and the thread that watches them.
     let inboxes: InboxDirectories
     let inboxWatcher: InboxWatcher
-    private let access: LibraryAccess
+    let access: LibraryAccess
     var libraryAvailable = true
     private var stopped = false
     /// `rescan` requests waiting for the next full scan to finish.

@@ -92,7 +92,15 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             refuse(channel, error)
             return
         }
-        let connection = Connection(channel: channel, uid: uid, role: role, hub: router.hub)
+        let sender: DescriptorSender
+        do {
+            sender = try channel.pipeline.syncOperations.handler(type: DescriptorSender.self)
+        } catch {
+            logger.error("Refused a connection from uid \(uid): its pipeline has no descriptor sender (\(error)).")
+            channel.close(promise: nil)
+            return
+        }
+        let connection = Connection(channel: channel, uid: uid, role: role, hub: router.hub, sender: sender)
         self.connection = connection
         router.connections.add(connection)
         let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingOldest(Self.maximumPending))
@@ -160,6 +168,11 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         if let connection {
             connection.closed()
             router.engine.answers.forget(connection: ObjectIdentifier(connection))
+            if router.engine.picks.isWaiting(ObjectIdentifier(connection)) {
+                let engine = router.engine
+                let id = ObjectIdentifier(connection)
+                Task { await engine.withdrawPicks(of: id) }
+            }
             router.connections.remove(connection)
             limits.release(uid: connection.uid)
             self.connection = nil
@@ -173,7 +186,9 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
             // A connection waiting for the person's answer is listening too.
-            let listening = connection.map { $0.isSubscribed || router.engine.answers.isWaiting(ObjectIdentifier($0)) } ?? false
+            let listening = connection.map {
+                $0.isSubscribed || router.engine.answers.isWaiting(ObjectIdentifier($0)) || router.engine.picks.isWaiting(ObjectIdentifier($0))
+            } ?? false
             if !listening || framer.pendingByteCount > 0 {
                 context.close(promise: nil)
                 return

@@ -157,6 +157,11 @@ struct RequestRouter: Sendable {
         case .requestReview:
             let p = try params(RequestReviewParams.self, line)
             return try await ask(.review, app: try targetApp(p.app, connection), wait: p.wait ?? true, id: id, connection: connection)
+        case .pick:
+            let p = try params(PickParams.self, line)
+            let options = try PickOptions.parse(types: p.types, limit: p.limit, ordered: p.ordered)
+            _ = try await engine.askPick(try targetApp(p.app, connection), options: options, waiter: pickWaiter(id: id, connection: connection))
+            return nil
         case .requests:
             let p = try params(RequestsParams.self, line)
             let app = try p.app.map { text throws(PhotoLibError) in try appID(text) }
@@ -165,12 +170,20 @@ struct RequestRouter: Sendable {
                 return try tx.requests(app: app).map { request in
                     RequestInfo(request: request.id, app: request.app.rawValue, purpose: try tx.app(request.app)?.purpose ?? "",
                                 kind: request.kind.name, access: request.kind.access?.rawValue, createdAt: request.createdAt,
-                                waiting: engine.answers.waiting(for: request.id))
+                                waiting: request.kind.pickOptions == nil ? engine.answers.waiting(for: request.id)
+                                    : engine.picks.isWaiting(for: request.id) ? 1 : 0,
+                                pick: request.kind.pickOptions.map(PickInfo.init))
                 }
             }))
         case .answer:
             let p = try params(AnswerParams.self, line)
             guard let answer = RequestAnswer(rawValue: p.answer) else { throw PhotoLibError.invalidAnswer(p.answer) }
+            if answer == .pick {
+                if !(p.albums ?? []).isEmpty {
+                    throw PhotoLibError.invalidParameter(name: "albums", reason: "a pick hands over files, so it is answered with assets, not albums")
+                }
+                return reply(id, try await engine.answerPick(p.request, assets: p.assets ?? []))
+            }
             return reply(id, try await engine.answer(p.request, with: answer, assets: p.assets ?? [], albums: p.albums ?? [], by: by))
         case .rescan:
             let started = ContinuousClock.now
@@ -203,6 +216,17 @@ struct RequestRouter: Sendable {
         let outcome = try await engine.ask(app, kind: kind, waiter: waiter)
         if wait, outcome.state == "pending" { return nil }
         return reply(id, outcome)
+    }
+
+    /// Where a pick's answer goes: the reply line, with the chosen files'
+    /// descriptors passed along it (`DescriptorSender`).
+    private func pickWaiter(id: RequestID?, connection: Connection) -> PickBoard.Waiter {
+        PickBoard.Waiter(
+            connection: ObjectIdentifier(connection), peerUID: connection.uid, isOpen: { connection.isOpen },
+            deliver: { [self] result, files in
+                let channel = connection.channel
+                try await connection.sender.send(line: reply(id, result), descriptors: files, on: channel.eventLoop).get()
+            })
     }
 
     private func status() throws -> StatusResult {

@@ -41,6 +41,7 @@ final class SocketServer: Sendable {
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandlers(
+                            DescriptorSender(logger: logger),  // nearest the socket: every write passes it
                             IdleStateHandler(readTimeout: .seconds(Int64(limits.settings.idleTimeoutSeconds))),
                             ConnectionHandler(router: router, listener: listener, limits: limits, logger: logger, lineLimit: lineLimit))
                     }
@@ -50,6 +51,7 @@ final class SocketServer: Sendable {
             ClientBootstrap(group: group).channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers(
+                        DescriptorSender(logger: logger),  // nearest the socket: every write passes it
                         IdleStateHandler(readTimeout: .seconds(Int64(limits.settings.idleTimeoutSeconds))),
                         ConnectionHandler(router: router, listener: listener, limits: limits, logger: logger, lineLimit: lineLimit))
                 }

@@ -1,0 +1,286 @@
+import Glibc
+import Logging
+import PhotoLibConfiguration
+import PhotoLibCore
+import PhotoLibProtocol
+import PhotoLibStore
+import PhotoLibSystem
+
+/// A pick the person answered, with its files open, ready to hand over.
+struct PreparedPick: Sendable {
+    let request: AccessRequest
+    let waiter: PickBoard.Waiter
+    let deliveries: [PickPolicy.Delivery]
+    /// One per delivered member, in order: the original, or (for an app on
+    /// the owner's uid) the original's album directory, to make a copy in.
+    let opened: [OpenedMember]
+
+    struct OpenedMember: Sendable {
+        let member: LocatedMember
+        let original: FileDescriptor
+        /// The original's directory, when the app must get a private copy.
+        let copyDirectory: FileDescriptor?
+    }
+
+    func closeAll() {
+        for file in opened {
+            file.original.close()
+            file.copyDirectory?.close()
+        }
+    }
+}
+
+/// The one-time pick (PHPickerViewController): an app asks, the person
+/// chooses, and the app receives the chosen files as descriptors over its
+/// connection, once. No view entry is made and no grant is kept; each pick
+/// is written to the access log. The rules are `PickPolicy`'s.
+extension Engine {
+    /// An app asks to pick; the reply comes through `waiter` when the person answers.
+    func askPick(_ app: AppID, options: PickOptions, waiter: PickBoard.Waiter) throws -> Int64 {
+        let kind = RequestKind.pick(options)
+        let (request, purpose) = try store.write { tx -> (AccessRequest, String) in
+            guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
+            if let existing = try tx.request(app: app, kind: kind) { throw PhotoLibError.pick(.pending(app: app, request: existing.id)) }
+            return (try tx.pendingRequest(app, kind: kind, now: Int64(time(nil))).request, record.purpose)
+        }
+        picks.register(request.id, waiter)
+        hub.publish([try journal.requestEvent(request, purpose: purpose, state: "pending", answer: nil)])
+        // The connection may have closed while this was on its way here, after
+        // its close withdrew what it had: withdraw this one too.
+        if !waiter.isOpen() {
+            withdrawPicks(of: waiter.connection)
+            return request.id
+        }
+        prompter.announce(request, purpose: purpose)
+        logger.notice("App \(app) asks \(kind.described) (request \(request.id)); answer with 'photolibctl answer \(request.id) ASSET…' or 'cancel'.")
+        return request.id
+    }
+
+    /// The person's choice for a pending pick: checks it, opens the files (or
+    /// private copies), hands them to the app's connection, and logs the pick.
+    /// Nothing is handed over unless all of it can be; on a mistake the pick
+    /// stays pending so the person can answer again.
+    nonisolated func answerPick(_ requestID: Int64, assets: [String]) async throws -> RequestOutcome {
+        let prepared = try await preparePick(requestID, assets: assets)
+        let files: [FileDescriptor]
+        do {
+            files = try Self.descriptors(for: prepared, fallback: configuration.state)
+        } catch {
+            await putBack(prepared)
+            throw error
+        }
+        let result = PickResult(request: requestID, state: "picked", assets: prepared.deliveries.enumerated().map { _, delivery in
+            PickedAsset(id: delivery.asset.id.rawValue, mediaType: delivery.asset.mediaType.rawValue, files: delivery.members.map { member in
+                PickedFile(name: member.path.lastComponent?.escaped ?? member.path.escaped, mediaType: member.mediaType.rawValue,
+                           size: member.file.size, mtime: member.file.modificationTime,
+                           copy: PickPolicy.sharesOriginal(peerUID: prepared.waiter.peerUID, ownerUID: getuid()) ? nil : true)
+            })
+        })
+        do {
+            try await prepared.waiter.deliver(result, files)
+        } catch {
+            await withdrawRequest(prepared.request)
+            throw PhotoLibError.pick(.appGone(app: prepared.request.app))
+        }
+        return try await finishPick(prepared)
+    }
+
+    /// Checks the person's choice and opens every file, on the actor (the index is read here).
+    private func preparePick(_ requestID: Int64, assets: [String]) throws -> PreparedPick {
+        guard let request = try store.read({ try $0.request(id: requestID) }) else { throw PhotoLibError.unknownRequest(requestID) }
+        _ = try RequestPolicy.effect(of: .pick, to: request.kind, namesItems: !assets.isEmpty)
+        guard let options = request.kind.pickOptions else { throw PhotoLibError.unknownRequest(requestID) }
+        let chosen = try resolve(assets: assets, albums: []).assets.map { record in
+            guard let located = index.locate(record) else { throw PhotoLibError.unknownAsset(record.id.rawValue) }
+            return located
+        }
+        let deliveries = try PickPolicy.deliveries(chosen: chosen, options: options)
+        guard let waiter = picks.claim(requestID) else {
+            // Its connection closed a moment ago; the close withdraws it.
+            throw PhotoLibError.pick(.appGone(app: request.app))
+        }
+        let copies = !PickPolicy.sharesOriginal(peerUID: waiter.peerUID, ownerUID: getuid())
+        var opened: [PreparedPick.OpenedMember] = []
+        defer { access.invalidate() }
+        do {
+            for delivery in deliveries {
+                for member in delivery.members {
+                    let original = try openOriginal(member, asset: delivery.asset.id)
+                    var directory: FileDescriptor?
+                    if copies {
+                        do {
+                            directory = try Directory.open(member.path.parent ?? .root, in: access.root)
+                        } catch {
+                            original.close()
+                            throw PhotoLibError.pick(.cannotOpen(asset: delivery.asset.id.rawValue, path: member.path.escaped, errno: error.errno))
+                        }
+                    }
+                    opened.append(.init(member: member, original: original, copyDirectory: directory))
+                }
+            }
+        } catch {
+            for file in opened {
+                file.original.close()
+                file.copyDirectory?.close()
+            }
+            picks.register(requestID, waiter)
+            throw error
+        }
+        return PreparedPick(request: request, waiter: waiter, deliveries: deliveries, opened: opened)
+    }
+
+    /// Opens an original for reading and checks it is still the indexed file,
+    /// and one that may be shared (SPEC §3, the same check a view link makes).
+    private func openOriginal(_ member: LocatedMember, asset: AssetID) throws -> FileDescriptor {
+        func cannot(_ errno: Int32?) -> PhotoLibError { .pick(.cannotOpen(asset: asset.rawValue, path: member.path.escaped, errno: errno)) }
+        guard let name = member.path.lastComponent else { throw cannot(nil) }
+        let directory: FileDescriptor
+        switch access.lookUpDirectory(member.path.parent ?? .root) {
+        case .found(let fd): directory = fd
+        case .gone: throw cannot(ENOENT)
+        case .unreadable(let failure): throw cannot(failure.errno)
+        }
+        let fd: FileDescriptor
+        let status: FileStatus
+        do {
+            fd = try FileCopy.openUntrusted(name, in: directory)
+        } catch {
+            throw cannot(error.errno)
+        }
+        do {
+            status = try Directory.status(of: fd)
+        } catch {
+            fd.close()
+            throw cannot(error.errno)
+        }
+        switch LinkVerdict.judge(status.observation, expectedInode: member.file.inode, daemonUID: getuid()) {
+        case .link:
+            return fd
+        case .refuse(let refusal) where !refusal.forbidsSharing:
+            return fd
+        case .refuse(let refusal):
+            fd.close()
+            throw PhotoLibError.pick(.refused(asset: asset.rawValue, path: member.path.escaped, refusal: refusal))
+        case .notTheIndexedFile:
+            fd.close()
+            throw cannot(nil)
+        }
+    }
+
+    /// The descriptors to hand over, in order: the originals, or private
+    /// copies for an app on the owner's uid. Off the actor: a copy on a
+    /// filesystem without reflinks takes as long as the file is big.
+    private nonisolated static func descriptors(for prepared: PreparedPick, fallback: String) throws -> [FileDescriptor] {
+        var fallbackDirectory: FileDescriptor?
+        defer { fallbackDirectory?.close() }
+        if prepared.opened.contains(where: { $0.copyDirectory != nil }) {
+            do {
+                fallbackDirectory = try Directory.open(path: fallback)
+            } catch {
+                fallbackDirectory = nil  // then the album's own directory must hold the copy
+            }
+        }
+        var files: [FileDescriptor] = []
+        for (position, file) in prepared.opened.enumerated() {
+            guard let directory = file.copyDirectory else {
+                files.append(file.original)
+                continue
+            }
+            do {
+                files.append(try FileCopy.privateCopy(of: file.original, in: directory, fallback: fallbackDirectory))
+                file.original.close()
+                directory.close()
+            } catch {
+                // Everything made or still open is closed: nothing half-delivered.
+                for fd in files { fd.close() }
+                for rest in prepared.opened[position...] {
+                    rest.original.close()
+                    rest.copyDirectory?.close()
+                }
+                let asset = prepared.deliveries.first { $0.members.contains(file.member) }?.asset.id.rawValue ?? "?"
+                throw PhotoLibError.pick(.cannotCopy(asset: asset, path: file.member.path.escaped, errno: error.errno))
+            }
+        }
+        return files
+    }
+
+    /// A pick that could not be handed over for a reason the person can fix: it waits again.
+    private func putBack(_ prepared: PreparedPick) {
+        if prepared.waiter.isOpen() {
+            picks.register(prepared.request.id, prepared.waiter)
+        } else {
+            withdrawRequest(prepared.request)
+        }
+    }
+
+    /// Ends a pick that was handed over: removes the request, logs what the
+    /// app received, tells the person's tools.
+    private func finishPick(_ prepared: PreparedPick) throws -> RequestOutcome {
+        let now = Int64(time(nil))
+        let picked = prepared.deliveries.map(\.asset.id)
+        let (status, purpose) = try store.write { tx -> (AuthorizationStatus, String) in
+            try tx.deleteRequest(prepared.request.id)
+            try tx.logAccess(picked.map { AccessLogEntry(app: prepared.request.app, asset: $0, how: "pick", request: prepared.request.id, at: now) })
+            let record = try tx.app(prepared.request.app)
+            return (record?.readWrite ?? .notDetermined, record?.purpose ?? "")
+        }
+        let outcome = RequestOutcome(app: prepared.request.app.rawValue, request: prepared.request.id, kind: "pick", access: nil,
+                                     state: "answered", answer: RequestAnswer.pick.rawValue, status: status.rawValue,
+                                     addedAssets: nil, pickedAssets: picked.map(\.rawValue))
+        do {
+            hub.publish([try journal.requestEvent(prepared.request, purpose: purpose, state: "answered", answer: RequestAnswer.pick.rawValue)])
+        } catch {
+            logger.error("Could not encode the request event for request \(prepared.request.id): \(error)")
+        }
+        logger.notice("Request \(prepared.request.id): \(picked.count) assets handed to \(prepared.request.app) once (\(prepared.opened.count) files).")
+        return outcome
+    }
+
+    /// The connection's picks are withdrawn: it closed, so no answer can reach it.
+    func withdrawPicks(of connection: ObjectIdentifier) {
+        for id in picks.forget(connection: connection) {
+            do {
+                if let request = try store.read({ try $0.request(id: id) }) { withdrawRequest(request) }
+            } catch {
+                logger.error("Cannot withdraw pick request \(id): \(error); it is dropped at the next start.")
+            }
+        }
+    }
+
+    /// Removes a pick whose app is no longer there to receive it.
+    private func withdrawRequest(_ request: AccessRequest) {
+        do {
+            let purpose = try store.write { tx -> String in
+                try tx.deleteRequest(request.id)
+                return try tx.app(request.app)?.purpose ?? ""
+            }
+            hub.publish([try journal.requestEvent(request, purpose: purpose, state: "cancelled", answer: nil)])
+            logger.notice("Request \(request.id) of \(request.app) was withdrawn: the connection that asked closed.")
+        } catch {
+            logger.error("Cannot withdraw pick request \(request.id): \(error); it is dropped at the next start.")
+        }
+    }
+
+    /// Drops picks left from before a restart: the connections that asked are gone.
+    func dropStalePicks() {
+        do {
+            let dropped = try store.write { try $0.deletePicks() }
+            if !dropped.isEmpty { logger.notice("Dropped \(dropped.count) pick requests left from before the restart: the apps that asked were disconnected.") }
+        } catch {
+            logger.error("Cannot drop the picks left from before the restart: \(error); 'photolibctl answer N cancel' removes them.")
+        }
+    }
+
+    /// Hands a cancelled pick its reply: nothing chosen, no descriptor.
+    func cancelPick(_ request: AccessRequest) {
+        guard let waiter = picks.claim(request.id) else { return }
+        let result = PickResult(request: request.id, state: "cancelled", assets: [])
+        Task {
+            do {
+                try await waiter.deliver(result, [])
+            } catch {
+                // The app left first: there is no one to tell.
+            }
+        }
+    }
+}
