@@ -74,9 +74,10 @@ class Owner:
 class Trial:
     """One library, views directory, state directory and socket under ROOT, and the daemon serving them, run by OWNER."""
 
-    def __init__(self, root, binaries, owner=None):
+    def __init__(self, root, binaries, owner=None, config=None):
         self.root = root
         self.binaries = binaries
+        self.config = config
         self.owner = owner or Owner()
         self.owner.own(root)
         self.library = os.path.join(root, "lib")
@@ -103,7 +104,7 @@ class Trial:
             self.daemon = subprocess.Popen(self.owner.command(
                 [os.path.abspath(os.path.join(self.binaries, "photolibd")), "--library", self.library,
                  "--views-dir", os.path.join(self.root, "views"), "--state-dir", os.path.join(self.root, "state"),
-                 "--socket", self.socket]), stdout=log, stderr=log)
+                 "--socket", self.socket] + (["--config", self.config] if self.config else [])), stdout=log, stderr=log)
 
     def wait_ready(self):
         deadline = time.monotonic() + 120

@@ -178,17 +178,35 @@ extension Engine {
         defer { cachedContexts = nil }
         let recorder = ChangeRecorder(recording: true, limit: Self.rescanChangeLimit)
         var published: [PublishedEvent] = []
+        // The asset joining the selection, when the index saw nothing new: the
+        // copy was indexed before (a restart's scan found it, placed by an
+        // import the kill interrupted), so only the selection changes, and the
+        // app's view and history must follow it as for a selection edit.
+        var joinedUnchanged: LocatedAsset?
         _ = try index.apply([.movedIn(albumPath.appending(name), isDirectory: false)], recorder: recorder) { tx, recorder in
             let asset = try index.albums.album(at: albumPath).flatMap { try tx.asset(album: $0, name: name) }
+            let before = contexts.first { $0.app.id == app.id }
             if let asset, right == .joinsSelection {
-                _ = try tx.selectAssets(app.id, rowIDs: [asset.rowID])
+                let joined = try tx.selectAssets(app.id, rowIDs: [asset.rowID])
                 contexts = contexts.map { context in
                     guard context.app.id == app.id else { return context }
                     return AppViewContext(app: context.app, selectedAssets: context.policy.selectedAssets.union([asset.rowID]),
                                           selectedAlbums: context.policy.selectedAlbums)
                 }
+                let seenByIndex = recorder.changes.contains { change in
+                    if case .asset(_, let new?) = change { return new.rowID == asset.rowID }
+                    return false
+                }
+                if !joined.isEmpty, !seenByIndex, let located = index.locate(asset) {
+                    joinedUnchanged = located
+                    if let before, let after = contexts.first(where: { $0.app.id == app.id }) {
+                        var coalescer = ChangeCoalescer()
+                        coalescer.add(id: located.id.rawValue, old: before.viewAsset(located), new: after.viewAsset(located))
+                        if !coalescer.details.isEmpty { published.append(try journal.recordChange(app.id, coalescer.details, tx: tx)) }
+                    }
+                }
             }
-            published = try journal.recordLibraryChanges(
+            published += try journal.recordLibraryChanges(
                 recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: index.albums, tx: tx)
             let seen = right == .addOnly ? nil : contexts.first { $0.app.id == app.id }?.viewAsset(asset.flatMap(index.locate))
             try tx.finishImport(id, state: right == .addOnly ? .accepted : .added, asset: asset?.id)
@@ -196,7 +214,8 @@ extension Engine {
                 app.id, name: source, state: right == .addOnly ? "accepted" : "added", asset: seen,
                 assetID: right == .addOnly ? nil : asset?.id, tx: tx))
         }
-        let dirty = recorder.overflowed ? Set(contexts.map(\.app.id)) : views.apply(recorder.changes, to: contexts)
+        let changes = recorder.changes + (joinedUnchanged.map { [ViewChange.asset(old: nil, new: $0)] } ?? [])
+        let dirty = recorder.overflowed ? Set(contexts.map(\.app.id)) : views.apply(changes, to: contexts)
         for dirtyApp in dirty {
             if let record = try store.read({ try $0.app(dirtyApp) }) {
                 _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
