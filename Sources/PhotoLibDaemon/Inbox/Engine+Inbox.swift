@@ -53,6 +53,7 @@ extension Engine {
             logger.error("Cannot read the apps to sweep their inboxes: \(error). Files there wait for the next sweep.")
             return
         }
+        var everyEntryJudged = true
         for app in apps {
             guard let inbox = inboxes.directory(of: app.id) else { continue }
             let entries: [DirectoryEntry]
@@ -60,26 +61,42 @@ extension Engine {
                 entries = try Directory.list(inbox)
             } catch {
                 logger.error("Cannot list the inbox of \(app.id): \(error); its files wait for the next sweep.")
+                everyEntryJudged = false
                 continue
             }
-            for entry in entries.sorted(by: { $0.name < $1.name }) { importEntry(entry.name, of: app.id) }
+            for entry in entries.sorted(by: { $0.name < $1.name }) where !importEntry(entry.name, of: app.id) {
+                everyEntryJudged = false
+            }
+        }
+        // Rows of the last day make the quota. Older ones are dropped only after
+        // a sweep that judged every inbox file: a file whose import was recorded
+        // before a stop, but not yet removed, was found and removed by it, so no
+        // row that could still tell such a file from a new one goes.
+        if everyEntryJudged {
+            do {
+                try store.write { try $0.pruneImports(before: Int64(time(nil)) - 86_400) }
+            } catch {
+                logger.warning("Cannot drop import records older than a day: \(error); they are dropped at the next sweep.")
+            }
         }
     }
 
-    /// Judges one inbox entry and takes it in, or leaves it in `rejected/` with the reason.
-    private func importEntry(_ name: FileName, of appID: AppID, onlyCreated: Bool = false) {
-        guard !InboxPolicy.isPending(name, policy: configuration.namePolicy), let inbox = inboxes.directory(of: appID) else { return }
+    /// Judges one inbox entry and takes it in, or leaves it in `rejected/` with
+    /// the reason; false when it could not be judged now (it stays for the next sweep).
+    @discardableResult
+    private func importEntry(_ name: FileName, of appID: AppID, onlyCreated: Bool = false) -> Bool {
+        guard !InboxPolicy.isPending(name, policy: configuration.namePolicy), let inbox = inboxes.directory(of: appID) else { return true }
         do {
-            guard let app = try store.read({ try $0.app(appID) }), let found = try Directory.status(of: name, in: inbox) else { return }
+            guard let app = try store.read({ try $0.app(appID) }), let found = try Directory.status(of: name, in: inbox) else { return true }
             // A new regular file is still being written: its close (or rename) says when it is complete.
-            if onlyCreated, found.kind == FileStatus.Kind.regular, found.linkCount <= 1 { return }
-            if onlyCreated, found.kind == FileStatus.Kind.directory, name == InboxPolicy.rejectedDirectory { return }
+            if onlyCreated, found.kind == FileStatus.Kind.regular, found.linkCount <= 1 { return true }
+            if onlyCreated, found.kind == FileStatus.Kind.directory, name == InboxPolicy.rejectedDirectory { return true }
             let now = Int64(time(nil))
             if found.kind == FileStatus.Kind.regular, try store.read({
                 try $0.wasImported(app.id, source: name, device: found.device, inode: found.inode, birth: found.birthTime)
             }) {
                 try removeInboxFile(name, in: inbox, ifStill: found)  // taken in before a stop; only its removal was left
-                return
+                return true
             }
             let right = InboxPolicy.right(readWrite: app.readWrite, addOnly: app.addOnly)
             let usage = try store.read { try $0.importUsage(app.id, since: now - 86_400) }
@@ -90,8 +107,10 @@ extension Engine {
             case .success:
                 try copyIn(name, of: app, from: inbox, found: found, right: right ?? .addOnly, now: now)
             }
+            return true
         } catch {
             logger.error("Importing \(name) from the inbox of \(appID) failed: \(error). The file stays in the inbox and is tried again at the next start.")
+            return false
         }
     }
 
