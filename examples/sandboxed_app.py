@@ -17,39 +17,12 @@ Prints one JSON object per line; the tests read them.
 """
 import argparse, json, os, socket, sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from photolib_client import Connection as Endpoint
+
 
 def say(**fields):
     print(json.dumps(fields), flush=True)
-
-
-class Endpoint:
-    """One connection to the app's endpoint."""
-
-    def __init__(self, path, timeout):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(timeout)
-        self.sock.connect(path)
-        self.stream = self.sock.makefile("rwb")
-        self.next_id = 1
-        self.greeting = self.read()
-
-    def read(self):
-        line = self.stream.readline()
-        if not line:
-            raise ConnectionError("photolibd closed the connection")
-        return json.loads(line)
-
-    def call(self, method, params=None):
-        request = {"id": self.next_id, "method": method}
-        if params is not None:
-            request["params"] = params
-        self.next_id += 1
-        self.stream.write(json.dumps(request).encode() + b"\n")
-        self.stream.flush()
-        while True:
-            message = self.read()
-            if message.get("id") == request["id"]:
-                return message
 
 
 def main():

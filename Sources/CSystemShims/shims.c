@@ -224,45 +224,50 @@ int photolibd_pidfd_alive(int pidfd) {
     return (int)syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0);
 }
 
+/// Room for the most descriptors one SCM_RIGHTS message carries, aligned for cmsghdr.
+union passed_fds_control {
+    char buffer[CMSG_SPACE(sizeof(int) * PHOTOLIBD_MAX_PASSED_FDS)];
+    struct cmsghdr align;
+};
+
+/// A message of one buffer, with CONTROL as its ancillary data.
+static struct msghdr one_buffer_message(struct iovec *iov, union passed_fds_control *control) {
+    struct msghdr message;
+    memset(&message, 0, sizeof(message));
+    memset(control, 0, sizeof(*control));
+    message.msg_iov = iov;
+    message.msg_iovlen = 1;
+    message.msg_control = control->buffer;
+    message.msg_controllen = sizeof(control->buffer);
+    return message;
+}
+
 ssize_t photolibd_send_with_fds(int sock, const void *bytes, size_t length, const int *fds, int count) {
     if (count < 0 || count > PHOTOLIBD_MAX_PASSED_FDS) {
         errno = EINVAL;
         return -1;
     }
     struct iovec iov = {.iov_base = (void *)bytes, .iov_len = length};
-    struct msghdr message;
-    memset(&message, 0, sizeof(message));
-    message.msg_iov = &iov;
-    message.msg_iovlen = 1;
-    union {
-        char buffer[CMSG_SPACE(sizeof(int) * PHOTOLIBD_MAX_PASSED_FDS)];
-        struct cmsghdr align;
-    } control;
+    union passed_fds_control control;
+    struct msghdr message = one_buffer_message(&iov, &control);
     if (count > 0) {
-        memset(&control, 0, sizeof(control));
-        message.msg_control = control.buffer;
         message.msg_controllen = CMSG_SPACE(sizeof(int) * count);
         struct cmsghdr *header = CMSG_FIRSTHDR(&message);
         header->cmsg_level = SOL_SOCKET;
         header->cmsg_type = SCM_RIGHTS;
         header->cmsg_len = CMSG_LEN(sizeof(int) * count);
         memcpy(CMSG_DATA(header), fds, sizeof(int) * count);
+    } else {
+        message.msg_control = NULL;
+        message.msg_controllen = 0;
     }
     return sendmsg(sock, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
 ssize_t photolibd_recv_with_fds(int sock, void *bytes, size_t length, int *fds, int capacity, int *count, int *truncated) {
     struct iovec iov = {.iov_base = bytes, .iov_len = length};
-    struct msghdr message;
-    memset(&message, 0, sizeof(message));
-    message.msg_iov = &iov;
-    message.msg_iovlen = 1;
-    union {
-        char buffer[CMSG_SPACE(sizeof(int) * PHOTOLIBD_MAX_PASSED_FDS)];
-        struct cmsghdr align;
-    } control;
-    message.msg_control = control.buffer;
-    message.msg_controllen = sizeof(control.buffer);
+    union passed_fds_control control;
+    struct msghdr message = one_buffer_message(&iov, &control);
     *count = 0;
     *truncated = 0;
     ssize_t received = recvmsg(sock, &message, MSG_CMSG_CLOEXEC);

@@ -102,9 +102,12 @@ struct EndpointTests {
         let lib = daemon.library
         let owner = try #require(lib.owner)
         let client = lib.root + "/sandboxed_app.py"
+        let shared = lib.root + "/photolib_client.py"
         if !FileManager.default.fileExists(atPath: client) {
             try FileManager.default.copyItem(atPath: RunningDaemon.packageRoot + "/examples/sandboxed_app.py", toPath: client)
+            try FileManager.default.copyItem(atPath: RunningDaemon.packageRoot + "/examples/photolib_client.py", toPath: shared)
             try owner.own(client)
+            try owner.own(shared)
         }
         var binds = extraBinds
         if let flatpakInfo {
@@ -117,7 +120,7 @@ struct EndpointTests {
         let arguments = try daemon.ok("app", "sandbox", app, "--bwrap").trimmingCharacters(in: .whitespacesAndNewlines)
         let shell = "exec bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/lib /lib"
             + " --symlink usr/lib64 /lib64 --symlink usr/bin /bin --proc /proc --dev /dev \(arguments)"
-            + " --ro-bind \"$0\" /app/sandboxed_app.py \(binds.map(SandboxArguments.shellQuoted).joined(separator: " "))"
+            + " --ro-bind \"$0\" /app/sandboxed_app.py --ro-bind \(SandboxArguments.shellQuoted(shared)) /app/photolib_client.py \(binds.map(SandboxArguments.shellQuoted).joined(separator: " "))"
             + " /usr/bin/python3 /app/sandboxed_app.py \(options.joined(separator: " ")) --wait-seconds 20 --probe \(probes.map(SandboxArguments.shellQuoted).joined(separator: " "))"
         let sh = owner.command("/bin/sh")
         let output = lib.root + "/sandboxed-\(UInt32.random(in: 0..<UInt32.max)).out"
