@@ -69,11 +69,13 @@ struct WatchCommand: ParsableCommand {
         case "request":
             let request = try event.decode(RequestEvent.self)
             let asks = RequestsCommand.asks(RequestInfo(request: request.request, app: request.app, purpose: request.purpose, kind: request.kind,
-                                                        access: request.access, createdAt: request.createdAt))
+                                                        access: request.access, createdAt: request.createdAt, pick: request.pick))
             switch request.state {
             case "pending":
                 let purpose = request.purpose.isEmpty ? "" : " (purpose: \(request.purpose))"
                 return "\(head) asks for \(asks)\(purpose): request \(request.request); answer with 'photolibctl answer \(request.request) …'"
+            case "answered" where request.kind == "pick":
+                return "\(head) request \(request.request) (\(asks)) answered: the chosen files were handed over once"
             case "answered":
                 return "\(head) request \(request.request) (\(asks)) answered: \(request.answer ?? "decided")"
             default:
