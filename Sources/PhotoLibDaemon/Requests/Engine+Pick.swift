@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Logging
 import PhotoLibConfiguration
@@ -64,7 +65,14 @@ extension Engine {
         let prepared = try await preparePick(requestID, assets: assets)
         let files: [FileDescriptor]
         do {
-            files = try Self.descriptors(for: prepared, fallback: configuration.state)
+            // On a Dispatch thread: a copy without reflinks takes as long as the
+            // file is big, and must not hold one of Swift's few task threads.
+            let fallback = configuration.state
+            files = try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global(qos: .userInitiated).async {
+                    continuation.resume(with: Result { try Self.descriptors(for: prepared, fallback: fallback) })
+                }
+            }
         } catch {
             await putBack(prepared)
             throw error
@@ -168,8 +176,7 @@ extension Engine {
     }
 
     /// The descriptors to hand over, in order: the originals, or private
-    /// copies for an app on the owner's uid. Off the actor: a copy on a
-    /// filesystem without reflinks takes as long as the file is big.
+    /// copies for an app on the owner's uid.
     private nonisolated static func descriptors(for prepared: PreparedPick, fallback: String) throws -> [FileDescriptor] {
         var fallbackDirectory: FileDescriptor?
         defer { fallbackDirectory?.close() }
