@@ -37,6 +37,8 @@ public enum Daemon {
         let hub = SubscriptionHub()
         let engine = try Engine(configuration: configuration, store: store, queue: queue, board: board, hub: hub, logger: logger)
         await engine.dropStalePicks()
+        // Grants that ended while the daemon was stopped end now, before any view is reconciled.
+        let firstEnd = await engine.expireGrants()
         let watcher = try LibraryWatcher(libraryPath: configuration.library, queue: queue, board: board, logger: logger)
         let endpoints = EndpointSet(directory: configuration.endpointsDirectory, logger: logger, units: EndpointUnits(logger: logger))
         let passed = SocketActivation.take()
@@ -56,6 +58,14 @@ public enum Daemon {
         notifier.notify(["STATUS": "Scanning the library."])
         watcher.start()
         let engineTask = Task { await engine.run() }
+        let expiryTask = Task {
+            var next = firstEnd
+            while !Task.isCancelled {
+                await engine.expiryAlarm.wait(until: next)
+                if Task.isCancelled { break }
+                next = await engine.expireGrants()
+            }
+        }
         engine.inboxWatcher.start()
         let inboxTask = Task {
             for await arrival in engine.inboxWatcher.arrivals { await engine.receive(arrival) }
@@ -83,6 +93,8 @@ public enum Daemon {
         notifier.notify(["STOPPING": "1", "STATUS": "Stopping."])
         watchdog.cancel()
         endpointKeeper.cancel()
+        expiryTask.cancel()
+        engine.expiryAlarm.wake()
         await endpoints.closeAll()
         server.close()
         watcher.stop()

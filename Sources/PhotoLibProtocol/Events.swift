@@ -22,8 +22,11 @@ public struct ChangeEvent: Codable, Sendable, Equatable {
     public var removed: [ViewAsset]
     public var inserted: [ViewAsset]
     public var changed: [ViewAsset]
+    /// Why, when it is not an edit of the library or of the selection: `expired` (a timed grant ended).
+    public var reason: String?
 
-    public init(app: String, token: Int64, incremental: Bool, details: ChangeDetails) {
+    public init(app: String, token: Int64, incremental: Bool, details: ChangeDetails, reason: String? = nil) {
+        self.reason = reason
         self.app = app
         self.token = token
         self.incremental = incremental
@@ -48,8 +51,15 @@ public struct AuthorizationEvent: Codable, Sendable, Equatable {
     /// With `request`: `answered`, or `cancelled` when the person withdrew it
     /// without deciding (the status is then unchanged).
     public var state: String?
+    /// `expired` when a timed status ended and the status returned to what it was.
+    public var reason: String?
+    /// When this status ends (seconds since the epoch), for a timed one.
+    public var endsAt: Int64?
 
-    public init(app: String, token: Int64, access: String, status: String, by: EventActor, request: Int64? = nil, state: String? = nil) {
+    public init(app: String, token: Int64, access: String, status: String, by: EventActor, request: Int64? = nil, state: String? = nil,
+                reason: String? = nil, endsAt: Int64? = nil) {
+        self.reason = reason
+        self.endsAt = endsAt
         self.app = app
         self.token = token
         self.access = access
@@ -75,9 +85,15 @@ public struct SelectionEvent: Codable, Sendable, Equatable {
     public var request: Int64?
     /// With `request`: `answered`, or `cancelled` (nothing was added).
     public var state: String?
+    /// `expired` when timed grants ended (what was removed).
+    public var reason: String?
+    /// When what was added ends (seconds since the epoch), for a timed grant.
+    public var endsAt: Int64?
 
     public init(app: String, token: Int64, addedAssets: [String], removedAssets: [String], addedAlbums: Int, removedAlbums: Int, by: EventActor,
-                request: Int64? = nil, state: String? = nil) {
+                request: Int64? = nil, state: String? = nil, reason: String? = nil, endsAt: Int64? = nil) {
+        self.reason = reason
+        self.endsAt = endsAt
         self.app = app
         self.token = token
         self.addedAssets = addedAssets

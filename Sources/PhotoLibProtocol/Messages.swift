@@ -146,9 +146,19 @@ public struct AppInfo: Codable, Sendable, Equatable {
     public var inbox: String?
     public var selectedAssets: Int
     public var selectedAlbums: Int
+    /// For a timed status: when it ends (seconds since the epoch) and what it returns to.
+    public var readWriteEndsAt: Int64?
+    public var readWriteReturnsTo: String?
+    public var addOnlyEndsAt: Int64?
+    public var addOnlyReturnsTo: String?
 
     public init(app: String, uid: UInt32, purpose: String, readWrite: String, addOnly: String, view: String,
-                endpoint: String? = nil, inbox: String? = nil, selectedAssets: Int, selectedAlbums: Int) {
+                endpoint: String? = nil, inbox: String? = nil, selectedAssets: Int, selectedAlbums: Int,
+                readWriteEnd: (at: Int64, returnsTo: String)? = nil, addOnlyEnd: (at: Int64, returnsTo: String)? = nil) {
+        readWriteEndsAt = readWriteEnd?.at
+        readWriteReturnsTo = readWriteEnd?.returnsTo
+        addOnlyEndsAt = addOnlyEnd?.at
+        addOnlyReturnsTo = addOnlyEnd?.returnsTo
         self.app = app
         self.uid = uid
         self.purpose = purpose
@@ -173,7 +183,13 @@ public struct AuthorizeParams: Codable, Sendable, Equatable {
     public var status: String
     /// `readWrite` (default) or `addOnly`.
     public var access: String?
-    public init(app: String, status: String, access: String?) {
+    /// For a while: the status ends after this many seconds, or at `until`
+    /// (seconds since the epoch), and returns to what it was.
+    public var forSeconds: Int64?
+    public var until: Int64?
+    public init(app: String, status: String, access: String?, forSeconds: Int64? = nil, until: Int64? = nil) {
+        self.forSeconds = forSeconds
+        self.until = until
         self.app = app
         self.status = status
         self.access = access
@@ -187,7 +203,13 @@ public struct SelectionEditParams: Codable, Sendable, Equatable {
     public var assets: [String]?
     /// Album paths in the library (escaped); `""` is the whole library.
     public var albums: [String]?
-    public init(app: String, assets: [String]?, albums: [String]?) {
+    /// `select` for a while: the grants end after this many seconds, or at
+    /// `until` (seconds since the epoch). Without either they last.
+    public var forSeconds: Int64?
+    public var until: Int64?
+    public init(app: String, assets: [String]?, albums: [String]?, forSeconds: Int64? = nil, until: Int64? = nil) {
+        self.forSeconds = forSeconds
+        self.until = until
         self.app = app
         self.assets = assets
         self.albums = albums
@@ -213,9 +235,22 @@ public struct SelectionResult: Codable, Sendable, Equatable {
     public var status: String
     public var assets: [AssetInfo]
     public var albums: [String]
-    public init(app: String, status: String, assets: [AssetInfo], albums: [String]) {
+    /// The grants that end, and when (seconds since the epoch): assets by ID, albums by path.
+    public var ends: GrantEnds?
+    public init(app: String, status: String, assets: [AssetInfo], albums: [String], ends: GrantEnds? = nil) {
+        self.ends = ends
         self.app = app
         self.status = status
+        self.assets = assets
+        self.albums = albums
+    }
+}
+
+/// When timed grants end, seconds since the epoch.
+public struct GrantEnds: Codable, Sendable, Equatable {
+    public var assets: [String: Int64]
+    public var albums: [String: Int64]
+    public init(assets: [String: Int64], albums: [String: Int64]) {
         self.assets = assets
         self.albums = albums
     }

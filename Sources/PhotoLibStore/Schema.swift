@@ -280,6 +280,21 @@ enum Schema {
                 CREATE INDEX accessLog_app_at ON accessLog (app, at);
                 """)
         }
+        migrator.registerMigration("v12: grants that end") { db in
+            // A grant with an end keeps it beside the grant (seconds since the
+            // epoch; NULL: it lasts). A timed status keeps the status it returns
+            // to, so the person's earlier decision comes back by itself.
+            try db.execute(sql: """
+                ALTER TABLE selectedAsset ADD COLUMN endsAt INTEGER;
+                ALTER TABLE selectedAlbum ADD COLUMN endsAt INTEGER;
+                ALTER TABLE app ADD COLUMN readWriteEndsAt INTEGER;
+                ALTER TABLE app ADD COLUMN readWriteReturnsTo TEXT;
+                ALTER TABLE app ADD COLUMN addOnlyEndsAt INTEGER;
+                ALTER TABLE app ADD COLUMN addOnlyReturnsTo TEXT;
+                CREATE INDEX selectedAsset_endsAt ON selectedAsset (endsAt) WHERE endsAt IS NOT NULL;
+                CREATE INDEX selectedAlbum_endsAt ON selectedAlbum (endsAt) WHERE endsAt IS NOT NULL;
+                """)
+        }
         return migrator
     }
 

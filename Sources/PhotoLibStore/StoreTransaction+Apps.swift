@@ -40,9 +40,23 @@ extension StoreTransaction {
         try db.execute(sql: "DELETE FROM app WHERE id = ?", arguments: [id.rawValue])
     }
 
-    public func setAuthorization(_ id: AppID, access: AccessLevel, status: AuthorizationStatus) throws {
+    /// Sets a status; with `endsAt`, until then, after which it returns to
+    /// `returnsTo` (`ExpiringGrant.returnStatus`). Without, it lasts.
+    public func setAuthorization(_ id: AppID, access: AccessLevel, status: AuthorizationStatus,
+                                 endsAt: Int64? = nil, returnsTo: AuthorizationStatus? = nil) throws {
         let column = access == .readWrite ? "readWrite" : "addOnly"
-        try db.execute(sql: "UPDATE app SET \(column) = ? WHERE id = ?", arguments: [status.rawValue, id.rawValue])
+        try db.execute(sql: "UPDATE app SET \(column) = ?, \(column)EndsAt = ?, \(column)ReturnsTo = ? WHERE id = ?",
+                       arguments: [status.rawValue, endsAt, endsAt == nil ? nil : returnsTo?.rawValue, id.rawValue])
+    }
+
+    /// A timed status's end and the status it returns to, or nil when it lasts.
+    public func authorizationEnd(_ id: AppID, access: AccessLevel) throws -> (endsAt: Int64, returnsTo: AuthorizationStatus)? {
+        let column = access == .readWrite ? "readWrite" : "addOnly"
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(column)EndsAt AS endsAt, \(column)ReturnsTo AS returnsTo FROM app WHERE id = ?",
+                                         arguments: [id.rawValue]),
+              let endsAt: Int64 = row["endsAt"], let text: String = row["returnsTo"], let status = AuthorizationStatus(rawValue: text)
+        else { return nil }
+        return (endsAt, status)
     }
 
     static func app(from row: Row) -> AppRecord? {

@@ -3,12 +3,18 @@ import GRDB
 public import PhotoLibCore
 
 extension StoreTransaction {
-    /// Adds assets to an app's selection; returns the row IDs that were not selected before.
-    public func selectAssets(_ app: AppID, rowIDs: [Int64]) throws -> [Int64] {
+    /// Adds assets to an app's selection; returns the row IDs that were not
+    /// selected before. `endsAt` is when the grant ends (nil: it lasts); it
+    /// replaces the end of an asset already selected: the latest edit decides.
+    public func selectAssets(_ app: AppID, rowIDs: [Int64], endsAt: Int64? = nil) throws -> [Int64] {
         var added: [Int64] = []
         for rowID in rowIDs {
-            try db.execute(sql: "INSERT OR IGNORE INTO selectedAsset (app, asset) VALUES (?, ?)", arguments: [app.rawValue, rowID])
-            if db.changesCount > 0 { added.append(rowID) }
+            try db.execute(sql: "INSERT OR IGNORE INTO selectedAsset (app, asset, endsAt) VALUES (?, ?, ?)", arguments: [app.rawValue, rowID, endsAt])
+            if db.changesCount > 0 {
+                added.append(rowID)
+            } else {
+                try db.execute(sql: "UPDATE selectedAsset SET endsAt = ? WHERE app = ? AND asset = ?", arguments: [endsAt, app.rawValue, rowID])
+            }
         }
         return added
     }
@@ -23,11 +29,16 @@ extension StoreTransaction {
         return removed
     }
 
-    public func selectAlbums(_ app: AppID, albums: [AlbumTree.ID]) throws -> [AlbumTree.ID] {
+    /// As `selectAssets`, for albums (their grants are live).
+    public func selectAlbums(_ app: AppID, albums: [AlbumTree.ID], endsAt: Int64? = nil) throws -> [AlbumTree.ID] {
         var added: [AlbumTree.ID] = []
         for album in albums {
-            try db.execute(sql: "INSERT OR IGNORE INTO selectedAlbum (app, album) VALUES (?, ?)", arguments: [app.rawValue, album])
-            if db.changesCount > 0 { added.append(album) }
+            try db.execute(sql: "INSERT OR IGNORE INTO selectedAlbum (app, album, endsAt) VALUES (?, ?, ?)", arguments: [app.rawValue, album, endsAt])
+            if db.changesCount > 0 {
+                added.append(album)
+            } else {
+                try db.execute(sql: "UPDATE selectedAlbum SET endsAt = ? WHERE app = ? AND album = ?", arguments: [endsAt, app.rawValue, album])
+            }
         }
         return added
     }

@@ -17,6 +17,7 @@ struct AuthorizeCommand: ParsableCommand {
     @Option(help: "The access level: read-write (default) or add-only.")
     var access: String = "read-write"
 
+    @OptionGroup(title: "For a while (then the status returns to what it was)") var end: GrantEndOptions
     @OptionGroup var connection: ConnectionOptions
 
     func validate() throws {
@@ -31,9 +32,11 @@ struct AuthorizeCommand: ParsableCommand {
     func run() throws {
         let status = AuthorizationStatus(spelling: self.status)!
         let level = AccessLevel(spelling: access)!
-        let info = try connection.withConnection {
-            try $0.call(.authorize, AuthorizeParams(app: app, status: status.rawValue, access: level.rawValue), returning: AppInfo.self)
-        }
-        print("\(info.app) is now \(status.commandLineSpelling) (\(level.commandLineSpelling)).")
+        let params = AuthorizeParams(app: app, status: status.rawValue, access: level.rawValue, forSeconds: try end.seconds, until: try end.untilSeconds)
+        let info = try connection.withConnection { try $0.call(.authorize, params, returning: AppInfo.self) }
+        let endsAt = level == .readWrite ? info.readWriteEndsAt : info.addOnlyEndsAt
+        let returnsTo = (level == .readWrite ? info.readWriteReturnsTo : info.addOnlyReturnsTo)
+            .flatMap(AuthorizationStatus.init(rawValue:)).map { ", then \($0.commandLineSpelling) again" } ?? ""
+        print("\(info.app) is now \(status.commandLineSpelling) (\(level.commandLineSpelling))\(GrantEndOptions.describe(endsAt))\(returnsTo).")
     }
 }

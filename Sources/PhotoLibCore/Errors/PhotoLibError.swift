@@ -37,6 +37,7 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
     case answerNotForAddOnly
     case tooManyWaits(limit: Int)
     case pick(PickProblem)
+    case grantEndsInPast(until: Int64, now: Int64)
 
     // Start-up and environment
     case libraryMissing(path: String)
@@ -92,6 +93,7 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .answerNotForAddOnly: "answerNotForAddOnly"
         case .tooManyWaits: "tooManyWaits"
         case .pick(let problem): problem.code
+        case .grantEndsInPast: "grantEndsInPast"
         case .libraryMissing: "libraryMissing"
         case .libraryNotDirectory: "libraryNotDirectory"
         case .viewsOnOtherMount: "viewsOnOtherMount"
@@ -173,6 +175,8 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
             "Add-only access is all or nothing, so it cannot be limited; answer authorized, denied or cancel."
         case .pick(let problem):
             problem.message
+        case .grantEndsInPast(let until, let now):
+            "The grant would end \(now - until) s ago (--until is \(until), the daemon's clock says \(now), seconds since 1970); give a time to come."
         case .tooManyWaits(let limit):
             "This connection already waits for \(limit) answers, the most allowed; wait for those, or ask with wait: false and follow the answers as events."
         case .libraryMissing(let path):

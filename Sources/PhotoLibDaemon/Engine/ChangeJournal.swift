@@ -81,30 +81,31 @@ struct ChangeJournal {
         }
     }
 
-    func recordChange(_ app: AppID, _ details: ChangeDetails, tx: StoreTransaction) throws -> PublishedEvent {
+    func recordChange(_ app: AppID, _ details: ChangeDetails, reason: String? = nil, tx: StoreTransaction) throws -> PublishedEvent {
         try append(app, kind: "change", tx: tx) { token in
-            ChangeEvent(app: app.rawValue, token: token, incremental: true, details: details)
+            ChangeEvent(app: app.rawValue, token: token, incremental: true, details: details, reason: reason)
         }
     }
 
     /// - Parameter request: the app's request this answers (`answered` or `cancelled`), if any.
     func recordAuthorization(
         _ app: AppID, access: AccessLevel, status: AuthorizationStatus, by: EventActor,
-        request: (id: Int64, state: String)? = nil, tx: StoreTransaction
+        request: (id: Int64, state: String)? = nil, reason: String? = nil, endsAt: Int64? = nil, tx: StoreTransaction
     ) throws -> PublishedEvent {
         try append(app, kind: "authorization", tx: tx) { token in
             AuthorizationEvent(app: app.rawValue, token: token, access: access.rawValue, status: status.rawValue, by: by,
-                               request: request?.id, state: request?.state)
+                               request: request?.id, state: request?.state, reason: reason, endsAt: endsAt)
         }
     }
 
     func recordSelection(
         _ app: AppID, addedAssets: [String], removedAssets: [String], addedAlbums: Int, removedAlbums: Int, by: EventActor,
-        request: (id: Int64, state: String)? = nil, tx: StoreTransaction
+        request: (id: Int64, state: String)? = nil, reason: String? = nil, endsAt: Int64? = nil, tx: StoreTransaction
     ) throws -> PublishedEvent {
         try append(app, kind: "selection", tx: tx) { token in
             SelectionEvent(app: app.rawValue, token: token, addedAssets: addedAssets, removedAssets: removedAssets,
-                           addedAlbums: addedAlbums, removedAlbums: removedAlbums, by: by, request: request?.id, state: request?.state)
+                           addedAlbums: addedAlbums, removedAlbums: removedAlbums, by: by, request: request?.id, state: request?.state,
+                           reason: reason, endsAt: endsAt)
         }
     }
 

@@ -44,9 +44,12 @@ extension Engine {
     /// Sets an app's status for one access level. Pending requests the change
     /// decides are answered with it (`settleRequests`): the one the person is
     /// answering (`answering`), and any whose question no longer stands.
+    /// With `endsAt`, the status lasts until then and returns to what it was
+    /// (`ExpiringGrant.returnStatus`); `reason` is `expired` when it is that return.
     func authorize(
         _ id: AppID, access level: AccessLevel, status: AuthorizationStatus, by: EventActor,
-        answering: (request: AccessRequest, answer: RequestAnswer)? = nil, addedAssets: [AssetID] = []
+        answering: (request: AccessRequest, answer: RequestAnswer)? = nil, addedAssets: [AssetID] = [],
+        endsAt: Int64? = nil, reason: String? = nil
     ) throws -> (record: AppRecord, settled: [RequestSettlement]) {
         cachedContexts = nil
         defer { cachedContexts = nil }
@@ -54,14 +57,17 @@ extension Engine {
         var settled: [RequestSettlement] = []
         let record = try store.write { tx -> AppRecord in
             guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
-            try tx.setAuthorization(id, access: level, status: status)
+            let returnsTo = ExpiringGrant.returnStatus(
+                current: level == .readWrite ? before.readWrite : before.addOnly, pendingReturn: try tx.authorizationEnd(id, access: level)?.returnsTo)
+            try tx.setAuthorization(id, access: level, status: status, endsAt: endsAt, returnsTo: returnsTo)
             guard let after = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
             settled = try settleRequests(after, answering: answering, addedAssets: addedAssets, tx: tx)
             // The event names the request it answers, so a client that asked knows this is its answer.
             let answered = settled.first { $0.request.id == answering?.request.id }
                 ?? settled.first { $0.request.kind == .authorization(level) }
             published.append(try journal.recordAuthorization(
-                id, access: level, status: status, by: by, request: answered.map { ($0.request.id, "answered") }, tx: tx))
+                id, access: level, status: status, by: by, request: answered.map { ($0.request.id, "answered") }, reason: reason,
+                endsAt: endsAt, tx: tx))
             if level == .readWrite, before.readWrite != status {
                 published.append(try journal.recordReload(id, tx: tx))
             }
@@ -71,7 +77,9 @@ extension Engine {
         try recordLearnedRefusals()
         hub.publish(published)
         deliver(settled, purpose: record.purpose)
-        logger.notice("App \(id) is now \(status.rawValue) for \(level.rawValue).")
+        expiryAlarm.wake()
+        let until = endsAt.map { " until \($0) (seconds since 1970)" } ?? (reason.map { " (\($0))" } ?? "")
+        logger.notice("App \(id) is now \(status.rawValue) for \(level.rawValue)\(until).")
         return (record, settled)
     }
 
@@ -134,8 +142,11 @@ extension Engine {
 
     /// Adds to (or, with `adding: false`, removes from) an app's selection; returns what changed.
     /// With `answering`, the edit is the person's answer to that review request.
+    /// With `endsAt`, what is added is granted until then; `reason` is
+    /// `expired` when the edit is the removal of grants that ended.
     func editSelection(
-        _ id: AppID, assets: [String], albums: [String], adding: Bool, by: EventActor, answering: AccessRequest? = nil
+        _ id: AppID, assets: [String], albums: [String], adding: Bool, by: EventActor, answering: AccessRequest? = nil,
+        endsAt: Int64? = nil, reason: String? = nil
     ) throws -> SelectionEditOutcome {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
         let edit = try resolve(assets: assets, albums: albums)
@@ -148,8 +159,9 @@ extension Engine {
         let (changedIDs, changedAlbums, changes) = try store.write { tx in
             // Granted before and after, whatever the status: what the person newly added.
             let grantedBefore = ViewPolicy(layout: .limited, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id))
-            let changedAssets = adding ? try tx.selectAssets(id, rowIDs: edit.assets.map(\.rowID)) : try tx.deselectAssets(id, rowIDs: edit.assets.map(\.rowID))
-            let changedAlbums = adding ? try tx.selectAlbums(id, albums: edit.albums) : try tx.deselectAlbums(id, albums: edit.albums)
+            let changedAssets = adding ? try tx.selectAssets(id, rowIDs: edit.assets.map(\.rowID), endsAt: endsAt)
+                : try tx.deselectAssets(id, rowIDs: edit.assets.map(\.rowID))
+            let changedAlbums = adding ? try tx.selectAlbums(id, albums: edit.albums, endsAt: endsAt) : try tx.deselectAlbums(id, albums: edit.albums)
             var affected = edit.assets.filter { changedAssets.contains($0.rowID) }
             if !changedAlbums.isEmpty {
                 affected += try tx.assets(inAlbums: changedAlbums.flatMap { index.albums.subtree(of: $0) })
@@ -175,7 +187,7 @@ extension Engine {
             published.append(try journal.recordSelection(
                 id, addedAssets: adding ? changedIDs.map(\.rawValue) : [], removedAssets: adding ? [] : changedIDs.map(\.rawValue),
                 addedAlbums: adding ? changedAlbums.count : 0, removedAlbums: adding ? 0 : changedAlbums.count, by: by,
-                request: answering.map { ($0.id, "answered") }, tx: tx))
+                request: answering.map { ($0.id, "answered") }, reason: reason, endsAt: adding ? endsAt : nil, tx: tx))
             // What the view gained or lost: visibility before the edit against after it.
             if app.layout == .limited, let before {
                 let after = AppViewContext(app: app, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id))
@@ -184,7 +196,7 @@ extension Engine {
                     coalescer.add(id: old.id.rawValue, old: before.viewAsset(old), new: after.viewAsset(old))
                 }
                 let details = coalescer.details
-                if !details.isEmpty { published.append(try journal.recordChange(id, details, tx: tx)) }
+                if !details.isEmpty { published.append(try journal.recordChange(id, details, reason: reason, tx: tx)) }
             }
             return (changedIDs, changedAlbums, changes)
         }
@@ -203,6 +215,7 @@ extension Engine {
         }
         hub.publish(published)
         deliver(settled, purpose: app.purpose)
+        if endsAt != nil { expiryAlarm.wake() }
         let changedAlbumPaths = changedAlbums.compactMap { index.albums.path(of: $0) }
         logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(changedIDs.count) assets and \(changedAlbumPaths.count) albums.")
         try recordLearnedRefusals()

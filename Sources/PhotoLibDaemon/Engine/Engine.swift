@@ -26,6 +26,8 @@ actor Engine {
     let answers = AnswerBoard()
     /// Connections waiting for a pick.
     let picks = PickBoard()
+    /// Wakes the expiry pass when a grant ends (`expireGrants`).
+    let expiryAlarm = ExpiryAlarm()
     /// Tells the person, on their desktop, that an app asks.
     let prompter: DesktopPrompter
     private var announcedReady = false

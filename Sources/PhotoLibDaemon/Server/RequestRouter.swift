@@ -134,12 +134,17 @@ struct RequestRouter: Sendable {
                 guard let parsed = AccessLevel(spelling: text) else { throw PhotoLibError.invalidAccessLevel(text) }
                 level = parsed
             }
-            let record = try await engine.authorize(try appID(p.app), access: level, status: status, by: by).record
+            let endsAt = try GrantEnd.expiry(now: Int64(time(nil)), forSeconds: p.forSeconds, until: p.until)
+            let record = try await engine.authorize(try appID(p.app), access: level, status: status, by: by, endsAt: endsAt).record
             return reply(id, try store.read { try appInfo(record, $0) })
         case .select, .deselect:
             let p = try params(SelectionEditParams.self, line)
+            let endsAt = try GrantEnd.expiry(now: Int64(time(nil)), forSeconds: p.forSeconds, until: p.until)
+            if method == .deselect, endsAt != nil {
+                throw PhotoLibError.invalidParameter(name: "for", reason: "a deselection takes effect at once; give --for or --until to select")
+            }
             let changed = try await engine.editSelection(
-                try appID(p.app), assets: p.assets ?? [], albums: p.albums ?? [], adding: method == .select, by: by)
+                try appID(p.app), assets: p.assets ?? [], albums: p.albums ?? [], adding: method == .select, by: by, endsAt: endsAt)
             return reply(id, SelectionEditResult(
                 assets: changed.assets.map(\.rawValue), albums: changed.albums.map(\.escaped),
                 refused: changed.refused.isEmpty ? nil : try store.read { tx in
@@ -198,10 +203,17 @@ struct RequestRouter: Sendable {
             return reply(id, try store.read { tx in
                 guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
                 let albums = try tx.albumTree()
+                let selected = try tx.selectedAssets(app)
+                let ends = try tx.selectionEnds(app)
+                let assetEnds = Dictionary(selected.compactMap { asset in ends.assets[asset.rowID].map { (asset.id.rawValue, $0) } },
+                                           uniquingKeysWith: { first, _ in first })
+                let albumEnds = Dictionary(ends.albums.compactMap { album, end in albums.path(of: album).map { ($0.escaped, end) } },
+                                           uniquingKeysWith: { first, _ in first })
                 return SelectionResult(
                     app: app.rawValue, status: record.readWrite.rawValue,
-                    assets: try tx.selectedAssets(app).map { AssetInfo($0, albums: albums) },
-                    albums: try tx.selectedAlbums(app).compactMap { albums.path(of: $0)?.escaped }.sorted())
+                    assets: selected.map { AssetInfo($0, albums: albums) },
+                    albums: try tx.selectedAlbums(app).compactMap { albums.path(of: $0)?.escaped }.sorted(),
+                    ends: assetEnds.isEmpty && albumEnds.isEmpty ? nil : GrantEnds(assets: assetEnds, albums: albumEnds))
             })
         }
     }
@@ -274,7 +286,9 @@ struct RequestRouter: Sendable {
             endpoint: endpoints.path(of: record),
             inbox: configuration.inboxes + "/" + String(decoding: record.viewName.bytes, as: UTF8.self),
             selectedAssets: try tx.selectedAssetRowIDs(record.id).count,
-            selectedAlbums: try tx.selectedAlbums(record.id).count)
+            selectedAlbums: try tx.selectedAlbums(record.id).count,
+            readWriteEnd: try tx.authorizationEnd(record.id, access: .readWrite).map { ($0.endsAt, $0.returnsTo.rawValue) },
+            addOnlyEnd: try tx.authorizationEnd(record.id, access: .addOnly).map { ($0.endsAt, $0.returnsTo.rawValue) })
     }
 
     /// Opens and closes endpoints to match the registered apps.

@@ -1,0 +1,56 @@
+import Glibc
+import Synchronization
+
+/// Wakes the engine's expiry pass when the next grant ends, or sooner when an
+/// edit made a grant with an end (which may be the new next one).
+final class ExpiryAlarm: Sendable {
+    private struct State {
+        var waiting: CheckedContinuation<Void, Never>?
+        /// A wake that came while no one waited: the next wait returns at once.
+        var woken = false
+    }
+
+    private let state = Mutex(State())
+
+    func wake() {
+        let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiting = state.waiting else {
+                state.woken = true
+                return nil
+            }
+            state.waiting = nil
+            return waiting
+        }
+        waiting?.resume()
+    }
+
+    /// Returns at `endsAt` (seconds since the epoch, by the wall clock grants
+    /// are given in), or at the next `wake`; with nil, only at a wake.
+    func wait(until endsAt: Int64?) async {
+        let timer = endsAt.map { endsAt in
+            Task { [self] in
+                var now = timespec()
+                clock_gettime(CLOCK_REALTIME, &now)
+                let milliseconds = max(0, (endsAt - Int64(now.tv_sec)) * 1000 - Int64(now.tv_nsec / 1_000_000))
+                do {
+                    try await Task.sleep(for: .milliseconds(milliseconds))
+                } catch {
+                    return  // cancelled: a wake came first
+                }
+                wake()
+            }
+        }
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if state.woken {
+                    state.woken = false
+                    return true
+                }
+                state.waiting = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+        timer?.cancel()
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Glibc
+import PhotoLibClient
+import PhotoLibCore
+import PhotoLibProtocol
+import Testing
+
+/// Grants that end by themselves (SPEC §9): `select … --for`, `--until`,
+/// `authorize … --for`, with the daemon run by the library's owner.
+@Suite("Grants that end", .serialized)
+struct GrantEndTests {
+    static let app = "org.example.Frame"
+
+    func now() -> Double { Date().timeIntervalSince1970 }
+
+    /// The next event of `kind` whose `reason` is `expired`, and when it came.
+    func nextExpired(_ reader: EventReader, _ kind: String) throws -> (event: ReceivedEvent, at: Double) {
+        while true {
+            let event = try reader.next()
+            guard event.head.event == kind else { continue }
+            let reason: String? = switch kind {
+            case "selection": try event.decode(SelectionEvent.self).reason
+            case "authorization": try event.decode(AuthorizationEvent.self).reason
+            default: try event.decode(ChangeEvent.self).reason
+            }
+            if reason == "expired" { return (event, now()) }
+        }
+    }
+
+    @Test("a selection for 2 s ends on time: its link goes and the app hears why; what lasts stays")
+    func selectionEndsOnTime() async throws {
+        let daemon = try await RunningDaemon.startedByOwner { lib in
+            try lib.write("a.jpg")
+            try lib.write("b.jpg")
+        }
+        try daemon.addApp(Self.app, "limited")
+        let ids = try daemon.assets()
+        let a = try #require(ids["a.jpg"]), b = try #require(ids["b.jpg"])
+        try daemon.ok("select", Self.app, "b.jpg")
+        let reader = try EventReader(daemon, app: Self.app)
+        let granted = now()
+        try daemon.ok("select", Self.app, "a.jpg", "--for", "2s")
+        let selection = try JSONDecoder().decode(SelectionResult.self, from: Data(try daemon.ok("selection", Self.app, "--json").utf8))
+        let endsAt = try #require(selection.ends?.assets[a])
+        #expect(Double(endsAt) >= granted + 1 && Double(endsAt) <= granted + 3, "the end is 2 s after the select")
+        #expect(selection.ends?.assets[b] == nil, "a grant without --for lasts")
+        #expect(daemon.viewEntries(Self.app).contains { $0.contains(a) })
+
+        // The selection event first, then the view's change, both saying why.
+        let (event, at) = try nextExpired(reader, "selection")
+        #expect(try event.decode(SelectionEvent.self).removedAssets == [a])
+        #expect(at >= Double(endsAt) - 0.05, "not before its end")
+        #expect(at <= Double(endsAt) + 3, "at its end (within the daemon's second and a loaded machine's delay)")
+        let (change, _) = try nextExpired(reader, "change")
+        #expect(try change.decode(ChangeEvent.self).removed.map(\.id) == [a])
+        #expect(!daemon.viewEntries(Self.app).contains { $0.contains(a) })
+        #expect(daemon.viewEntries(Self.app).contains { $0.contains(b) })
+        #expect(!(try daemon.ok("selection", Self.app)).contains(a))
+
+        // --until in the past is refused with the reason; --for and --until together too.
+        let past = try daemon.ctl("select", Self.app, "a.jpg", "--until", "@1000")
+        #expect(past.status != 0 && past.stderr.contains("time to come"), "\(past)")
+        let both = try daemon.ctl("select", Self.app, "a.jpg", "--for", "1h", "--until", "@\(Int(now()) + 60)")
+        #expect(both.status != 0)
+        let nonsense = try daemon.ctl("select", Self.app, "a.jpg", "--for", "2 fortnights")
+        #expect(nonsense.status != 0 && nonsense.stderr.contains("not a duration"), "\(nonsense)")
+    }
+
+    @Test("a status for 2 s returns to what it was, with the reason; the view follows")
+    func statusEndsOnTime() async throws {
+        let daemon = try await RunningDaemon.startedByOwner { lib in try lib.write("a.jpg") }
+        try daemon.addApp(Self.app, "limited")
+        let reader = try EventReader(daemon, app: Self.app)
+        try daemon.ok("authorize", Self.app, "authorized", "--for", "2s")
+        let info = try #require(try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first)
+        #expect(info.readWrite == "authorized" && info.readWriteReturnsTo == "limited" && info.readWriteEndsAt != nil)
+        try await waitUntil("the whole library in the view") { daemon.viewEntries(Self.app).count == 1 }
+        let (event, at) = try nextExpired(reader, "authorization")
+        #expect(try event.decode(AuthorizationEvent.self).status == "limited")
+        #expect(at <= Double(try #require(info.readWriteEndsAt)) + 3)
+        try await waitUntil("the view to be the empty selection again") { daemon.viewEntries(Self.app).isEmpty }
+        let after = try #require(try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first)
+        #expect(after.readWrite == "limited" && after.readWriteEndsAt == nil)
+    }
+
+    @Test("a grant that ended while the daemon was stopped is gone when it is ready, and the app hears it on resuming")
+    func endsAcrossARestart() async throws {
+        let daemon = try await RunningDaemon.startedByOwner { lib in try lib.write("a.jpg") }
+        try daemon.addApp(Self.app, "limited")
+        let a = try #require(try daemon.assets()["a.jpg"])
+        let token = try EventReader(daemon, app: Self.app).subscribed.token
+        try daemon.ok("select", Self.app, "a.jpg", "--for", "2s")
+        let endsAt = try #require(try JSONDecoder().decode(SelectionResult.self, from: Data(try daemon.ok("selection", Self.app, "--json").utf8)).ends?.assets[a])
+        daemon.stop()
+        try await waitUntil("the grant's end to pass while the daemon is stopped", timeout: 10) { now() > Double(endsAt) + 0.2 }
+        try await daemon.start()
+        #expect(!(try daemon.ok("selection", Self.app)).contains(a))
+        #expect(daemon.viewEntries(Self.app).isEmpty, "no link at start")
+        let reader = try EventReader(daemon, app: Self.app, since: token)
+        let (event, _) = try nextExpired(reader, "selection")
+        #expect(try event.decode(SelectionEvent.self).removedAssets == [a])
+    }
+}
