@@ -23,8 +23,13 @@ public struct ConfigurationFile: Sendable, Equatable {
     public var inboxMaxFileBytes: Int?
     public var inboxDailyBytes: Int?
     public var inboxDailyFiles: Int?
+    /// `[report] retention`: how long the access report keeps what apps opened, in seconds.
+    public var reportRetention: Int64?
+    /// `[report] watch_opens`: false turns off watching the views for opens.
+    public var reportWatchOpens: Bool?
 
-    static let topLevelKeys: Set<String> = ["library", "views_dir", "state_dir", "socket", "assets", "protocol", "inbox"]
+    static let topLevelKeys: Set<String> = ["library", "views_dir", "state_dir", "socket", "assets", "protocol", "inbox", "report"]
+    static let reportKeys: Set<String> = ["retention", "watch_opens"]
     static let assetKeys: Set<String> = ["image_extensions", "video_extensions"]
     static let inboxKeys: Set<String> = ["dir", "album", "max_file_bytes", "daily_bytes", "daily_files"]
     static let protocolKeys: Set<String> = ["history_retention", "max_connections", "max_connections_per_uid", "idle_timeout_seconds"]
@@ -115,6 +120,24 @@ public struct ConfigurationFile: Sendable, Equatable {
             result.inboxDailyBytes = try positive("daily_bytes", in: section)
             result.inboxDailyFiles = try positive("daily_files", in: section)
         }
+        if let reportSection = table["report"] {
+            guard let section = reportSection.table else { throw fail("report", "must be a table ([report])") }
+            for key in section.keys where !reportKeys.contains(key) {
+                throw fail(key, "unknown key in [report] (known: \(reportKeys.sorted().joined(separator: ", ")))")
+            }
+            if let value = section["retention"] {
+                guard let text = value.string else { throw fail("retention", "must be a duration in quotes, such as \"7d\"") }
+                do {
+                    result.reportRetention = try GrantEnd.parseDuration(text)
+                } catch {
+                    throw fail("retention", "'\(text)' is not a duration; write \"7d\", \"12h\" or \"2w\"")
+                }
+            }
+            if let value = section["watch_opens"] {
+                guard let flag = value.bool else { throw fail("watch_opens", "must be true or false") }
+                result.reportWatchOpens = flag
+            }
+        }
         return result
     }
 
@@ -136,6 +159,8 @@ public struct ConfigurationFile: Sendable, Equatable {
         if let inboxMaxFileBytes { configuration.inboxLimits.maxFileBytes = Int64(inboxMaxFileBytes) }
         if let inboxDailyBytes { configuration.inboxLimits.dailyBytes = Int64(inboxDailyBytes) }
         if let inboxDailyFiles { configuration.inboxLimits.dailyFiles = inboxDailyFiles }
+        if let reportRetention { configuration.reportRetention = reportRetention }
+        if let reportWatchOpens { configuration.reportWatchesOpens = reportWatchOpens }
         if imageExtensions != nil || videoExtensions != nil {
             configuration.namePolicy = AssetNamePolicy(
                 imageExtensions: imageExtensions ?? AssetNamePolicy.defaultImageExtensions,

@@ -31,6 +31,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var importAlbum = RelativePath(escaped: "Imported")!
     /// Per-file size and per-app daily quota of the inboxes.
     public var inboxLimits = InboxLimits.standard
+    /// How long the access report keeps what apps were handed and opened (seconds; 7 days, as iOS).
+    public var reportRetention: Int64 = 7 * 86_400
+    /// Whether the views are watched for opens (the access report's "open" lines).
+    public var reportWatchesOpens = true
 
     public init(library: String, views: String, state: String, socket: String,
                 namePolicy: AssetNamePolicy = .standard, libraryIsDefault: Bool = false) {

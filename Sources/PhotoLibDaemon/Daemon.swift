@@ -67,6 +67,12 @@ public enum Daemon {
             }
         }
         engine.inboxWatcher.start()
+        await engine.pruneAccessLog()
+        engine.viewOpens?.start()
+        let opensTask = Task {
+            guard let viewOpens = engine.viewOpens else { return }
+            for await opens in viewOpens.opens { await engine.recordOpens(opens) }
+        }
         let inboxTask = Task {
             for await arrival in engine.inboxWatcher.arrivals { await engine.receive(arrival) }
         }
@@ -100,6 +106,8 @@ public enum Daemon {
         watcher.stop()
         engine.inboxWatcher.stop()
         inboxTask.cancel()
+        engine.viewOpens?.stop()
+        opensTask.cancel()
         await engine.stop()
         queue.finish()
         await engineTask.value

@@ -13,6 +13,7 @@ public enum Method: String, CaseIterable, Sendable {
     case rescan
     case requests
     case answer
+    case report
 
     // An app's own view (an admin may name any app)
     case authorizationStatus

@@ -24,7 +24,8 @@ enum ExitStatus: Int32, CaseIterable {
         case "notPermitted", "adminOnly", "otherAppsView", "sandboxedOnMainSocket", "endpointOfAnotherApp", "peerUnidentified": .notPermitted
         case "daemonNotRunning": .daemonNotRunning
         case "invalidParameter", "invalidAppID", "invalidAssetID", "invalidStatus", "invalidAccessLevel",
-             "invalidAnswer", "answerItemsNeedLimited", "answerNotForAddOnly", "ambiguousApp", "sinceNeedsOneApp", "sinceInFuture": .usage
+             "invalidAnswer", "answerItemsNeedLimited", "answerNotForAddOnly", "ambiguousApp", "sinceNeedsOneApp", "sinceInFuture",
+             "grantEndsInPast", "pickNothingChosen", "pickOverLimit", "pickChosenTwice", "pickTypeNotAsked": .usage
         default: .failure
         }
     }

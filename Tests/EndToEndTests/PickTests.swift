@@ -109,6 +109,8 @@ struct PickTests {
         #expect(app.readWrite == "notDetermined" && app.selectedAssets == 0 && app.selectedAlbums == 0)
         #expect(try daemon.ok("requests").contains("No pending requests"))
         #expect(daemon.log.contains("3 assets handed to \(Self.printer.app) once"))
+        let report = try JSONDecoder().decode(ReportResult.self, from: Data(try daemon.ok("report", Self.printer.app, "--json").utf8))
+        #expect(report.entries.filter { $0.how == "pick" }.map(\.asset) == [c, a, b], "the pick is in the access report, in order")
 
         // A Live Photo asked for as `live` is its two files; the person's mistakes are explained, and the pick waits on.
         let output = daemon.library.root + "/live.out"

@@ -20,6 +20,7 @@ extension Engine {
         try updatePassages()
         _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
         try syncInboxes()
+        syncViewOpens(try store.read { try $0.apps() })
         logger.notice("App \(id) registered for uid \(uid).")
         return record
     }
@@ -37,6 +38,7 @@ extension Engine {
         hub.publish(try withdrawn.map { try journal.requestEvent($0, purpose: removed.purpose, state: "cancelled", answer: nil) })
         try views.removeView(removed)
         try syncInboxes()
+        syncViewOpens(try store.read { try $0.apps() })
         try updatePassages()
         logger.notice("App \(id) removed; its view is gone.")
     }

@@ -28,6 +28,12 @@ actor Engine {
     let picks = PickBoard()
     /// Wakes the expiry pass when a grant ends (`expireGrants`).
     let expiryAlarm = ExpiryAlarm()
+    /// Watches the views for opens, for the access report (nil when turned off).
+    let viewOpens: ViewOpenWatcher?
+    /// The last report line written per app and asset, to make one line of a burst of opens.
+    var lastOpenLines: [OpenKey: Int64] = [:]
+    /// When the access log was last pruned to its retention (seconds since the epoch).
+    var lastAccessPrune: Int64 = 0
     /// Tells the person, on their desktop, that an app asks.
     let prompter: DesktopPrompter
     private var announcedReady = false
@@ -67,6 +73,7 @@ actor Engine {
         inboxes = InboxDirectories(path: configuration.inboxes, logger: logger)
         do {
             inboxWatcher = try InboxWatcher(logger: logger)
+            viewOpens = configuration.reportWatchesOpens ? try ViewOpenWatcher(logger: logger) : nil
         } catch {
             throw PhotoLibError.systemCall(name: error.call, path: configuration.inboxes, errno: error.errno)
         }
@@ -219,6 +226,7 @@ actor Engine {
             _ = try views.reconcile(app, index: index, store: store, libraryAvailable: libraryAvailable)
         }
         try recordLearnedRefusals()
+        syncViewOpens(apps)
     }
 
     /// Stores the refusals the kernel gave while linking (by member file), so `assets` and

@@ -190,6 +190,22 @@ struct RequestRouter: Sendable {
                 return reply(id, try await engine.answerPick(p.request, assets: p.assets ?? []))
             }
             return reply(id, try await engine.answer(p.request, with: answer, assets: p.assets ?? [], albums: p.albums ?? [], by: by))
+        case .report:
+            let p = try params(ReportParams.self, line)
+            let app = try p.app.map { text throws(PhotoLibError) in try appID(text) }
+            return reply(id, try store.read { tx in
+                if let app, try tx.app(app) == nil { throw PhotoLibError.unknownApp(app) }
+                let albums = try tx.albumTree()
+                var paths: [AssetID: String?] = [:]
+                let entries = try tx.accessLog(app: app, since: p.since ?? 0).map { entry in
+                    if paths[entry.asset] == nil {
+                        paths[entry.asset] = .some(try tx.asset(id: entry.asset).map { AssetInfo($0, albums: albums).path })
+                    }
+                    return ReportEntry(app: entry.app.rawValue, asset: entry.asset.rawValue, path: paths[entry.asset] ?? nil,
+                                       how: entry.how, at: entry.at, request: entry.request)
+                }
+                return ReportResult(retention: configuration.reportRetention, watchingOpens: configuration.reportWatchesOpens, entries: entries)
+            })
         case .rescan:
             let started = ContinuousClock.now
             try await engine.rescan { watcher.requestRewatch() }

@@ -1,0 +1,160 @@
+import Foundation
+import Glibc
+import Logging
+import PhotoLibCore
+import PhotoLibSystem
+import Synchronization
+
+/// Watches every app's view for opens, on a thread of its own, for the access
+/// report (SPEC §9).
+///
+/// inotify reports an open to the watch on the directory the opener went
+/// through, so an open of the same file through the library (or another
+/// app's view) is not counted here. Each view directory, and each album
+/// directory of a full view, has a watch; new directories are watched as they
+/// are made, and a view whose directories moved is walked again. Opens go to
+/// `opens` in batches, one per read, with the wall-clock second they were read.
+final class ViewOpenWatcher: Sendable {
+    /// An entry of an app's view was opened.
+    struct Open: Sendable {
+        let app: AppID
+        /// Relative to the view.
+        let path: RelativePath
+        /// Seconds since the epoch.
+        let at: Int64
+    }
+
+    private struct Watched {
+        let app: AppID
+        let directory: RelativePath
+    }
+
+    private struct State {
+        var watches: [Int32: Watched] = [:]
+        /// Each watched app's view directory, open.
+        var roots: [AppID: FileDescriptor] = [:]
+    }
+
+    let opens: AsyncStream<[Open]>
+    private let continuation: AsyncStream<[Open]>.Continuation
+    private let inotify: RawInotify
+    private let wakeup: Wakeup
+    private let stopping = Atomic<Bool>(false)
+    private let state = Mutex(State())
+    private let logger: Logger
+    private static let mask = UInt32(IN_OPEN | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM) | UInt32(IN_ONLYDIR) | UInt32(IN_EXCL_UNLINK)
+
+    init(logger: Logger) throws(SystemCallError) {
+        inotify = try RawInotify()
+        wakeup = try Wakeup()
+        (opens, continuation) = AsyncStream.makeStream(of: [Open].self)
+        self.logger = logger
+    }
+
+    /// Watches exactly these apps' views (view directory paths), walking each
+    /// new one; the views of apps not named are no longer watched.
+    func sync(_ views: [AppID: String]) {
+        let gone = state.withLock { state -> [Int32] in
+            let leaving = Set(state.roots.keys).subtracting(views.keys)
+            for app in leaving { state.roots.removeValue(forKey: app)?.close() }
+            let watches = state.watches.filter { leaving.contains($0.value.app) }.map(\.key)
+            for watch in watches { state.watches[watch] = nil }
+            return watches
+        }
+        for watch in gone { inotify.removeWatch(watch) }
+        for (app, path) in views where state.withLock({ $0.roots[app] == nil }) {
+            do {
+                let root = try Directory.open(path: path)
+                state.withLock { $0.roots[app] = root }
+                walk(app, .root)
+            } catch {
+                logger.warning("Cannot watch the view of \(app) at \(path) for the access report: \(error). Its opens are not reported until the next start.")
+            }
+        }
+    }
+
+    /// Watches a view directory and every directory below it.
+    private func walk(_ app: AppID, _ directory: RelativePath) {
+        guard let root = state.withLock({ $0.roots[app] }) else { return }
+        let fd: FileDescriptor
+        do {
+            fd = try Directory.open(directory, in: root)
+        } catch {
+            return  // gone meanwhile: its parent's event says so
+        }
+        defer { fd.close() }
+        do {
+            let watch = try inotify.addWatch(fd, mask: Self.mask)
+            state.withLock { $0.watches[watch] = Watched(app: app, directory: directory) }
+        } catch {
+            logger.warning("Cannot watch \(directory.escaped) in the view of \(app) for the access report: \(error); raise fs.inotify.max_user_watches.")
+            return
+        }
+        let entries: [DirectoryEntry]
+        do {
+            entries = try Directory.list(fd)
+        } catch {
+            return
+        }
+        for entry in entries where entry.kind == .directory { walk(app, directory.appending(entry.name)) }
+    }
+
+    /// Walks an app's view again from the top (its directories moved).
+    private func rewalk(_ app: AppID) {
+        let old = state.withLock { state -> [Int32] in
+            let watches = state.watches.filter { $0.value.app == app }.map(\.key)
+            for watch in watches { state.watches[watch] = nil }
+            return watches
+        }
+        for watch in old { inotify.removeWatch(watch) }
+        walk(app, .root)
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            var lostReported = false
+            while !stopping.load(ordering: .relaxed) {
+                let events = inotify.wait(orWakeup: wakeup)
+                let now = Int64(time(nil))
+                var batch: [Open] = []
+                var moved = Set<AppID>()
+                for event in events {
+                    if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                        if !lostReported {
+                            logger.warning("Some opens in the views were lost (the inotify queue overflowed); the access report misses them.")
+                            lostReported = true
+                        }
+                        continue
+                    }
+                    if event.mask & UInt32(IN_IGNORED) != 0 {
+                        state.withLock { _ = $0.watches.removeValue(forKey: event.watch) }
+                        continue
+                    }
+                    guard let watched = state.withLock({ $0.watches[event.watch] }), let name = FileName(bytes: event.name) else { continue }
+                    let isDirectory = event.mask & UInt32(IN_ISDIR) != 0
+                    if isDirectory {
+                        if event.mask & UInt32(IN_MOVED_FROM | IN_MOVED_TO) != 0 {
+                            moved.insert(watched.app)
+                        } else if event.mask & UInt32(IN_CREATE) != 0 {
+                            walk(watched.app, watched.directory.appending(name))
+                        }
+                        continue
+                    }
+                    if event.mask & UInt32(IN_OPEN) != 0 {
+                        batch.append(Open(app: watched.app, path: watched.directory.appending(name), at: now))
+                    }
+                }
+                for app in moved { rewalk(app) }
+                if !batch.isEmpty { continuation.yield(batch) }
+            }
+            continuation.finish()
+        }
+        thread.name = "photolibd-view-opens"
+        thread.start()
+    }
+
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        wakeup.signal()
+    }
+}
