@@ -40,6 +40,13 @@ let package = Package(
             cSettings: [.define("_GNU_SOURCE")]
         ),
 
+        // C++: exiv2 (Debian libexiv2-dev) behind a small C face, so Swift needs no C++ interop.
+        .target(
+            name: "CMetadata",
+            path: "Sources/CMetadata",
+            linkerSettings: [.linkedLibrary("exiv2")]
+        ),
+
         // Pure model and decisions: no I/O at all.
         .target(name: "PhotoLibCore", path: "Sources/PhotoLibCore", swiftSettings: strict),
         // The only module that makes system calls.
@@ -47,6 +54,13 @@ let package = Package(
             name: "PhotoLibSystem",
             dependencies: ["PhotoLibCore", "CSystemShims", "CInotifyTools"],
             path: "Sources/PhotoLibSystem",
+            swiftSettings: strict
+        ),
+        // Photo and video metadata: finding and removing location (exiv2, and ISO box edits the core plans).
+        .target(
+            name: "PhotoLibMetadata",
+            dependencies: ["PhotoLibCore", "PhotoLibSystem", "CMetadata"],
+            path: "Sources/PhotoLibMetadata",
             swiftSettings: strict
         ),
         // SQLite: schema, migrations, queries.
@@ -77,6 +91,7 @@ let package = Package(
             name: "PhotoLibDaemon",
             dependencies: [
                 "PhotoLibCore", "PhotoLibSystem", "PhotoLibStore", "PhotoLibProtocol", "PhotoLibConfiguration", "PhotoLibDoctor",
+                "PhotoLibMetadata",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -122,5 +137,6 @@ let package = Package(
             dependencies: ["PhotoLibSystem", "PhotoLibCore", "PhotoLibClient", "PhotoLibProtocol"],
             swiftSettings: strict
         ),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

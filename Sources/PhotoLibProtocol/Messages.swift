@@ -18,10 +18,16 @@ public struct StatusResult: Codable, Sendable, Equatable {
     /// Library paths (escaped) that cannot be read now: their assets, IDs and
     /// selections are kept as they were, and `state` is `degraded` until they can be read.
     public var unreadable: [String]?
+    /// Derivatives without location on disk (for apps whose location policy
+    /// is `none`), and the bytes they take.
+    public var derivatives: Int?
+    public var derivativeBytes: Int64?
 
     public init(version: String, pid: Int32, library: String, views: String, socket: String, state: String,
                 scannedDirectories: Int, scannedFiles: Int, assets: Int, albums: Int, apps: Int, watches: Int, failedWatches: Int,
-                unreadable: [String]? = nil) {
+                unreadable: [String]? = nil, derivatives: Int? = nil, derivativeBytes: Int64? = nil) {
+        self.derivatives = derivatives
+        self.derivativeBytes = derivativeBytes
         self.version = version
         self.pid = pid
         self.library = library
@@ -121,10 +127,24 @@ public struct AddAppParams: Codable, Sendable, Equatable {
     public var app: String
     public var uid: UInt32
     public var purpose: String?
-    public init(app: String, uid: UInt32, purpose: String?) {
+    /// `precise` or `none` (the default when absent).
+    public var location: String?
+    public init(app: String, uid: UInt32, purpose: String?, location: String? = nil) {
         self.app = app
         self.uid = uid
         self.purpose = purpose
+        self.location = location
+    }
+}
+
+/// `app.set`: changes what the person decides about a registered app.
+public struct SetAppParams: Codable, Sendable, Equatable {
+    public var app: String
+    /// `precise` or `none`.
+    public var location: String?
+    public init(app: String, location: String?) {
+        self.app = app
+        self.location = location
     }
 }
 
@@ -151,10 +171,14 @@ public struct AppInfo: Codable, Sendable, Equatable {
     public var readWriteReturnsTo: String?
     public var addOnlyEndsAt: Int64?
     public var addOnlyReturnsTo: String?
+    /// `precise` or `none`: whether the app sees where photos were taken.
+    public var location: String
 
     public init(app: String, uid: UInt32, purpose: String, readWrite: String, addOnly: String, view: String,
                 endpoint: String? = nil, inbox: String? = nil, selectedAssets: Int, selectedAlbums: Int,
-                readWriteEnd: (at: Int64, returnsTo: String)? = nil, addOnlyEnd: (at: Int64, returnsTo: String)? = nil) {
+                readWriteEnd: (at: Int64, returnsTo: String)? = nil, addOnlyEnd: (at: Int64, returnsTo: String)? = nil,
+                location: String) {
+        self.location = location
         readWriteEndsAt = readWriteEnd?.at
         readWriteReturnsTo = readWriteEnd?.returnsTo
         addOnlyEndsAt = addOnlyEnd?.at

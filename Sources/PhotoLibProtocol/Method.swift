@@ -6,6 +6,7 @@ public enum Method: String, CaseIterable, Sendable {
     case apps
     case addApp = "app.add"
     case removeApp = "app.remove"
+    case setApp = "app.set"
     case authorize
     case select
     case deselect

@@ -60,10 +60,13 @@ public struct AppRecord: Sendable, Equatable {
     public var addOnly: AuthorizationStatus
     /// The view directory's name in the views root (see `ViewName`).
     public var viewName: FileName
+    /// Whether the app sees where photos were taken.
+    public var location: LocationPolicy
 
     public init(id: AppID, uid: UInt32, purpose: String, readWrite: AuthorizationStatus, addOnly: AuthorizationStatus,
-                viewName: FileName) {
+                viewName: FileName, location: LocationPolicy = .newAppDefault) {
         self.viewName = viewName
+        self.location = location
         self.id = id
         self.uid = uid
         self.purpose = purpose

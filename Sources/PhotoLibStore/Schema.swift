@@ -295,6 +295,25 @@ enum Schema {
                 CREATE INDEX selectedAlbum_endsAt ON selectedAlbum (endsAt) WHERE endsAt IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v13: location per app, and what each file was found to hold") { db in
+            // Apps registered before keep seeing what they saw (`precise`): an
+            // upgrade changes no view. A new app is `none` unless told otherwise.
+            // A location check holds for the content it was made for (inode,
+            // size, mtime); `derived` names the derivative's inode and size.
+            try db.execute(sql: """
+                ALTER TABLE app ADD COLUMN location TEXT NOT NULL DEFAULT 'precise';
+                CREATE TABLE locationCheck (
+                    member INTEGER PRIMARY KEY REFERENCES member(rowid) ON DELETE CASCADE,
+                    inode INTEGER NOT NULL,
+                    size INTEGER NOT NULL,
+                    mtime INTEGER NOT NULL,
+                    outcome TEXT NOT NULL,
+                    derivedInode INTEGER,
+                    derivedSize INTEGER,
+                    problem TEXT
+                );
+                """)
+        }
         return migrator
     }
 

@@ -8,16 +8,16 @@ extension StoreTransaction {
     }
 
     public func apps() throws -> [AppRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName FROM app ORDER BY id").compactMap(Self.app(from:))
+        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location FROM app ORDER BY id").compactMap(Self.app(from:))
     }
 
     public func app(_ id: AppID) throws -> AppRecord? {
-        try Row.fetchOne(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName FROM app WHERE id = ?", arguments: [id.rawValue])
+        try Row.fetchOne(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location FROM app WHERE id = ?", arguments: [id.rawValue])
             .flatMap(Self.app(from:))
     }
 
     public func apps(uid: UInt32) throws -> [AppRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName FROM app WHERE uid = ? ORDER BY id",
+        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location FROM app WHERE uid = ? ORDER BY id",
                          arguments: [Int64(uid)]).compactMap(Self.app(from:))
     }
 
@@ -27,9 +27,10 @@ extension StoreTransaction {
     public func insertApp(_ app: AppRecord, createdAt: Int64) throws {
         let retired = try Int64.fetchOne(db, sql: "SELECT lastToken + 1 FROM retiredApp WHERE id = ?", arguments: [app.id.rawValue]) ?? 0
         try db.execute(sql: """
-            INSERT INTO app (id, uid, purpose, readWrite, addOnly, createdAt, lastToken, historyFloor, viewName) VALUES (?,?,?,?,?,?,?,?,?)
+            INSERT INTO app (id, uid, purpose, readWrite, addOnly, createdAt, lastToken, historyFloor, viewName, location)
+            VALUES (?,?,?,?,?,?,?,?,?,?)
             """, arguments: [app.id.rawValue, Int64(app.uid), app.purpose, app.readWrite.rawValue, app.addOnly.rawValue, createdAt,
-                             retired, retired, Data(app.viewName.bytes)])
+                             retired, retired, Data(app.viewName.bytes), app.location.rawValue])
     }
 
     public func deleteApp(_ id: AppID) throws {
@@ -38,6 +39,10 @@ extension StoreTransaction {
             ON CONFLICT (id) DO UPDATE SET lastToken = max(lastToken, excluded.lastToken)
             """, arguments: [id.rawValue])
         try db.execute(sql: "DELETE FROM app WHERE id = ?", arguments: [id.rawValue])
+    }
+
+    public func setLocation(_ id: AppID, _ policy: LocationPolicy) throws {
+        try db.execute(sql: "UPDATE app SET location = ? WHERE id = ?", arguments: [policy.rawValue, id.rawValue])
     }
 
     /// Sets a status; with `endsAt`, until then, after which it returns to
@@ -65,9 +70,11 @@ extension StoreTransaction {
         let readWrite: String = row["readWrite"]
         let addOnly: String = row["addOnly"]
         let viewName: Data = row["viewName"]
+        let location: String = row["location"]
         guard let id = AppID(idText), let rw = AuthorizationStatus(rawValue: readWrite),
-              let ao = AuthorizationStatus(rawValue: addOnly), let view = FileName(bytes: Array(viewName)) else { return nil }
+              let ao = AuthorizationStatus(rawValue: addOnly), let view = FileName(bytes: Array(viewName)),
+              let policy = LocationPolicy(rawValue: location) else { return nil }
         return AppRecord(id: id, uid: UInt32(truncatingIfNeeded: uid), purpose: row["purpose"], readWrite: rw, addOnly: ao,
-                         viewName: view)
+                         viewName: view, location: policy)
     }
 }

@@ -24,6 +24,14 @@ public enum FileCopy {
         return FileDescriptor(rawValue: fd)
     }
 
+    /// Opens a file of the daemon's own for reading and writing, never following a symlink.
+    public static func openReadWrite(_ name: FileName, in dir: FileDescriptor) throws(SystemCallError) -> FileDescriptor {
+        let fd = try Directory.withName(name) { n throws(SystemCallError) in
+            try systemCall("openat") { openat(dir.rawValue, n, O_RDWR | O_NOFOLLOW | O_CLOEXEC) }
+        }
+        return FileDescriptor(rawValue: fd)
+    }
+
     /// Creates a new file to copy into, readable and writable (its header is read back), never following a symlink.
     public static func createTarget(_ name: FileName, in dir: FileDescriptor) throws(SystemCallError) -> FileDescriptor {
         let fd = try Directory.withName(name) { n throws(SystemCallError) in

@@ -6,7 +6,7 @@ import PhotoLibSystem
 
 struct AppCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "app", abstract: "Register or remove an app, or say how to sandbox it.", subcommands: [Add.self, Remove.self, Sandbox.self])
+        commandName: "app", abstract: "Register or remove an app, or say how to sandbox it.", subcommands: [Add.self, Set.self, Remove.self, Sandbox.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -24,9 +24,13 @@ struct AppCommand: ParsableCommand {
         @Option(help: "Why the app wants photos, shown when it asks.")
         var purpose: String?
 
+        @Option(help: "precise: the app sees where photos were taken; none (the default): it gets them without any location field.")
+        var location: String?
+
         @OptionGroup var connection: ConnectionOptions
 
         func validate() throws {
+            try AppCommand.validateLocation(location)
             if (uid == nil) == (user == nil) {
                 throw ValidationError("Give exactly one of --uid UID or --user NAME: the identity the app runs as.")
             }
@@ -38,9 +42,45 @@ struct AppCommand: ParsableCommand {
         func run() throws {
             let uid = self.uid ?? ProcessIdentity.userID(named: user!)!
             let info = try connection.withConnection {
-                try $0.call(.addApp, AddAppParams(app: app, uid: uid, purpose: purpose), returning: AppInfo.self)
+                try $0.call(.addApp, AddAppParams(app: app, uid: uid, purpose: purpose, location: location), returning: AppInfo.self)
             }
-            print("Registered \(info.app) for uid \(info.uid); its view is \(info.view) (empty until you authorize it).")
+            print("Registered \(info.app) for uid \(info.uid), location \(info.location); its view is \(info.view) (empty until you authorize it).")
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change what a registered app may see: --location precise|none.",
+            discussion: """
+                With none, every photo or video that carries a location appears in the app's view (and in \
+                what it picks) as a copy with every location field removed; the rest is linked as it is. \
+                The view changes at once and the app is told to reload.
+                """)
+
+        @Argument(help: "The app's ID.")
+        var app: String
+
+        @Option(help: "precise: the app sees where photos were taken; none: it gets them without any location field.")
+        var location: String?
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func validate() throws {
+            guard location != nil else { throw ValidationError("Say what to change, such as --location none.") }
+            try AppCommand.validateLocation(location)
+        }
+
+        func run() throws {
+            let info = try connection.withConnection {
+                try $0.call(.setApp, SetAppParams(app: app, location: location), returning: AppInfo.self)
+            }
+            print("\(info.app) now has location \(info.location).")
+        }
+    }
+
+    static func validateLocation(_ text: String?) throws {
+        if let text, LocationPolicy(rawValue: text) == nil {
+            throw ValidationError(PhotoLibError.invalidLocationPolicy(text).message)
         }
     }
 
@@ -69,8 +109,8 @@ struct AppsCommand: ParsableCommand {
     func run() throws {
         let result = try connection.withConnection { try $0.call(.apps, NoParams(), returning: AppsResult.self) }
         if output.json { return Output.json(result.apps) }
-        Output.table(["APP", "UID", "READ-WRITE", "ADD-ONLY", "SELECTED", "VIEW"], result.apps.map { app in
-            [app.app, String(app.uid), app.readWrite, app.addOnly, "\(app.selectedAssets) assets, \(app.selectedAlbums) albums", app.view]
+        Output.table(["APP", "UID", "READ-WRITE", "ADD-ONLY", "LOCATION", "SELECTED", "VIEW"], result.apps.map { app in
+            [app.app, String(app.uid), app.readWrite, app.addOnly, app.location, "\(app.selectedAssets) assets, \(app.selectedAlbums) albums", app.view]
         })
     }
 }

@@ -18,6 +18,9 @@ struct StatusCommand: ParsableCommand {
         print("socket:   \(status.socket)")
         print("assets:   \(status.assets) in \(status.albums) albums")
         print("apps:     \(status.apps)")
+        if let count = status.derivatives, let bytes = status.derivativeBytes {
+            print("no-location copies: \(count) (\(Output.size(bytes))), for apps with location none")
+        }
         print("watches:  \(status.watches)\(status.failedWatches > 0 ? " (\(status.failedWatches) failed: raise fs.inotify.max_user_watches)" : "")")
         if let unreadable = status.unreadable, !unreadable.isEmpty {
             print("unreadable (assets there are kept as they were until photolibd can read them again; check their permissions):")

@@ -13,6 +13,9 @@ struct ImportTests {
     static let camera = (app: "org.example.Camera", uid: 4251)   // limited: sees what it adds
     static let scanner = (app: "org.example.Scanner", uid: 4252) // add-only: sees nothing
 
+    // Headers that pass the inbox's type check, and then bytes no decoder
+    // would read: these apps are registered with --location precise, as
+    // whether such files hold a location cannot be told (LocationTests covers that).
     static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10] + Array("JFIF".utf8) + [0] + Array(repeating: 7, count: 500)
     static let heic: [UInt8] = [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8) + Array(repeating: 1, count: 300)
     static let mp4: [UInt8] = [0, 0, 0, 0x20] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2avc1mp41".utf8) + Array(repeating: 2, count: 300)
@@ -78,8 +81,8 @@ struct ImportTests {
         }
         daemon.stop()
         try await daemon.start(extraArguments: ["--config", daemon.library.root + "/photolibd.toml"])
-        try daemon.ok("app", "add", Self.camera.app, "--uid", String(Self.camera.uid))
-        try daemon.ok("app", "add", Self.scanner.app, "--uid", String(Self.scanner.uid))
+        try daemon.ok("app", "add", Self.camera.app, "--uid", String(Self.camera.uid), "--location", "precise")
+        try daemon.ok("app", "add", Self.scanner.app, "--uid", String(Self.scanner.uid), "--location", "precise")
         try daemon.ok("authorize", Self.camera.app, "limited")
         try daemon.ok("authorize", Self.scanner.app, "authorized", "--access", "add-only")
         let listed = try apps(daemon)
@@ -163,7 +166,7 @@ struct ImportTests {
             chmod(lib.root, 0o711)
             try lib.write("a.jpg")
         }
-        try daemon.ok("app", "add", Self.camera.app, "--uid", String(Self.camera.uid))
+        try daemon.ok("app", "add", Self.camera.app, "--uid", String(Self.camera.uid), "--location", "precise")
         try daemon.ok("authorize", Self.camera.app, "limited")
         let inbox = try #require(try apps(daemon).first?.inbox)
         daemon.stop()

@@ -77,7 +77,7 @@ struct PickTests {
         }
         let examples = try Self.examplesDirectory()
         defer { _ = try? EndToEndTests.run("/bin/rm", ["-rf", examples]) }  // cleanup only
-        try daemon.ok("app", "add", Self.printer.app, "--uid", String(Self.printer.uid))
+        try daemon.ok("app", "add", Self.printer.app, "--uid", String(Self.printer.uid), "--location", "precise")
         let ids = try daemon.assets()
         let a = try #require(ids["Trips/a.jpg"]), b = try #require(ids["Trips/b.jpg"]), c = try #require(ids["Trips/c.mp4"])
         let asApp = ["/usr/bin/setpriv", "--reuid=\(Self.printer.uid)", "--regid=\(Self.printer.uid)", "--clear-groups",
@@ -149,7 +149,7 @@ struct PickTests {
         let examples = try Self.examplesDirectory()
         defer { _ = try? EndToEndTests.run("/bin/rm", ["-rf", examples]) }  // cleanup only
         let owner = try #require(daemon.library.owner)
-        try daemon.ok("app", "add", Self.editor, "--uid", String(owner.uid))
+        try daemon.ok("app", "add", Self.editor, "--uid", String(owner.uid), "--location", "precise")
         try daemon.ok("authorize", Self.editor, "limited")
         let before = (try sha256(daemon.library.path("a.jpg")), try sha256(daemon.library.path("b.heic")))
         let command = try sandboxed(daemon, Self.editor, examples: examples, "pick_photos.py", ["--limit", "0", "--try-reopen"])
@@ -172,7 +172,7 @@ struct PickTests {
         let examples = try Self.examplesDirectory()
         defer { _ = try? EndToEndTests.run("/bin/rm", ["-rf", examples]) }  // cleanup only
         let owner = try #require(daemon.library.owner)
-        try daemon.ok("app", "add", Self.editor, "--uid", String(owner.uid))
+        try daemon.ok("app", "add", Self.editor, "--uid", String(owner.uid), "--location", "precise")
         try daemon.ok("authorize", Self.editor, "limited")
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10] + Array("JFIF".utf8) + [0] + Array(repeating: 9, count: 400)
         try Data(jpeg).write(to: URL(fileURLWithPath: examples + "/beach.jpg"))
@@ -193,7 +193,7 @@ struct PickTests {
             try lib.write("one.jpg", contents: "first")
             try lib.write("two.jpg", contents: "second")
         }
-        try daemon.ok("app", "add", Self.editor, "--uid", String(try #require(daemon.library.owner).uid))
+        try daemon.ok("app", "add", Self.editor, "--uid", String(try #require(daemon.library.owner).uid), "--location", "precise")
         let endpoint = try #require(try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first?.endpoint)
         let picking = Task.detached { () throws -> (PickResult, [[UInt8]]) in
             let connection = try PhotoLibConnection(socketPath: endpoint, receiveTimeout: 60)
@@ -220,7 +220,7 @@ struct PickTests {
                 try lib.write(String(format: "Burst/L%03d.MOV", n), contents: "motion \(n)")
             }
         }
-        try daemon.ok("app", "add", Self.editor, "--uid", String(try #require(daemon.library.owner).uid))
+        try daemon.ok("app", "add", Self.editor, "--uid", String(try #require(daemon.library.owner).uid), "--location", "precise")
         let endpoint = try #require(try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first?.endpoint)
         let picking = Task.detached { () throws -> [String] in
             let connection = try PhotoLibConnection(socketPath: endpoint, receiveTimeout: 60)

@@ -29,6 +29,7 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
     case notAnAsset(path: String)
     case unknownAlbum(path: String)
     case invalidStatus(String)
+    case invalidLocationPolicy(String)
     case invalidAccessLevel(String)
     case unknownRequest(Int64)
     case invalidAnswer(String, expected: String = "authorized, limited, denied or cancel")
@@ -85,6 +86,7 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAnAsset: "notAnAsset"
         case .unknownAlbum: "unknownAlbum"
         case .invalidStatus: "invalidStatus"
+        case .invalidLocationPolicy: "invalidLocationPolicy"
         case .invalidAccessLevel: "invalidAccessLevel"
         case .unknownRequest: "unknownRequest"
         case .invalidAnswer: "invalidAnswer"
@@ -161,6 +163,8 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
             "'\(path)' is not an album in the library; give a directory path relative to the library, as 'photolibctl assets' prints."
         case .invalidStatus(let text):
             "'\(text)' is not an authorization status; use one of authorized, limited, denied, restricted, not-determined."
+        case .invalidLocationPolicy(let text):
+            "'\(text)' is not a location policy; use precise (the app sees where photos were taken) or none (it gets them without location)."
         case .invalidAccessLevel(let text):
             "'\(text)' is not an access level; use read-write or add-only."
         case .unknownRequest(let id):

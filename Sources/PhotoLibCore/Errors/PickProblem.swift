@@ -16,6 +16,8 @@ public enum PickProblem: Sendable, Equatable {
     case cannotCopy(asset: String, path: String, errno: Int32)
     /// The app's connection closed before the files could be handed over.
     case appGone(app: AppID)
+    /// The app may not see locations, and whether the file holds one cannot be told.
+    case locationUnknown(asset: String, path: String, reason: String)
 
     public var code: String {
         switch self {
@@ -28,6 +30,7 @@ public enum PickProblem: Sendable, Equatable {
         case .cannotOpen: "pickCannotOpen"
         case .cannotCopy: "pickCannotCopy"
         case .appGone: "pickAppGone"
+        case .locationUnknown: "pickLocationUnknown"
         }
     }
 
@@ -53,6 +56,8 @@ public enum PickProblem: Sendable, Equatable {
             "The private copy of asset \(asset) (\(path)) for an app running as the library's owner could not be made (\(PhotoLibError.describe(errno))); nothing was handed over. Free some space, or choose another."
         case .appGone(let app):
             "\(app) closed the connection that asked; nothing was handed over."
+        case .locationUnknown(let asset, let path, let reason):
+            "The app may not see where photos were taken, and whether asset \(asset) (\(path)) holds a location cannot be told: \(reason). Nothing was handed over; choose another, or give the app 'photolibctl app set APP --location precise'."
         }
     }
 }

@@ -8,11 +8,11 @@ import PhotoLibSystem
 
 /// Edits made through the socket by the library's owner: apps, authorizations, selections.
 extension Engine {
-    func addApp(_ id: AppID, uid: UInt32, purpose: String) throws -> AppRecord {
+    func addApp(_ id: AppID, uid: UInt32, purpose: String, location: LocationPolicy) throws -> AppRecord {
         cachedContexts = nil
         var generator = SystemRandomNumberGenerator()
         let record = AppRecord(id: id, uid: uid, purpose: purpose, readWrite: .notDetermined, addOnly: .notDetermined,
-                               viewName: ViewName.random(using: &generator))
+                               viewName: ViewName.random(using: &generator), location: location)
         try store.write { tx in
             if let existing = try tx.app(id) { throw PhotoLibError.appExists(id, uid: existing.uid) }
             try tx.insertApp(record, createdAt: Int64(time(nil)))
@@ -21,7 +21,28 @@ extension Engine {
         _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
         try syncInboxes()
         syncViewOpens(try store.read { try $0.apps() })
-        logger.notice("App \(id) registered for uid \(uid).")
+        logger.notice("App \(id) registered for uid \(uid), location \(location.rawValue).")
+        return record
+    }
+
+    /// Sets whether an app sees where photos were taken. Its view is linked
+    /// again at once (originals, or derivatives without location), and it is
+    /// told to reload: sizes and contents of its entries may have changed.
+    func setLocation(_ id: AppID, _ policy: LocationPolicy) throws -> AppRecord {
+        cachedContexts = nil
+        var published: [PublishedEvent] = []
+        let record = try store.write { tx -> AppRecord in
+            guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
+            try tx.setLocation(id, policy)
+            if before.location != policy { published.append(try journal.recordReload(id, tx: tx)) }
+            guard let after = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
+            return after
+        }
+        _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
+        collectDerivatives()
+        try recordLearnedRefusals()
+        hub.publish(published)
+        logger.notice("App \(id) now has location \(policy.rawValue).")
         return record
     }
 
@@ -37,6 +58,7 @@ extension Engine {
         // The person's tools take down prompts for an app that is gone.
         hub.publish(try withdrawn.map { try journal.requestEvent($0, purpose: removed.purpose, state: "cancelled", answer: nil) })
         try views.removeView(removed)
+        collectDerivatives()
         try syncInboxes()
         syncViewOpens(try store.read { try $0.apps() })
         try updatePassages()
@@ -76,6 +98,7 @@ extension Engine {
             return after
         }
         _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
+        collectDerivatives()
         try recordLearnedRefusals()
         hub.publish(published)
         deliver(settled, purpose: record.purpose)
@@ -220,6 +243,7 @@ extension Engine {
         if endsAt != nil { expiryAlarm.wake() }
         let changedAlbumPaths = changedAlbums.compactMap { index.albums.path(of: $0) }
         logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(changedIDs.count) assets and \(changedAlbumPaths.count) albums.")
+        if !adding { collectDerivatives(members: changes.flatMap(\.memberRowIDs)) }
         try recordLearnedRefusals()
         // Named assets whose originals are refused: the edit stands (it shows once
         // the file is fixed), and the person hears why it is not in the view.

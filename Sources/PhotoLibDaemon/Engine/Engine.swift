@@ -91,7 +91,14 @@ actor Engine {
         } catch {
             throw PhotoLibError.cannotCreateDirectory(path: configuration.views, errno: error.errno)
         }
-        views = ViewMaintainer(viewsRoot: viewsRoot, access: access, logger: logger,
+        let derivatives: DerivativeCatalog
+        do {
+            derivatives = try DerivativeCatalog(viewsRoot: viewsRoot, checks: try store.read { try $0.locationChecks() }, logger: logger)
+        } catch let error as SystemCallError {
+            throw PhotoLibError.cannotCreateDirectory(path: configuration.views + "/" + DerivativeCatalog.directoryName.description,
+                                                      errno: error.errno)
+        }
+        views = ViewMaintainer(viewsRoot: viewsRoot, access: access, derivatives: derivatives, logger: logger,
                                paths: (configuration.library, configuration.views))
     }
 
@@ -153,6 +160,8 @@ actor Engine {
                         _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
                     }
                 }
+                // Derivatives of files that changed or went, once no view links them.
+                collectDerivatives(members: recorder.changes.flatMap(\.memberRowIDs))
             }
             try recordLearnedRefusals()
             hub.publish(published)
@@ -225,19 +234,41 @@ actor Engine {
         for app in apps {
             _ = try views.reconcile(app, index: index, store: store, libraryAvailable: libraryAvailable)
         }
+        collectDerivatives()
         try recordLearnedRefusals()
         syncViewOpens(apps)
     }
 
     /// Stores the refusals the kernel gave while linking (by member file), so `assets` and
     /// `doctor` name those originals and no view tries them again until they change.
+    /// Also stores the location checks made while linking, so a restart does not look at those files again.
     func recordLearnedRefusals() throws {
         let learned = views.takeLearnedRefusals()
-        guard !learned.isEmpty else { return }
+        let checks = views.derivatives.takeLearned()
+        guard !learned.isEmpty || !checks.isEmpty else { return showDerivatives() }
         try store.write { tx in
             for (rowID, refusal) in learned { try tx.setRefusal(refusal, memberRowID: rowID) }
+            for (rowID, check) in checks { try tx.setLocationCheck(check, memberRowID: rowID) }
         }
-        cachedContexts = nil
+        if !learned.isEmpty { cachedContexts = nil }
+        showDerivatives()
+    }
+
+    /// Removes derivatives no view links any more (all of them, or those of these members), and shows what stays in `status`.
+    func collectDerivatives(members: [Int64]? = nil) {
+        if let members {
+            views.derivatives.collectGarbage(members: members)
+        } else {
+            views.derivatives.collectGarbage()
+        }
+        showDerivatives()
+    }
+
+    private func showDerivatives() {
+        board.update {
+            $0.derivatives = views.derivatives.count
+            $0.derivativeBytes = views.derivatives.bytes
+        }
     }
 
     private func libraryGone() throws {

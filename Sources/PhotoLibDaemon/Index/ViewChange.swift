@@ -42,3 +42,11 @@ final class ChangeRecorder {
         changes.append(try change())
     }
 }
+
+extension ViewChange {
+    /// The member files an asset change had before it: whose derivatives may have lost their last view.
+    var memberRowIDs: [Int64] {
+        guard case .asset(let old, _) = self else { return [] }
+        return old?.members.map(\.rowID) ?? []
+    }
+}

@@ -18,7 +18,10 @@ struct PreparedPick: Sendable {
 
     struct OpenedMember: Sendable {
         let member: LocatedMember
+        /// The original, or its derivative without location.
         let original: FileDescriptor
+        /// Its size (a derivative's differs from the original's).
+        let size: Int64
         /// The original's directory, when the app must get a private copy.
         let copyDirectory: FileDescriptor?
     }
@@ -80,7 +83,8 @@ extension Engine {
         let result = PickResult(request: requestID, state: "picked", assets: prepared.deliveries.enumerated().map { _, delivery in
             PickedAsset(id: delivery.asset.id.rawValue, mediaType: delivery.asset.mediaType.rawValue, files: delivery.members.map { member in
                 PickedFile(name: member.path.lastComponent?.escaped ?? member.path.escaped, mediaType: member.mediaType.rawValue,
-                           size: member.file.size, mtime: member.file.modificationTime,
+                           size: prepared.opened.first { $0.member == member }?.size ?? member.file.size,
+                           mtime: member.file.modificationTime,
                            copy: PickPolicy.sharesOriginal(peerUID: prepared.waiter.peerUID, ownerUID: getuid()) ? nil : true)
             })
         })
@@ -108,12 +112,15 @@ extension Engine {
             throw PhotoLibError.pick(.appGone(app: request.app))
         }
         let copies = !PickPolicy.sharesOriginal(peerUID: waiter.peerUID, ownerUID: getuid())
+        let location = try store.read { try $0.app(request.app) }?.location ?? .none
         var opened: [PreparedPick.OpenedMember] = []
         defer { access.invalidate() }
         do {
+            defer { try? recordLearnedRefusals() }  // checks made here; a failure to store them only means looking again
             for delivery in deliveries {
                 for member in delivery.members {
-                    let original = try openOriginal(member, asset: delivery.asset.id)
+                    let (original, size) = try withoutLocation(try openOriginal(member, asset: delivery.asset.id), member,
+                                                               asset: delivery.asset.id, policy: location)
                     var directory: FileDescriptor?
                     if copies {
                         do {
@@ -123,7 +130,7 @@ extension Engine {
                             throw PhotoLibError.pick(.cannotOpen(asset: delivery.asset.id.rawValue, path: member.path.escaped, errno: error.errno))
                         }
                     }
-                    opened.append(.init(member: member, original: original, copyDirectory: directory))
+                    opened.append(.init(member: member, original: original, size: size, copyDirectory: directory))
                 }
             }
         } catch {
@@ -172,6 +179,38 @@ extension Engine {
         case .notTheIndexedFile:
             fd.close()
             throw cannot(nil)
+        }
+    }
+
+    /// For an app that may not see locations: the member's derivative in
+    /// place of an original that holds one (the same one its view would link).
+    private func withoutLocation(_ original: FileDescriptor, _ member: LocatedMember, asset: AssetID,
+                                 policy: LocationPolicy) throws -> (FileDescriptor, Int64) {
+        guard policy == .none, let name = member.path.lastComponent else { return (original, member.file.size) }
+        let decided = views.derivatives.source(policy: policy, rowID: member.rowID, file: member.file,
+                                               album: access.directory(member.path.parent ?? .root), name: name)
+        switch decided {
+        case .original:
+            return (original, member.file.size)
+        case .derivative(let inode):
+            original.close()
+            do {
+                let derivative = try FileCopy.openUntrusted(DerivativeCatalog.derivativeName(member.rowID), in: views.derivatives.directory)
+                let status = try Directory.status(of: derivative)
+                guard status.inode == inode else {
+                    derivative.close()
+                    throw PhotoLibError.pick(.cannotOpen(asset: asset.rawValue, path: member.path.escaped, errno: nil))
+                }
+                return (derivative, status.size)
+            } catch let error as SystemCallError {
+                throw PhotoLibError.pick(.cannotOpen(asset: asset.rawValue, path: member.path.escaped, errno: error.errno))
+            }
+        case .withheld(let reason):
+            original.close()
+            throw PhotoLibError.pick(.locationUnknown(asset: asset.rawValue, path: member.path.escaped, reason: reason))
+        case .needsCheck:  // `source` always looks first; never returned
+            original.close()
+            throw PhotoLibError.pick(.cannotOpen(asset: asset.rawValue, path: member.path.escaped, errno: nil))
         }
     }
 

@@ -116,9 +116,19 @@ struct RequestRouter: Sendable {
         case .addApp:
             let p = try params(AddAppParams.self, line)
             let app = try appID(p.app)
-            let record = try await engine.addApp(app, uid: p.uid, purpose: p.purpose ?? "")
+            let location = try locationPolicy(p.location) ?? .newAppDefault
+            let record = try await engine.addApp(app, uid: p.uid, purpose: p.purpose ?? "", location: location)
             await endpoints.ensure(record)
             return reply(id, try store.read { try appInfo(record, $0) })
+        case .setApp:
+            let p = try params(SetAppParams.self, line)
+            let app = try appID(p.app)
+            var record: AppRecord?
+            if let location = try locationPolicy(p.location) {
+                record = try await engine.setLocation(app, location)
+            }
+            guard let shown = try record ?? store.read({ try $0.app(app) }) else { throw PhotoLibError.unknownApp(app) }
+            return reply(id, try store.read { try appInfo(shown, $0) })
         case .removeApp:
             let app = try appID(try params(AppParams.self, line).app)
             try await engine.removeApp(app)
@@ -267,7 +277,8 @@ struct RequestRouter: Sendable {
                 ? "degraded" : snapshot.phase.rawValue,
             scannedDirectories: snapshot.scannedDirectories, scannedFiles: snapshot.scannedFiles,
             assets: assets, albums: albums, apps: apps, watches: snapshot.watches, failedWatches: snapshot.failedWatches,
-            unreadable: snapshot.unreadable.isEmpty ? nil : snapshot.unreadable.map(\.escaped))
+            unreadable: snapshot.unreadable.isEmpty ? nil : snapshot.unreadable.map(\.escaped),
+            derivatives: snapshot.derivatives, derivativeBytes: snapshot.derivativeBytes)
     }
 
     private func assets(_ p: AssetsParams) throws -> AssetsResult {
@@ -304,7 +315,14 @@ struct RequestRouter: Sendable {
             selectedAssets: try tx.selectedAssetRowIDs(record.id).count,
             selectedAlbums: try tx.selectedAlbums(record.id).count,
             readWriteEnd: try tx.authorizationEnd(record.id, access: .readWrite).map { ($0.endsAt, $0.returnsTo.rawValue) },
-            addOnlyEnd: try tx.authorizationEnd(record.id, access: .addOnly).map { ($0.endsAt, $0.returnsTo.rawValue) })
+            addOnlyEnd: try tx.authorizationEnd(record.id, access: .addOnly).map { ($0.endsAt, $0.returnsTo.rawValue) },
+            location: record.location.rawValue)
+    }
+
+    private func locationPolicy(_ text: String?) throws -> LocationPolicy? {
+        guard let text else { return nil }
+        guard let policy = LocationPolicy(rawValue: text) else { throw PhotoLibError.invalidLocationPolicy(text) }
+        return policy
     }
 
     /// Opens and closes endpoints to match the registered apps.

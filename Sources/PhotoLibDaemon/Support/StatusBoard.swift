@@ -18,6 +18,9 @@ final class StatusBoard: Sendable {
         var failedWatches = 0
         /// Library paths that cannot be read now (their assets are kept as they were).
         var unreadable: [RelativePath] = []
+        /// Derivatives without location on disk, and their bytes.
+        var derivatives = 0
+        var derivativeBytes: Int64 = 0
     }
 
     private let state = Mutex(Snapshot())

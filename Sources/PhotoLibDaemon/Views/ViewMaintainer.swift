@@ -12,19 +12,28 @@ import PhotoLibSystem
 /// `ViewChange`s: a few links per changed asset). Both end in the same state,
 /// so crash recovery is ordinary operation.
 final class ViewMaintainer {
-    /// What to link: a file in a library album, by name, expected to have this inode.
+    /// What to link: a file in a library album (or the member's derivative
+    /// without location), by name, expected to have this inode.
     struct LinkSource {
         var album: RelativePath
         var name: FileName
         var inode: UInt64
         /// The member file's row, to record a refusal against.
         var rowID: Int64
+        /// In `.derivatives` rather than the library.
+        var isDerivative = false
 
         init(album: RelativePath, name: FileName, inode: UInt64, rowID: Int64) {
             self.album = album
             self.name = name
             self.inode = inode
             self.rowID = rowID
+        }
+
+        /// The member's derivative.
+        init(derivativeOf rowID: Int64, inode: UInt64) {
+            self.init(album: .root, name: DerivativeCatalog.derivativeName(rowID), inode: inode, rowID: rowID)
+            isDerivative = true
         }
 
         init?(_ member: LocatedMember) {
@@ -51,6 +60,8 @@ final class ViewMaintainer {
 
     let viewsRoot: FileDescriptor
     let access: LibraryAccess
+    /// Derivatives without location, for apps whose policy is `none`.
+    let derivatives: DerivativeCatalog
     /// The daemon's uid: the library's owner.
     let ownerUID = getuid()
     let logger: Logger
@@ -60,11 +71,27 @@ final class ViewMaintainer {
     private var learnedRefusals: [Int64: LinkRefusal] = [:]
     private var generator = SystemRandomNumberGenerator()
 
-    init(viewsRoot: FileDescriptor, access: LibraryAccess, logger: Logger, paths: (library: String, views: String)) {
+    init(viewsRoot: FileDescriptor, access: LibraryAccess, derivatives: DerivativeCatalog, logger: Logger,
+         paths: (library: String, views: String)) {
         self.viewsRoot = viewsRoot
         self.access = access
+        self.derivatives = derivatives
         self.logger = logger
         self.paths = paths
+    }
+
+    /// The file an app's entry for this member links: the original, or for
+    /// an app that may not see locations, the derivative when the original
+    /// holds one; nil when the app gets no entry for it now (withheld).
+    func resolve(_ source: LinkSource, file: FileFacts, for app: AppRecord) -> LinkSource? {
+        guard app.location == .none else { return source }
+        let decided = derivatives.source(policy: app.location, rowID: source.rowID, file: file,
+                                         album: access.directory(source.album), name: source.name)
+        switch decided {
+        case .original: return source
+        case .derivative(let inode): return LinkSource(derivativeOf: source.rowID, inode: inode)
+        case .withheld, .needsCheck: return nil
+        }
     }
 
     // MARK: Whole views
@@ -133,8 +160,9 @@ final class ViewMaintainer {
             for record in try tx.visibleAssets(limitedApp: app.id) {
                 guard let located = index.locate(record) else { continue }
                 for entry in policy.entries(located) {
-                    guard let name = entry.path.lastComponent, let source = LinkSource(entry.member) else { continue }
-                    wanted[name] = .file(inode: entry.member.file.inode)
+                    guard let name = entry.path.lastComponent, let original = LinkSource(entry.member),
+                          let source = resolve(original, file: entry.member.file, for: app) else { continue }
+                    wanted[name] = .file(inode: source.inode)
                     sources[name] = source
                 }
             }
@@ -151,8 +179,10 @@ final class ViewMaintainer {
                 var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
                 var sources: [FileName: LinkSource] = [:]
                 for (name, indexed) in try tx.indexedFiles(inAlbum: album) where indexed.refusal == nil {
-                    wanted[name] = .file(inode: indexed.file.inode)
-                    sources[name] = LinkSource(album: path, name: name, inode: indexed.file.inode, rowID: indexed.rowID)
+                    let original = LinkSource(album: path, name: name, inode: indexed.file.inode, rowID: indexed.rowID)
+                    guard let source = resolve(original, file: indexed.file, for: app) else { continue }
+                    wanted[name] = .file(inode: source.inode)
+                    sources[name] = source
                 }
                 let children = index.albums.children(of: album)
                 for name in children.keys { wanted[name] = .directory }
@@ -224,7 +254,7 @@ final class ViewMaintainer {
     /// entry already there. So what was checked is what is linked, whatever
     /// happens to the name meanwhile, and an app never sees a wrong entry.
     func link(_ asset: LinkSource, as entry: FileName, in directory: FileDescriptor) throws -> LinkOutcome {
-        guard let sourceDirectory = access.directory(asset.album) else { return .skipped }
+        guard let sourceDirectory = asset.isDerivative ? derivatives.directory : access.directory(asset.album) else { return .skipped }
         let source: FileDescriptor
         let opened: FileStatus
         do {
@@ -242,7 +272,8 @@ final class ViewMaintainer {
         case .notTheIndexedFile:
             return .skipped
         case .refuse(let refusal):
-            learnedRefusals[asset.rowID] = refusal
+            // A derivative is the daemon's own, made to pass; the original's refusal is for the original.
+            if !asset.isDerivative { learnedRefusals[asset.rowID] = refusal }
             return .refused(refusal)
         case .link:
             break
@@ -286,11 +317,17 @@ final class ViewMaintainer {
     /// decide; a refusal by the kernel is learned for that file alone.
     private func linkFailed(_ error: SystemCallError, _ asset: LinkSource) throws -> LinkOutcome {
         if error.errno == EXDEV { throw PhotoLibError.viewsOnOtherMount(library: paths.library, views: paths.views) }
-        if error.isNotFound { return .skipped }
+        if error.isNotFound || asset.isDerivative { return .skipped }
         guard let refusal = LinkRefusal(linkFailure: error.errno) else { throw error }
         logger.warning("Cannot link \(asset.album.appending(asset.name)) into a view: \(error). It is left out of every view: \(refusal.explanation).")
         learnedRefusals[asset.rowID] = refusal
         return .refused(refusal)
+    }
+
+    /// Unlinks an entry unless it is this very inode.
+    private func removeUnless(_ name: FileName, in directory: FileDescriptor, inode: UInt64) throws {
+        if let present = try Directory.status(of: name, in: directory), present.kind == .regular, present.inode == inode { return }
+        try Directory.unlink(name, in: directory)
     }
 
     /// Refusals learned from the kernel since the last call, by member file row.
@@ -361,22 +398,31 @@ final class ViewMaintainer {
             }
         case .asset(let old, let new):
             let policy = context.policy
-            let wanted = new.map(policy.entries) ?? []
-            let wantedInodes = Dictionary(wanted.map { ($0.path, $0.member.file.inode) }, uniquingKeysWith: { first, _ in first })
+            // Each wanted entry with the file it links (a derivative, for an
+            // app without location); a withheld member has no entry.
+            let wanted: [(ViewPolicy.Entry, LinkSource)] = (new.map(policy.entries) ?? []).compactMap { entry in
+                guard let original = LinkSource(entry.member),
+                      let source = resolve(original, file: entry.member.file, for: context.app) else { return nil }
+                return (entry, source)
+            }
+            let wantedInodes = Dictionary(wanted.map { ($0.0.path, $0.1.inode) }, uniquingKeysWith: { first, _ in first })
             do {
                 // Entries of the old form that the new one lacks, or holds for another inode.
-                for placement in old.map(policy.placements) ?? [] where wantedInodes[placement.path] != placement.member.file.inode {
+                for placement in old.map(policy.placements) ?? [] where wantedInodes[placement.path] == nil {
                     if let name = placement.path.lastComponent,
                        let parent = view.directory(placement.path.parent ?? .root, create: false) {
                         try Directory.unlink(name, in: parent)
                     }
                 }
-                for entry in wanted {
-                    guard let name = entry.path.lastComponent, let source = LinkSource(entry.member),
+                for (entry, source) in wanted {
+                    guard let name = entry.path.lastComponent,
                           let parent = view.directory(entry.path.parent ?? .root, create: true) else { continue }
                     // No look first: a new entry's name is nearly always free, and
-                    // `link` finds an entry already right when it is not.
-                    _ = try link(source, as: name, in: parent)
+                    // `link` finds an entry already right, or replaces a wrong one
+                    // in place. What cannot be linked now must not stay as it was.
+                    if try link(source, as: name, in: parent) != .linked {
+                        try removeUnless(name, in: parent, inode: source.inode)
+                    }
                 }
                 return true
             } catch {

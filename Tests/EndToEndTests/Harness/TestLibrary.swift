@@ -75,6 +75,17 @@ final class TestLibrary {
         }
     }
 
+    /// Copies a file made elsewhere (a real photo, say) into the library, owned by the library's owner.
+    func copy(_ source: String, to relative: String) throws {
+        let destination = path(relative)
+        if let slash = relative.lastIndex(of: "/") {
+            try makeDirectory(path(String(relative[..<slash])))
+        }
+        try? FileManager.default.removeItem(atPath: destination)
+        try FileManager.default.copyItem(atPath: source, toPath: destination)
+        if let owner { try owner.own(destination) }
+    }
+
     func write(_ relative: String, contents: String = "photo") throws {
         if let slash = relative.lastIndex(of: "/") {
             try makeDirectory(path(String(relative[..<slash])))

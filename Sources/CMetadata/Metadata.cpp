@@ -1,0 +1,246 @@
+// exiv2 behind the C face in include/CMetadata.h. See there for what each call does.
+#include "CMetadata.h"
+
+#include <exiv2/exiv2.hpp>
+
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+
+void copyText(const std::string &text, char *out, size_t size) {
+    if (out == nullptr || size == 0) return;
+    size_t n = text.size() < size - 1 ? text.size() : size - 1;
+    std::memcpy(out, text.data(), n);
+    out[n] = '\0';
+}
+
+bool matches(const std::string &key, plm_fields fields) {
+    for (size_t i = 0; i < fields.count; i++) {
+        const char *prefix = fields.prefixes[i];
+        if (key.compare(0, std::strlen(prefix), prefix) == 0) return true;
+    }
+    return false;
+}
+
+template <typename Data>
+size_t countMatching(const Data &data, plm_fields fields) {
+    size_t n = 0;
+    for (const auto &datum : data) n += matches(datum.key(), fields) ? 1 : 0;
+    return n;
+}
+
+template <typename Data>
+size_t eraseMatching(Data &data, plm_fields fields) {
+    size_t n = 0;
+    for (auto it = data.begin(); it != data.end();) {
+        if (matches(it->key(), fields)) {
+            it = data.erase(it);
+            n++;
+        } else {
+            ++it;
+        }
+    }
+    return n;
+}
+
+// The first of these keys that is set, in order of how exactly each says when the picture was taken.
+std::string captureDate(const Exiv2::ExifData *exif, const Exiv2::XmpData *xmp) {
+    if (exif != nullptr) {
+        for (const char *key : {"Exif.Photo.DateTimeOriginal", "Exif.Photo.DateTimeDigitized"}) {
+            auto it = exif->findKey(Exiv2::ExifKey(key));
+            if (it != exif->end() && it->count() > 0) return it->toString();
+        }
+    }
+    if (xmp != nullptr) {
+        for (const char *key : {"Xmp.exif.DateTimeOriginal", "Xmp.photoshop.DateCreated", "Xmp.xmp.CreateDate"}) {
+            auto it = xmp->findKey(Exiv2::XmpKey(key));
+            if (it != xmp->end() && it->count() > 0) return it->toString();
+        }
+    }
+    return "";
+}
+
+void clear(plm_inspection *out) {
+    out->matching = 0;
+    out->captureDate[0] = '\0';
+    out->writable = 0;
+}
+
+bool canWrite(int type, Exiv2::MetadataId id) {
+    try {
+        Exiv2::AccessMode mode = Exiv2::ImageFactory::checkMode(type, id);
+        return mode == Exiv2::amWrite || mode == Exiv2::amReadWrite;
+    } catch (...) {
+        return false;
+    }
+}
+
+// The format exiv2 recognizes from the file's first bytes. Its probes throw on
+// a file too short for them (a few bytes of text named .jpg): that is no format
+// it knows either. (The caller has read the file's header already, so this is
+// not a read error passed off as "unknown".)
+int typeOf(const char *path) {
+    try {
+        return Exiv2::ImageFactory::getType(path);
+    } catch (...) {
+        return Exiv2::ImageType::none;
+    }
+}
+
+// Runs `body`, turning any exception into PLM_FAILED and its text.
+template <typename Body>
+plm_status guarded(char *error, size_t error_size, Body body) {
+    try {
+        return body();
+    } catch (const Exiv2::AnyError &e) {
+        copyText(e.what(), error, error_size);
+    } catch (const std::exception &e) {
+        copyText(e.what(), error, error_size);
+    } catch (...) {
+        copyText("unknown error in exiv2", error, error_size);
+    }
+    return PLM_FAILED;
+}
+
+// A block that holds nothing but padding: what a packet stripped of all it had becomes.
+bool isBlank(const char *packet, size_t size) {
+    for (size_t i = 0; i < size; i++) {
+        char c = packet[i];
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\0') return false;
+    }
+    return true;
+}
+
+std::once_flag initialized;
+
+}  // namespace
+
+extern "C" void plm_initialize(void) {
+    std::call_once(initialized, [] {
+        // Its warnings would go to the daemon's stderr, unstructured; failures come back as errors.
+        Exiv2::LogMsg::setLevel(Exiv2::LogMsg::mute);
+        Exiv2::XmpParser::initialize();
+    });
+}
+
+extern "C" plm_status plm_inspect_file(const char *path, plm_fields fields, plm_inspection *out, char *error, size_t error_size) {
+    clear(out);
+    return guarded(error, error_size, [&]() -> plm_status {
+        int type = typeOf(path);
+        if (type == Exiv2::ImageType::none) return PLM_UNKNOWN_FORMAT;
+        auto image = Exiv2::ImageFactory::open(path);
+        image->readMetadata();
+        size_t exif = countMatching(image->exifData(), fields);
+        size_t xmp = countMatching(image->xmpData(), fields);
+        size_t iptc = countMatching(image->iptcData(), fields);
+        out->matching = exif + xmp + iptc;
+        out->writable = (exif == 0 || canWrite(type, Exiv2::mdExif)) && (xmp == 0 || canWrite(type, Exiv2::mdXmp))
+                        && (iptc == 0 || canWrite(type, Exiv2::mdIptc));
+        copyText(captureDate(&image->exifData(), &image->xmpData()), out->captureDate, sizeof out->captureDate);
+        return PLM_OK;
+    });
+}
+
+extern "C" plm_status plm_strip_file(const char *path, plm_fields fields, size_t *removed, char *error, size_t error_size) {
+    *removed = 0;
+    return guarded(error, error_size, [&]() -> plm_status {
+        int type = typeOf(path);
+        if (type == Exiv2::ImageType::none) return PLM_UNKNOWN_FORMAT;
+        auto image = Exiv2::ImageFactory::open(path);
+        image->readMetadata();
+        size_t exif = eraseMatching(image->exifData(), fields);
+        size_t xmp = eraseMatching(image->xmpData(), fields);
+        size_t iptc = eraseMatching(image->iptcData(), fields);
+        if ((exif > 0 && !canWrite(type, Exiv2::mdExif)) || (xmp > 0 && !canWrite(type, Exiv2::mdXmp))
+            || (iptc > 0 && !canWrite(type, Exiv2::mdIptc))) {
+            return PLM_NOT_WRITABLE;
+        }
+        *removed = exif + xmp + iptc;
+        if (*removed > 0) image->writeMetadata();
+        return PLM_OK;
+    });
+}
+
+extern "C" plm_status plm_inspect_exif(const uint8_t *tiff, size_t size, plm_fields fields, plm_inspection *out, char *error,
+                                       size_t error_size) {
+    clear(out);
+    return guarded(error, error_size, [&]() -> plm_status {
+        Exiv2::ExifData exif;
+        Exiv2::ExifParser::decode(exif, tiff, static_cast<uint32_t>(size));
+        out->matching = countMatching(exif, fields);
+        out->writable = 1;
+        copyText(captureDate(&exif, nullptr), out->captureDate, sizeof out->captureDate);
+        return PLM_OK;
+    });
+}
+
+extern "C" plm_status plm_strip_exif(const uint8_t *tiff, size_t size, plm_fields fields, uint8_t *out, size_t capacity,
+                                     size_t *out_size, size_t *removed, char *error, size_t error_size) {
+    *out_size = 0;
+    *removed = 0;
+    return guarded(error, error_size, [&]() -> plm_status {
+        Exiv2::ExifData exif;
+        Exiv2::ByteOrder order = Exiv2::ExifParser::decode(exif, tiff, static_cast<uint32_t>(size));
+        size_t erased = eraseMatching(exif, fields);
+        if (erased == 0) return PLM_OK;
+        // encode may update its input in place (non-intrusive writing): give it a copy.
+        std::vector<Exiv2::byte> original(tiff, tiff + size);
+        Exiv2::Blob blob;
+        Exiv2::WriteMethod method = Exiv2::ExifParser::encode(blob, original.data(), static_cast<uint32_t>(original.size()), order, exif);
+        const Exiv2::byte *result = method == Exiv2::wmNonIntrusive ? original.data() : blob.data();
+        size_t length = method == Exiv2::wmNonIntrusive ? original.size() : blob.size();
+        if (length > capacity) return PLM_TOO_LARGE;
+        if (length > 0) std::memcpy(out, result, length);
+        *out_size = length;
+        *removed = erased;
+        return PLM_OK;
+    });
+}
+
+extern "C" plm_status plm_inspect_xmp(const char *packet, size_t size, plm_fields fields, plm_inspection *out, char *error,
+                                      size_t error_size) {
+    clear(out);
+    return guarded(error, error_size, [&]() -> plm_status {
+        out->writable = 1;
+        if (isBlank(packet, size)) return PLM_OK;
+        Exiv2::XmpData xmp;
+        if (Exiv2::XmpParser::decode(xmp, std::string(packet, size)) != 0) {
+            copyText("the XMP packet cannot be parsed", error, error_size);
+            return PLM_FAILED;
+        }
+        out->matching = countMatching(xmp, fields);
+        out->writable = 1;
+        copyText(captureDate(nullptr, &xmp), out->captureDate, sizeof out->captureDate);
+        return PLM_OK;
+    });
+}
+
+extern "C" plm_status plm_strip_xmp(const char *packet, size_t size, plm_fields fields, char *out, size_t capacity,
+                                    size_t *out_size, size_t *removed, char *error, size_t error_size) {
+    *out_size = 0;
+    *removed = 0;
+    return guarded(error, error_size, [&]() -> plm_status {
+        if (isBlank(packet, size)) return PLM_OK;
+        Exiv2::XmpData xmp;
+        if (Exiv2::XmpParser::decode(xmp, std::string(packet, size)) != 0) {
+            copyText("the XMP packet cannot be parsed", error, error_size);
+            return PLM_FAILED;
+        }
+        size_t erased = eraseMatching(xmp, fields);
+        if (erased == 0) return PLM_OK;
+        std::string result;
+        if (!xmp.empty() && Exiv2::XmpParser::encode(result, xmp) != 0) {
+            copyText("the XMP packet cannot be written again", error, error_size);
+            return PLM_FAILED;
+        }
+        if (result.size() > capacity) return PLM_TOO_LARGE;
+        std::memcpy(out, result.data(), result.size());
+        *out_size = result.size();
+        *removed = erased;
+        return PLM_OK;
+    });
+}

@@ -1,0 +1,81 @@
+// A C face for the few things photolibd asks of exiv2 (Debian libexiv2-dev):
+// which location fields a photo carries, removing them, and when it was taken.
+//
+// Which fields count as location is decided in Swift (PhotoLibCore's
+// `LocationFields`) and passed in as key prefixes ("Exif.GPSInfo.",
+// "Xmp.photoshop.City", ...); this layer only reads and writes. Every call
+// catches exiv2's exceptions and reports them as text, so no C++ exception
+// ever reaches Swift. Not thread-safe for the same file; exiv2's XMP toolkit is
+// set up once by `plm_initialize`.
+#ifndef PHOTOLIBD_CMETADATA_H
+#define PHOTOLIBD_CMETADATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What a call came to.
+typedef enum {
+    /// Done; the outputs are set.
+    PLM_OK = 0,
+    /// exiv2 does not know the format (no metadata it could read or write).
+    PLM_UNKNOWN_FORMAT = 1,
+    /// exiv2 knows the format but cannot write this kind of metadata to it.
+    PLM_NOT_WRITABLE = 2,
+    /// Reading or writing failed; the error text says why.
+    PLM_FAILED = 3,
+    /// The rewritten block does not fit the room the original had.
+    PLM_TOO_LARGE = 4,
+} plm_status;
+
+/// Key prefixes that select fields (exiv2 key syntax: Family.Group.Tag).
+typedef struct {
+    const char *const *prefixes;
+    size_t count;
+} plm_fields;
+
+/// What a file's metadata holds, as far as photolibd cares.
+typedef struct {
+    /// Fields matching the prefixes.
+    size_t matching;
+    /// Exif `DateTimeOriginal` (else `DateTimeDigitized`, else `Xmp.exif.DateTimeOriginal`,
+    /// else `Xmp.xmp.CreateDate`), as written ("2024:07:14 10:00:00"), or "".
+    char captureDate[64];
+    /// Whether exiv2 could write the matching fields away.
+    int writable;
+} plm_inspection;
+
+/// Sets up exiv2 once per process (mutes its log, initializes its XMP toolkit).
+void plm_initialize(void);
+
+/// Reads the metadata of the file at `path`.
+plm_status plm_inspect_file(const char *path, plm_fields fields, plm_inspection *out, char *error, size_t error_size);
+
+/// Removes every matching field from the file at `path` (rewritten in place
+/// by exiv2; the image data is copied unchanged). `removed` counts them.
+plm_status plm_strip_file(const char *path, plm_fields fields, size_t *removed, char *error, size_t error_size);
+
+/// Reads a bare Exif block (a TIFF header and its IFDs, as in an HEIF `Exif` item).
+plm_status plm_inspect_exif(const uint8_t *tiff, size_t size, plm_fields fields, plm_inspection *out, char *error, size_t error_size);
+
+/// Removes matching fields from a bare Exif block, writing the new block to
+/// `out` (room for `capacity` bytes) and its length to `out_size`. `removed`
+/// is 0 and `out` untouched when nothing matched.
+plm_status plm_strip_exif(const uint8_t *tiff, size_t size, plm_fields fields, uint8_t *out, size_t capacity,
+                          size_t *out_size, size_t *removed, char *error, size_t error_size);
+
+/// Reads an XMP packet.
+plm_status plm_inspect_xmp(const char *packet, size_t size, plm_fields fields, plm_inspection *out, char *error, size_t error_size);
+
+/// As `plm_strip_exif`, for an XMP packet.
+plm_status plm_strip_xmp(const char *packet, size_t size, plm_fields fields, char *out, size_t capacity,
+                         size_t *out_size, size_t *removed, char *error, size_t error_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,63 @@
+/// What photolibd found when it looked for a location in one member file, for
+/// the content the file had then; and what that means for a view.
+///
+/// A check stands while the file keeps the inode, size and modification time
+/// it was made for: an edit of the original makes it stale, and the file is
+/// looked at (and its derivative made) again.
+public struct LocationCheck: Sendable, Equatable {
+    /// What the look found.
+    public enum Outcome: Sendable, Equatable {
+        /// No location field: the original is linked.
+        case noLocation
+        /// Location fields, removed in a derivative (this inode, this size).
+        case derived(inode: UInt64, size: Int64)
+        /// The file could not be read or rewritten; why, in words. Withheld
+        /// from apps that must not see a location: an error is not an answer.
+        case cannotTell(String)
+    }
+
+    public var inode: UInt64
+    public var size: Int64
+    public var modificationTime: Int64
+    public var outcome: Outcome
+
+    public init(inode: UInt64, size: Int64, modificationTime: Int64, outcome: Outcome) {
+        self.inode = inode
+        self.size = size
+        self.modificationTime = modificationTime
+        self.outcome = outcome
+    }
+
+    public init(of file: FileFacts, outcome: Outcome) {
+        self.init(inode: file.inode, size: file.size, modificationTime: file.modificationTime, outcome: outcome)
+    }
+
+    /// Whether the check was made for the file as it is now.
+    public func isCurrent(for file: FileFacts) -> Bool {
+        inode == file.inode && size == file.size && modificationTime == file.modificationTime
+    }
+}
+
+/// Which file a view entry links for an app, given its location policy.
+public enum EntrySource: Sendable, Equatable {
+    /// The original.
+    case original
+    /// The derivative without location, with this inode.
+    case derivative(inode: UInt64)
+    /// Nothing: whether the file holds a location is not known.
+    case withheld(reason: String)
+    /// The file must be looked at first (never checked, or changed since).
+    case needsCheck
+
+    /// The one rule: an app with `precise` gets originals; one with `none`
+    /// gets the original only when it was found to hold no location.
+    public static func decide(policy: LocationPolicy, file: FileFacts, check: LocationCheck?) -> EntrySource {
+        guard policy == .none else { return .original }
+        guard let check, check.isCurrent(for: file) else { return .needsCheck }
+        switch check.outcome {
+        case .noLocation: return .original
+        case .derived(let inode, _): return .derivative(inode: inode)
+        case .cannotTell(let reason): return .withheld(reason: reason)
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Glibc
+import Logging
+import PhotoLibCore
+import PhotoLibMetadata
+import PhotoLibSystem
+
+/// The derivatives without location (SPEC §9), and what each member file was
+/// found to hold.
+///
+/// One derivative per member file that carries a location, shared by every
+/// app whose policy is `none` (each such view hardlinks it), kept in
+/// `.derivatives` beside the views (so on the library's mount: a view can
+/// link it), named by the member's row (`m42`; rows are never reused). It is
+/// made again when the original's content changes (its check is then stale),
+/// and removed when no view links it any more (its link count falls to one).
+///
+/// Checks live in memory and in the store: this type learns, the engine
+/// stores what it learned (`takeLearned`) after each batch, as it does refusals.
+final class DerivativeCatalog {
+    static let directoryName = FileName(".derivatives")!
+
+    /// `.derivatives`, 0700, the daemon's own.
+    let directory: FileDescriptor
+    private let logger: Logger
+    private var checks: [Int64: LocationCheck]
+    private var learned: [Int64: LocationCheck] = [:]
+    private var generator = SystemRandomNumberGenerator()
+    /// Derivatives on disk and their bytes, for `status`.
+    private(set) var count = 0
+    private(set) var bytes: Int64 = 0
+
+    init(viewsRoot: FileDescriptor, checks: [Int64: LocationCheck], logger: Logger) throws(SystemCallError) {
+        try Directory.makeDirectory(Self.directoryName, in: viewsRoot, mode: 0o700)
+        directory = try Directory.open(Self.directoryName, in: viewsRoot)
+        // Files that could not be read are tried again at each start: a newer
+        // photolibd, exiv2 or a fixed permission may read them now.
+        self.checks = checks.filter { if case .cannotTell = $0.value.outcome { false } else { true } }
+        self.logger = logger
+    }
+
+    static func derivativeName(_ rowID: Int64) -> FileName { FileName("m\(rowID)")! }
+
+    /// Which file an entry of an app with `policy` links for this member,
+    /// looking at the original (and deriving) first when it must.
+    func source(policy: LocationPolicy, rowID: Int64, file: FileFacts, album: FileDescriptor?, name: FileName) -> EntrySource {
+        var decided = EntrySource.decide(policy: policy, file: file, check: checks[rowID])
+        if case .derivative(let inode) = decided, !derivativeExists(rowID, inode: inode) {
+            decided = .needsCheck  // lost (a crash before it was synced, a hand in .derivatives): made again
+        }
+        guard decided == .needsCheck else { return decided }
+        guard let album else { return .withheld(reason: "its album cannot be opened now") }
+        switch look(rowID: rowID, file: file, album: album, name: name) {
+        case .some(let check):
+            remember(check, rowID: rowID)
+            return EntrySource.decide(policy: policy, file: file, check: check)
+        case .none:
+            return .withheld(reason: "it changed or went while it was read")
+        }
+    }
+
+    /// The check made now, or nil when the file is not the indexed one any more (its event decides).
+    private func look(rowID: Int64, file: FileFacts, album: FileDescriptor, name: FileName) -> LocationCheck? {
+        let original: FileDescriptor
+        do {
+            original = try FileCopy.openUntrusted(name, in: album)
+        } catch {
+            return nil
+        }
+        defer { original.close() }
+        let opened: FileStatus
+        do {
+            opened = try Directory.status(of: original)
+        } catch {
+            return nil
+        }
+        guard opened.kind == .regular, opened.inode == file.inode, opened.size == file.size,
+              opened.modificationTime == file.modificationTime else { return nil }
+        do {
+            let finding = try LocationStripper.inspect(original)
+            guard finding.hasLocation else { return LocationCheck(of: file, outcome: .noLocation) }
+            let (inode, size) = try derive(rowID: rowID, from: original, permissions: file.permissions)
+            return LocationCheck(of: file, outcome: .derived(inode: inode, size: size))
+        } catch {
+            logger.warning("Cannot tell whether \(name) holds a location: \(error). It is left out of the views of apps that may not see locations until it changes.")
+            return LocationCheck(of: file, outcome: .cannotTell(error.description))
+        }
+    }
+
+    /// Copies the original under a temporary name, strips it, checks it, and
+    /// renames it over the member's derivative.
+    private func derive(rowID: Int64, from original: FileDescriptor, permissions: UInt32) throws(DerivativeProblem) -> (UInt64, Int64) {
+        let temporary = FileName(".tmp-\(String(generator.next(), radix: 16))")!
+        var made = false
+        defer {
+            // A temporary that cannot be removed now is removed by the next `collectGarbage`.
+            if !made { _ = try? Directory.unlink(temporary, in: directory) }
+        }
+        try io { () throws(SystemCallError) in
+            let copy = try FileCopy.createTarget(temporary, in: directory)
+            defer { copy.close() }
+            _ = try FileCopy.copy(from: original, to: copy, limit: Int64.max - 1)
+        }
+        let path = "\(directory.procPath)/\(temporary)"
+        let copy = try io { () throws(SystemCallError) in try FileCopy.openReadWrite(temporary, in: directory) }
+        defer { copy.close() }
+        try LocationStripper.strip(copy, path: path)
+        // Read back by name: exiv2 may have written the file anew.
+        let result = try io { () throws(SystemCallError) in try FileCopy.openUntrusted(temporary, in: directory) }
+        defer { result.close() }
+        try LocationStripper.verifyStripped(result)
+        let status = try io { () throws(SystemCallError) in
+            // Readable as the original was, writable by no one: apps only ever read it.
+            try FileCopy.setMode(result, (permissions & 0o444) | 0o400)
+            let replaced = try Directory.status(of: Self.derivativeName(rowID), in: directory)
+            try Directory.rename(temporary, in: directory, to: Self.derivativeName(rowID), in: directory)
+            let derived = try Directory.status(of: result)
+            if let replaced { bytes -= replaced.size } else { count += 1 }
+            bytes += derived.size
+            return derived
+        }
+        made = true
+        return (status.inode, status.size)
+    }
+
+    /// Whether the derivative is there as recorded. A failed look counts as
+    /// not there: the derivative is made again rather than a wrong one linked.
+    private func derivativeExists(_ rowID: Int64, inode: UInt64) -> Bool {
+        (try? Directory.status(of: Self.derivativeName(rowID), in: directory))??.inode == inode
+    }
+
+    private func remember(_ check: LocationCheck, rowID: Int64) {
+        checks[rowID] = check
+        learned[rowID] = check
+    }
+
+    /// Checks learned since the last call, for the store.
+    func takeLearned() -> [Int64: LocationCheck] {
+        defer { learned = [:] }
+        return learned
+    }
+
+    /// Removes derivatives no view links any more (link count one: only
+    /// `.derivatives` holds them) and leftovers of a derivation cut short,
+    /// and counts what stays.
+    func collectGarbage() {
+        var count = 0
+        var bytes: Int64 = 0
+        do {
+            for entry in try Directory.list(directory) {
+                guard let status = try Directory.status(of: entry.name, in: directory) else { continue }
+                if entry.name.isHidden || status.linkCount <= 1 {
+                    _ = try Directory.unlink(entry.name, in: directory)
+                    continue
+                }
+                count += 1
+                bytes += status.size
+            }
+        } catch {
+            logger.warning("Cannot clear unused derivatives out of \(Self.directoryName): \(error); the next pass tries again.")
+            return
+        }
+        self.count = count
+        self.bytes = bytes
+    }
+
+    /// Removes the derivatives of these members when no view links them any more.
+    func collectGarbage(members: some Sequence<Int64>) {
+        for rowID in members {
+            guard case .derived = checks[rowID]?.outcome else { continue }
+            let name = Self.derivativeName(rowID)
+            // Best effort between full passes: what fails here, `collectGarbage()` removes.
+            guard let status = try? Directory.status(of: name, in: directory), status.linkCount <= 1 else { continue }
+            if (try? Directory.unlink(name, in: directory)) == true {
+                count -= 1
+                bytes -= status.size
+            }
+        }
+    }
+
+    private func io<T>(_ body: () throws(SystemCallError) -> T) throws(DerivativeProblem) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .io(call: error.call, errno: error.errno)
+        }
+    }
+}

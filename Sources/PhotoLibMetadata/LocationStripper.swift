@@ -1,0 +1,112 @@
+public import PhotoLibCore
+public import PhotoLibSystem
+
+/// Finds the location in a photo or video, and makes the derivative without
+/// it: the only code that reads or rewrites metadata.
+///
+/// JPEG, PNG, TIFF, WebP and the raw formats exiv2 writes go through exiv2,
+/// which rewrites the metadata segments and copies the image data unchanged.
+/// MP4, MOV and HEIF/HEIC (which exiv2 0.27 reads but does not write) are
+/// changed in place as `IsoLocationPlan` decides, every box keeping its size;
+/// their Exif and XMP blocks are rewritten by exiv2. A file that starts like
+/// no format with metadata (`MetadataContainer`) is left as it is.
+public enum LocationStripper {
+    /// What a look at a file found.
+    public struct Finding: Sendable, Equatable {
+        public var hasLocation: Bool
+        /// When the picture was taken, as its metadata writes it ("2024:07:14 10:00:00").
+        public var captureDate: String?
+    }
+
+    /// Looks at an open file (read-only; nothing is changed).
+    public static func inspect(_ fd: FileDescriptor) throws(DerivativeProblem) -> Finding {
+        let header = try io { () throws(SystemCallError) in try PositionalIO.read(fd, at: 0, count: MetadataContainer.headerLength) }
+        switch MetadataContainer.sniff(header) {
+        case .none:
+            return Finding(hasLocation: false)
+        case .exiv2:
+            guard let inspection = try Exiv2Metadata.inspect(path: fd.procPath) else { return Finding(hasLocation: false) }
+            if inspection.locationFields > 0 && !inspection.writable { throw .notWritable }
+            return Finding(hasLocation: inspection.locationFields > 0, captureDate: inspection.captureDate)
+        case .isoMedia:
+            let file = try DescriptorMediaFile(fd)
+            let plan = try isoPlan(file)
+            var found = Finding(hasLocation: !plan.blankBoxes.isEmpty)
+            for span in plan.exifBlocks {
+                let exif = try Exiv2Metadata.inspect(exif: try read(file, span))
+                found.hasLocation = found.hasLocation || exif.locationFields > 0
+                found.captureDate = found.captureDate ?? exif.captureDate
+            }
+            for span in plan.xmpBlocks {
+                let xmp = try Exiv2Metadata.inspect(xmp: try read(file, span))
+                found.hasLocation = found.hasLocation || xmp.locationFields > 0
+                found.captureDate = found.captureDate ?? xmp.captureDate
+            }
+            return found
+        }
+    }
+
+    /// Removes every location field from `copy`, an exact copy of the
+    /// original that the caller made, opened read-write; `path` reaches the
+    /// same file by name (exiv2 rewrites a file by its path). Then checks
+    /// that none is left.
+    public static func strip(_ copy: FileDescriptor, path: String) throws(DerivativeProblem) {
+        let header = try io { () throws(SystemCallError) in try PositionalIO.read(copy, at: 0, count: MetadataContainer.headerLength) }
+        if MetadataContainer.sniff(header) == .isoMedia {
+            let file = try DescriptorMediaFile(copy)
+            let plan = try isoPlan(file)
+            for span in plan.blankBoxes {
+                let boxHeader = try read(file, IsoLocationPlan.Span(offset: span.offset, length: min(16, span.length)))
+                try write(copy, IsoLocationPlan.blankedBox(original: boxHeader, length: span.length), at: span.offset)
+            }
+            // Shorter blocks are padded: zeros after a TIFF block (nothing
+            // points there), whitespace inside an XMP packet (`XMPPadding`).
+            for span in plan.exifBlocks {
+                if let stripped = try Exiv2Metadata.strip(exif: try read(file, span)) {
+                    try write(copy, stripped + [UInt8](repeating: 0, count: span.length - stripped.count), at: span.offset)
+                }
+            }
+            for span in plan.xmpBlocks {
+                if let stripped = try Exiv2Metadata.strip(xmp: try read(file, span)) {
+                    try write(copy, XMPPadding.fit(stripped, into: span.length), at: span.offset)
+                }
+            }
+        } else {
+            _ = try Exiv2Metadata.strip(path: path)
+        }
+    }
+
+    /// Counts the location fields left in a derivative, read again from its
+    /// path (exiv2 may have written a new inode): zero, or it must not be shown.
+    public static func verifyStripped(_ fd: FileDescriptor) throws(DerivativeProblem) {
+        if try inspect(fd).hasLocation { throw .locationRemains(fields: 1) }
+    }
+
+    private static func isoPlan(_ file: DescriptorMediaFile) throws(DerivativeProblem) -> IsoLocationPlan {
+        do {
+            return try IsoLocationPlan.plan(file)
+        } catch {
+            throw .isoMedia(error)
+        }
+    }
+
+    private static func read(_ file: DescriptorMediaFile, _ span: IsoLocationPlan.Span) throws(DerivativeProblem) -> [UInt8] {
+        do {
+            return try file.read(at: span.offset, count: span.length)
+        } catch {
+            throw .isoMedia(error)
+        }
+    }
+
+    private static func write(_ fd: FileDescriptor, _ bytes: [UInt8], at offset: UInt64) throws(DerivativeProblem) {
+        try io { () throws(SystemCallError) in try PositionalIO.write(fd, bytes, at: offset) }
+    }
+
+    private static func io<T>(_ body: () throws(SystemCallError) -> T) throws(DerivativeProblem) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .io(call: error.call, errno: error.errno)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import GRDB
+public import PhotoLibCore
+
+extension StoreTransaction {
+    /// Every location check, by member file row.
+    public func locationChecks() throws -> [Int64: LocationCheck] {
+        var result: [Int64: LocationCheck] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT member, inode, size, mtime, outcome, derivedInode, derivedSize, problem FROM locationCheck") {
+            let outcome: LocationCheck.Outcome
+            switch row["outcome"] as String {
+            case "none": outcome = .noLocation
+            case "derived":
+                let inode: Int64 = row["derivedInode"]
+                outcome = .derived(inode: UInt64(bitPattern: inode), size: row["derivedSize"])
+            default: outcome = .cannotTell(row["problem"] ?? "not known")
+            }
+            let inode: Int64 = row["inode"]
+            result[row["member"]] = LocationCheck(inode: UInt64(bitPattern: inode), size: row["size"], modificationTime: row["mtime"],
+                                                  outcome: outcome)
+        }
+        return result
+    }
+
+    /// Stores a check (nil: forgets it), for a member file that still exists.
+    public func setLocationCheck(_ check: LocationCheck?, memberRowID: Int64) throws {
+        guard let check else {
+            try db.execute(sql: "DELETE FROM locationCheck WHERE member = ?", arguments: [memberRowID])
+            return
+        }
+        var outcome = "none", derivedInode: Int64?, derivedSize: Int64?, problem: String?
+        switch check.outcome {
+        case .noLocation: break
+        case .derived(let inode, let size): (outcome, derivedInode, derivedSize) = ("derived", Int64(bitPattern: inode), size)
+        case .cannotTell(let reason): (outcome, problem) = ("cannotTell", reason)
+        }
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO locationCheck (member, inode, size, mtime, outcome, derivedInode, derivedSize, problem)
+            SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM member WHERE rowid = ?)
+            """, arguments: [memberRowID, Int64(bitPattern: check.inode), check.size, check.modificationTime, outcome,
+                             derivedInode, derivedSize, problem, memberRowID])
+    }
+}

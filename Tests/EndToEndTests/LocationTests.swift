@@ -1,0 +1,157 @@
+import Foundation
+import Glibc
+import PhotoLibCore
+import PhotoLibProtocol
+import Testing
+
+/// Location per app (SPEC §9): an app with `--location none` gets every photo
+/// and video that carries a location as a derivative without it; an app with
+/// `precise` gets the originals. Real files made by the tests (heif-enc,
+/// exiftool), read back with exiftool, with the daemon run by the library's owner.
+@Suite("Location per app", .serialized)
+struct LocationTests {
+    static let hidden = "org.example.Social"  // registered without --location: none
+    static let shown = "org.example.Maps"     // --location precise
+    static let files = ["Trip/photo.jpg", "Trip/photo.heic", "Trip/clip.mp4"]
+
+    /// Makes the geotagged media once per test, in a directory of its own.
+    static func media() throws -> String {
+        var template = Array("/tmp/photolibd-media-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp: \(errno)") }
+        let directory = String(cString: made)
+        let result = try run(RunningDaemon.script("make-geotagged-media"), [directory])
+        guard result.status == 0 else { throw TestFailure("make-geotagged-media failed: \(result.stderr)") }
+        return directory
+    }
+
+    /// What exiftool reads of a file's location: every GPS tag, place name and QuickTime location, one per line.
+    static func location(_ path: String) throws -> [String] {
+        let result = try run("/usr/bin/exiftool", ["-q", "-a", "-G1", "-s", "-gps:all", "-location:all", "-GPSCoordinates",
+                                                   "-GPSPosition", "-City", path])
+        #expect(result.stderr.isEmpty, "exiftool warns about \(path): \(result.stderr)")
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    static func bytes(_ path: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// A JPEG with every metadata segment removed (exiftool -all=): what is left is the image data.
+    static func jpegImageData(_ path: String) throws -> [UInt8] {
+        let out = path + ".bare.jpg"
+        defer { unlink(out) }
+        let result = try run("/usr/bin/exiftool", ["-q", "-all=", "-o", out, path])
+        guard result.status == 0 else { throw TestFailure("exiftool -all= \(path): \(result.stderr)") }
+        return try bytes(out)
+    }
+
+    /// A HEIC decoded (heif-convert) to PNG: its pixels, the PNG's IDAT chunks.
+    static func heicPixels(_ path: String) throws -> [UInt8] {
+        let out = "/tmp/photolibd-decoded-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).png"
+        defer { unlink(out) }
+        let result = try run("/usr/bin/heif-convert", [path, out])
+        guard result.status == 0 else { throw TestFailure("heif-convert \(path): \(result.stderr)") }
+        var png = try bytes(out)[8...]
+        var pixels: [UInt8] = []
+        while png.count >= 12 {
+            let start = png.startIndex
+            let length = Int(png[start]) << 24 | Int(png[start + 1]) << 16 | Int(png[start + 2]) << 8 | Int(png[start + 3])
+            if png[start + 4..<start + 8].elementsEqual("IDAT".utf8) { pixels += png[start + 8..<start + 8 + length] }
+            png = png[(start + 12 + length)...]
+        }
+        return pixels
+    }
+
+    /// An MP4's `mdat` box and what follows it (the video data).
+    static func mediaData(_ path: String) throws -> [UInt8] {
+        let all = try bytes(path)
+        let mdat = Array("mdat".utf8)
+        guard let at = (0...(all.count - 4)).first(where: { all[$0..<$0 + 4].elementsEqual(mdat) }) else {
+            throw TestFailure("\(path) has no mdat box")
+        }
+        return Array(all[at...])
+    }
+
+    func inode(_ path: String) -> UInt64? {
+        var st = stat()
+        return stat(path, &st) == 0 ? UInt64(st.st_ino) : nil
+    }
+
+    @Test("an app with location none sees none in JPEG, HEIC or MP4 and the same image data; a precise app sees it all; one shared copy per photo")
+    func derivativesWithoutLocation() async throws {
+        let media = try Self.media()
+        defer { _ = try? run("/bin/rm", ["-rf", media]) }
+        let daemon = try await RunningDaemon.startedByOwner { lib in
+            for file in Self.files { try lib.copy(media + "/" + (file as NSString).lastPathComponent, to: file) }
+            try lib.copy(media + "/plain.jpg", to: "Trip/plain.jpg")
+        }
+        let lib = daemon.library
+        try daemon.ok("app", "add", Self.hidden, "--uid", "4242")
+        try daemon.ok("app", "add", Self.shown, "--uid", "4243", "--location", "precise")
+        let apps = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        #expect(apps.first { $0.app == Self.hidden }?.location == "none", "none is the default for a new app")
+        #expect(apps.first { $0.app == Self.shown }?.location == "precise")
+        try daemon.ok("authorize", Self.hidden, "authorized")
+        try daemon.ok("authorize", Self.shown, "authorized")
+
+        let hiddenView = daemon.view(Self.hidden), shownView = daemon.view(Self.shown)
+        for file in Self.files {
+            let original = lib.path(file)
+            #expect(!(try Self.location(original)).isEmpty, "the test's \(file) has a location to hide")
+            #expect(try Self.location(shownView + "/" + file) == (try Self.location(original)), "precise: \(file) as it is")
+            #expect(inode(shownView + "/" + file) == inode(original), "precise: the original itself")
+            #expect(try Self.location(hiddenView + "/" + file) == [], "none: no location field left in \(file)")
+            #expect(inode(hiddenView + "/" + file) != inode(original), "none: \(file) does not share the original's inode")
+        }
+        // Everything but the metadata is the original's, byte for byte.
+        #expect(try Self.jpegImageData(hiddenView + "/Trip/photo.jpg") == (try Self.jpegImageData(lib.path("Trip/photo.jpg"))))
+        #expect(try Self.heicPixels(hiddenView + "/Trip/photo.heic") == (try Self.heicPixels(lib.path("Trip/photo.heic"))))
+        #expect(try Self.mediaData(hiddenView + "/Trip/clip.mp4") == (try Self.mediaData(lib.path("Trip/clip.mp4"))))
+        #expect(try Self.bytes(hiddenView + "/Trip/clip.mp4").count == (try Self.bytes(lib.path("Trip/clip.mp4"))).count,
+                "the MP4 keeps every box's size")
+        // Metadata that is not location stays.
+        let date = try run("/usr/bin/exiftool", ["-s3", "-DateTimeOriginal", hiddenView + "/Trip/photo.jpg"]).stdout
+        #expect(date.hasPrefix("2024:07:14 10:00:00"))
+        // A photo without a location is the original, linked as ever.
+        #expect(inode(hiddenView + "/Trip/plain.jpg") == inode(lib.path("Trip/plain.jpg")))
+
+        // One derivative per photo, shared by every app without location.
+        let other = "org.example.Frame"
+        try daemon.ok("app", "add", other, "--uid", "4244")
+        try daemon.ok("authorize", other, "limited")
+        try daemon.ok("select", other, "Trip/photo.jpg")
+        let id = try #require(try daemon.assets()["Trip/photo.jpg"])
+        #expect(inode(daemon.view(other) + "/\(id).jpg") == inode(hiddenView + "/Trip/photo.jpg"))
+        let status = try daemon.status()
+        #expect(status.derivatives == 3)
+        #expect((status.derivativeBytes ?? 0) > 0)
+        #expect(try daemon.ok("status").contains("no-location copies: 3"))
+
+        // An edit of the original, in place, reaches the derivative; the precise app sees the new place.
+        let edit = try run("/usr/bin/exiftool", ["-q", "-overwrite_original_in_place", "-GPSLatitude=40.4168", "-XMP:Title=Edited",
+                                                 lib.path("Trip/photo.jpg")])
+        #expect(edit.status == 0, "\(edit.stderr)")
+        try await waitUntil("the edit reaches the derivative") {
+            try run("/usr/bin/exiftool", ["-s3", "-XMP:Title", hiddenView + "/Trip/photo.jpg"]).stdout.hasPrefix("Edited")
+        }
+        #expect(try Self.location(hiddenView + "/Trip/photo.jpg") == [])
+        #expect(try Self.location(shownView + "/Trip/photo.jpg").contains { $0.contains("40 deg") })
+        #expect(inode(daemon.view(other) + "/\(id).jpg") == inode(hiddenView + "/Trip/photo.jpg"), "both apps follow the new derivative")
+
+        // The policy changes with app set, at once; derivatives no view needs are removed.
+        try daemon.ok("app", "set", Self.shown, "--location", "none")
+        #expect(try Self.location(shownView + "/Trip/clip.mp4") == [])
+        #expect(inode(shownView + "/Trip/clip.mp4") == inode(hiddenView + "/Trip/clip.mp4"))
+        try daemon.ok("app", "set", Self.shown, "--location", "precise")
+        try daemon.ok("app", "set", Self.hidden, "--location", "precise")
+        #expect(inode(hiddenView + "/Trip/clip.mp4") == inode(lib.path("Trip/clip.mp4")))
+        #expect(try daemon.status().derivatives == 1, "only the Frame's photo.jpg is still needed")
+        try daemon.ok("app", "remove", other)
+        #expect(try daemon.status().derivatives == 0)
+        #expect(lib.entries(lib.views + "/.derivatives").isEmpty)
+
+        let bad = try daemon.ctl("app", "set", Self.shown, "--location", "fuzzy")
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("not a location policy"))
+    }
+}
