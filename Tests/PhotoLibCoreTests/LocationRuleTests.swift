@@ -1,0 +1,147 @@
+import PhotoLibCore
+import Testing
+
+/// The pure side of location per app: where an MP4/HEIF keeps its location,
+/// how a rewritten XMP packet keeps its room, which headers wake exiv2, and
+/// which file an entry links.
+@Suite("Location rules")
+struct LocationRuleTests {
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        let size = UInt32(8 + payload.count)
+        return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array(type.utf8) + payload
+    }
+    static func box(_ type: [UInt8], _ payload: [UInt8]) -> [UInt8] {
+        box(String(decoding: type, as: UTF8.self), payload).prefix(4) + type + payload
+    }
+    static let xyz: [UInt8] = [0xA9, 0x78, 0x79, 0x7A]
+    static let ftyp = box("ftyp", Array("isom".utf8) + [0, 0, 2, 0] + Array("isommp41".utf8))
+
+    @Test("a movie's location atoms, wherever phones put them, and its XMP, are found; nothing else is")
+    func moviePlan() throws {
+        let udtaXYZ = Self.box(Self.xyz, Array("+48.8577+002.2950/".utf8))
+        let udta = Self.box("udta", udtaXYZ + Self.box("loci", [0, 0, 0, 0, 1, 2]))
+        let keys = Self.box("keys", [0, 0, 0, 0, 0, 0, 0, 2]
+            + Self.box("mdta", Array("com.apple.quicktime.make".utf8))
+            + Self.box("mdta", Array("com.apple.quicktime.location.ISO6709".utf8)))
+        let make = Self.box([0, 0, 0, 1], Self.box("data", [0, 0, 0, 1, 0, 0, 0, 0] + Array("Phone".utf8)))
+        let place = Self.box([0, 0, 0, 2], Self.box("data", [0, 0, 0, 1, 0, 0, 0, 0] + Array("+48.85+002.29/".utf8)))
+        let meta = Self.box("meta", Self.box("hdlr", [UInt8](repeating: 0, count: 25)) + keys + Self.box("ilst", make + place))
+        let moov = Self.box("moov", Self.box("mvhd", [UInt8](repeating: 0, count: 100)) + udta + meta)
+        let xmpPacket = Array("<?xpacket begin?><x:xmpmeta/><?xpacket end=\"w\"?>".utf8)
+        let uuid = Self.box("uuid", [0xBE, 0x7A, 0xCF, 0xCB, 0x97, 0xA9, 0x42, 0xE8, 0x9C, 0x71, 0x99, 0x94, 0x91, 0xE3, 0xAF, 0xAC] + xmpPacket)
+        let file = Self.ftyp + moov + uuid + Self.box("mdat", [UInt8](repeating: 7, count: 64))
+        let plan = try IsoLocationPlan.plan(IsoMediaBytes(file))
+
+        let moovAt = Self.ftyp.count
+        let udtaAt = moovAt + 8 + 108
+        let metaAt = udtaAt + udta.count
+        let placeAt = metaAt + 8 + 33 + keys.count + 8 + make.count
+        #expect(plan.blankBoxes == [
+            .init(offset: UInt64(udtaAt + 8), length: udtaXYZ.count),
+            .init(offset: UInt64(udtaAt + 8 + udtaXYZ.count), length: 14),
+            .init(offset: UInt64(placeAt), length: place.count),
+        ])
+        #expect(plan.xmpBlocks == [.init(offset: UInt64(moovAt + moov.count + 24), length: xmpPacket.count)])
+        #expect(plan.exifBlocks.isEmpty)
+
+        // A blanked box keeps its size and becomes `free`, its payload zero.
+        let blanked = IsoLocationPlan.blankedBox(original: Array(udtaXYZ.prefix(16)), length: udtaXYZ.count)
+        #expect(blanked.count == udtaXYZ.count)
+        #expect(Array(blanked[0..<4]) == Array(udtaXYZ[0..<4]))
+        #expect(Array(blanked[4..<8]) == Array("free".utf8))
+        #expect(blanked[8...].allSatisfy { $0 == 0 })
+    }
+
+    @Test("a HEIF's Exif item (past its TIFF offset) and XMP item are found through iinf and iloc, in the file or in idat")
+    func heifPlan() throws {
+        func infe(_ id: UInt16, _ type: String, _ contentType: String = "") -> [UInt8] {
+            Self.box("infe", [2, 0, 0, 0, UInt8(id >> 8), UInt8(id & 0xFF), 0, 0] + Array(type.utf8) + [0]
+                     + (contentType.isEmpty ? [] : Array(contentType.utf8) + [0]))
+        }
+        let iinf = Self.box("iinf", [0, 0, 0, 0, 0, 3] + infe(1, "hvc1") + infe(2, "Exif") + infe(3, "mime", "application/rdf+xml"))
+        let exifPayload: [UInt8] = [0, 0, 0, 6] + Array("Exif".utf8) + [0, 0] + Array("MM".utf8) + [0, 42] + [UInt8](repeating: 0, count: 20)
+        let xmp = Array("<x:xmpmeta/>".utf8)
+        // iloc v1: offset, length and base-offset sizes 4; items: 1 and 2 in the file, 3 in idat.
+        func item(_ id: UInt16, method: UInt8, offset: UInt32, length: UInt32) -> [UInt8] {
+            [UInt8(id >> 8), UInt8(id & 0xFF), 0, method, 0, 0, 0, 0, 0, 0, 0, 1]
+                + [24, 16, 8, 0].map { UInt8(offset >> $0 & 0xFF) } + [24, 16, 8, 0].map { UInt8(length >> $0 & 0xFF) }
+        }
+        func meta(exifAt: UInt32) -> [UInt8] {
+            let iloc = Self.box("iloc", [1, 0, 0, 0, 0x44, 0x40, 0, 3]
+                + item(1, method: 0, offset: exifAt + UInt32(exifPayload.count), length: 10)
+                + item(2, method: 0, offset: exifAt, length: UInt32(exifPayload.count))
+                + item(3, method: 1, offset: 0, length: UInt32(xmp.count)))
+            return Self.box("meta", [0, 0, 0, 0] + Self.box("hdlr", [UInt8](repeating: 0, count: 24)) + iinf + iloc + Self.box("idat", xmp))
+        }
+        let ftyp = Self.box("ftyp", Array("heicmif1heic".utf8))
+        let metaLength = meta(exifAt: 0).count
+        let exifAt = UInt32(ftyp.count + metaLength + 8)
+        let file = ftyp + meta(exifAt: exifAt) + Self.box("mdat", exifPayload + [UInt8](repeating: 9, count: 10))
+        let plan = try IsoLocationPlan.plan(IsoMediaBytes(file))
+        #expect(plan.exifBlocks == [.init(offset: UInt64(exifAt) + 10, length: exifPayload.count - 10)])
+        #expect(file[Int(plan.exifBlocks[0].offset)..<Int(plan.exifBlocks[0].offset) + 4].elementsEqual(Array("MM".utf8) + [0, 42]))
+        #expect(plan.xmpBlocks == [.init(offset: UInt64(ftyp.count + metaLength - xmp.count), length: xmp.count)])
+        #expect(plan.blankBoxes.isEmpty)
+    }
+
+    @Test("a box that claims more than its parent holds is malformed, not skipped")
+    func malformed() {
+        let file = Self.ftyp + [0, 0, 0x10, 0] + Array("moov".utf8) + [1, 2, 3]
+        #expect(throws: IsoMediaProblem.self) { try IsoLocationPlan.plan(IsoMediaBytes(file)) }
+        let moov = Self.box("moov", Self.box("udta", [0, 0, 0, 0x40] + Array("©xyz".utf8)))
+        #expect(throws: IsoMediaProblem.self) { try IsoLocationPlan.plan(IsoMediaBytes(Self.ftyp + moov)) }
+    }
+
+    @Test("a rewritten XMP packet is padded inside its wrapper; one left empty becomes a valid empty packet")
+    func xmpPadding() {
+        let packet = Array("<?xpacket begin=\"\"?><x:xmpmeta/><?xpacket end=\"w\"?>".utf8)
+        let fitted = XMPPadding.fit(packet, into: packet.count + 10)
+        #expect(fitted.count == packet.count + 10)
+        #expect(String(decoding: fitted, as: UTF8.self).hasSuffix("/>          <?xpacket end=\"w\"?>"))
+        let empty = XMPPadding.fit([], into: 400)
+        #expect(empty.count == 400)
+        #expect(String(decoding: empty, as: UTF8.self).contains("<x:xmpmeta"))
+        #expect(String(decoding: empty, as: UTF8.self).hasSuffix("<?xpacket end=\"w\"?>"))
+        #expect(XMPPadding.fit([], into: 20) == [UInt8](repeating: 0x20, count: 20), "no room for a packet: blank")
+    }
+
+    @Test("which headers carry metadata: photos and movies do; text and truncated files do not")
+    func sniffing() {
+        #expect(MetadataContainer.sniff([0xFF, 0xD8, 0xFF, 0xE1, 0, 0]) == .exiv2)
+        #expect(MetadataContainer.sniff([0x89] + Array("PNG\r\n".utf8) + [0x1A, 0x0A]) == .exiv2)
+        #expect(MetadataContainer.sniff(Array("II".utf8) + [0x2A, 0]) == .exiv2)
+        #expect(MetadataContainer.sniff(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8)) == .exiv2)
+        #expect(MetadataContainer.sniff([0, 0, 0, 0x18] + Array("ftypheic".utf8)) == .isoMedia)
+        #expect(MetadataContainer.sniff(Array("photo".utf8)) == .none)
+        #expect(MetadataContainer.sniff([0xFF, 0xD8]) == .none)
+        #expect(MetadataContainer.sniff(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8)) == .none)
+    }
+
+    @Test("precise gets the original; none gets the original without a location, the derivative with one, nothing when unknown")
+    func entrySource() {
+        let file = FileFacts(device: 1, inode: 10, size: 100, modificationTime: 5, permissions: 0o644)
+        #expect(EntrySource.decide(policy: .precise, file: file, check: nil) == .original)
+        #expect(EntrySource.decide(policy: .none, file: file, check: nil) == .needsCheck)
+        #expect(EntrySource.decide(policy: .none, file: file, check: LocationCheck(of: file, outcome: .noLocation)) == .original)
+        #expect(EntrySource.decide(policy: .none, file: file, check: LocationCheck(of: file, outcome: .derived(inode: 77, size: 90)))
+                == .derivative(inode: 77))
+        #expect(EntrySource.decide(policy: .none, file: file, check: LocationCheck(of: file, outcome: .cannotTell("bad")))
+                == .withheld(reason: "bad"))
+        var edited = file
+        edited.modificationTime = 6
+        #expect(EntrySource.decide(policy: .none, file: edited, check: LocationCheck(of: file, outcome: .noLocation)) == .needsCheck,
+                "an edit makes the check stale")
+        #expect(LocationPolicy.newAppDefault == .none)
+    }
+
+    @Test("location keys: GPS, place names, Apple's location keys; not the camera or the date")
+    func fields() {
+        #expect(LocationFields.matches(metadataKey: "Exif.GPSInfo.GPSLatitude"))
+        #expect(LocationFields.matches(metadataKey: "Xmp.photoshop.City"))
+        #expect(LocationFields.matches(metadataKey: "Iptc.Application2.City"))
+        #expect(!LocationFields.matches(metadataKey: "Exif.Photo.DateTimeOriginal"))
+        #expect(!LocationFields.matches(metadataKey: "Exif.Image.Make"))
+        #expect(LocationFields.isLocationKey(Array("com.apple.quicktime.location.ISO6709".utf8)))
+        #expect(!LocationFields.isLocationKey(Array("com.apple.quicktime.make".utf8)))
+    }
+}
