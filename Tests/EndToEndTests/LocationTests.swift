@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PhotoLibClient
 import PhotoLibCore
 import PhotoLibProtocol
 import Testing
@@ -153,5 +154,43 @@ struct LocationTests {
         let bad = try daemon.ctl("app", "set", Self.shown, "--location", "fuzzy")
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("not a location policy"))
+    }
+
+    @Test("a pick honours the policy: a none app is handed the copy without location; a file whose location cannot be told is not handed over")
+    func pickWithoutLocation() async throws {
+        let media = try Self.media()
+        defer { _ = try? run("/bin/rm", ["-rf", media]) }
+        let daemon = try await RunningDaemon.startedByOwner { lib in
+            try lib.copy(media + "/photo.jpg", to: "photo.jpg")
+            try lib.copy(media + "/plain.jpg", to: "plain.jpg")
+            // A JPEG header and then nothing a decoder could read: whether it holds a location cannot be told.
+            try Data([0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x40] + Array("Exif not really".utf8)).write(to: URL(fileURLWithPath: media + "/damaged.jpg"))
+            try lib.copy(media + "/damaged.jpg", to: "damaged.jpg")
+        }
+        try daemon.ok("app", "add", Self.hidden, "--uid", String(try #require(daemon.library.owner).uid))
+        let endpoint = try #require(try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first?.endpoint)
+        let picking = Task.detached { () throws -> (PickResult, [[UInt8]]) in
+            let connection = try PhotoLibConnection(socketPath: endpoint, receiveTimeout: 60)
+            let picked = try connection.pick(types: [.image], limit: 0, ordered: true)
+            return (picked.result, try picked.handles.map { Array(try $0.readToEnd() ?? Data()) })
+        }
+        var request: Int64?
+        try await waitUntil("the pick to be pending", timeout: 30) {
+            request = try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.first?.request
+            return request != nil
+        }
+        let number = String(try #require(request))
+        let refused = try daemon.ctl("answer", number, "damaged.jpg")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("cannot be told"), "\(refused.stderr)")
+        try daemon.ok("answer", number, "photo.jpg", "plain.jpg")
+        let (result, contents) = try await picking.value
+        #expect(result.assets.map { $0.files[0].name } == ["photo.jpg", "plain.jpg"])
+        #expect(result.assets.map { $0.files[0].size } == contents.map { Int64($0.count) }, "sizes are those of the files handed over")
+        let received = media + "/received.jpg"
+        try Data(contents[0]).write(to: URL(fileURLWithPath: received))
+        #expect(try Self.location(received) == [], "the picked photo has no location")
+        #expect(try Self.jpegImageData(received) == (try Self.jpegImageData(daemon.library.path("photo.jpg"))))
+        #expect(contents[1] == (try Self.bytes(daemon.library.path("plain.jpg"))), "a photo without location is handed over as it is")
     }
 }
