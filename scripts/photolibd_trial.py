@@ -81,6 +81,7 @@ class Trial:
         self.owner = owner or Owner()
         self.owner.own(root)
         self.library = os.path.join(root, "lib")
+        self.views = os.path.join(root, "views")
         os.makedirs(self.library, exist_ok=True)
         self.owner.own(self.library)
         self.socket = os.path.join(root, "sock")
@@ -103,7 +104,7 @@ class Trial:
             # setpriv execs photolibd: the pid killed is the daemon's.
             self.daemon = subprocess.Popen(self.owner.command(
                 [os.path.abspath(os.path.join(self.binaries, "photolibd")), "--library", self.library,
-                 "--views-dir", os.path.join(self.root, "views"), "--state-dir", os.path.join(self.root, "state"),
+                 "--views-dir", self.views, "--state-dir", os.path.join(self.root, "state"),
                  "--socket", self.socket] + (["--config", self.config] if self.config else [])), stdout=log, stderr=log)
 
     def wait_ready(self):
@@ -134,13 +135,29 @@ def member_files(asset):
     return [m["path"] for m in members if not m.get("refused")]
 
 
-def verify_views(trial, unreadable=()):
+def verify_views(trial, unreadable=(), located=()):
     """Every view holds exactly one hardlink per file of each asset its app may see (by the daemon's own listing), and nothing else.
 
     Files below an UNREADABLE path (one the daemon cannot read now) may lack
     their link: it cannot be made until they can be read. Nothing extra is
-    allowed anywhere."""
+    allowed anywhere. A file below a LOCATED path holds a location: an app
+    with location none has instead a copy from views/.derivatives, never the
+    original, and a copy holds no location; every copy is linked by a view."""
     assets = request(trial.socket, "assets", {})["assets"]
+    derivatives = os.path.join(trial.views, ".derivatives")
+    copies = {}
+    for name in (os.listdir(derivatives) if os.path.isdir(derivatives) else []):
+        st = os.lstat(os.path.join(derivatives, name))
+        if name.startswith(".") or st.st_nlink < 2:
+            raise Failure(f"views/.derivatives holds {name} (links: {st.st_nlink}): a leftover, or a copy no view needs")
+        copies[st.st_ino] = name
+    if copies:
+        found = subprocess.run(["exiftool", "-q", "-q", "-gps:all", "-City", "-GPSCoordinates", derivatives],
+                               capture_output=True, text=True)
+        if found.stdout.strip():
+            raise Failure(f"a copy without location holds one: {found.stdout.strip()[:300]}")
+    def has_location(relative):
+        return any(relative == u or relative.startswith(u + "/") for u in located)
     def inode(relative):
         return os.lstat(os.path.join(trial.library, relative)).st_ino
     def waiting(relative):
@@ -157,12 +174,19 @@ def verify_views(trial, unreadable=()):
                        if a["id"] in chosen or any(a["path"].startswith(album + "/") for album in albums)]
         else:
             visible = []
+        hidden = info.get("location") == "none"
+        copied = [path for path in visible if hidden and has_location(path)]
+        visible = [path for path in visible if path not in copied]
         wanted = sorted(inode(path) for path in visible)
         optional = {inode(path) for path in visible if waiting(path)}
         view = info["view"]
         present = []
         for directory, _, files in os.walk(view):
             present += [os.lstat(os.path.join(directory, name)).st_ino for name in files]
+        in_copies = [i for i in present if i in copies]
+        present = [i for i in present if i not in copies]
+        if len(in_copies) != len(set(in_copies)) or (len(in_copies) != len(copied) and not any(waiting(p) for p in copied)):
+            raise Failure(f"the view of {app} (location none) holds {len(in_copies)} copies without location, wanted {len(copied)}")
         have, want = Counter(present), Counter(wanted)
         extra = sorted(i for i in have if have[i] > want[i])
         missing = sorted(i for i in want if have[i] < want[i] and i not in optional)
