@@ -73,6 +73,11 @@ struct LocationTests {
         return Array(all[at...])
     }
 
+    func size(_ path: String) -> Int64? {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int64(st.st_size) : nil
+    }
+
     func inode(_ path: String) -> UInt64? {
         var st = stat()
         return stat(path, &st) == 0 ? UInt64(st.st_ino) : nil
@@ -85,6 +90,8 @@ struct LocationTests {
         let daemon = try await RunningDaemon.startedByOwner { lib in
             for file in Self.files { try lib.copy(media + "/" + (file as NSString).lastPathComponent, to: file) }
             try lib.copy(media + "/plain.jpg", to: "Trip/plain.jpg")
+            try Data([0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x40] + Array("Exif not really".utf8)).write(to: URL(fileURLWithPath: media + "/damaged.jpg"))
+            try lib.copy(media + "/damaged.jpg", to: "Trip/damaged.jpg")
         }
         let lib = daemon.library
         try daemon.ok("app", "add", Self.hidden, "--uid", "4242")
@@ -115,6 +122,16 @@ struct LocationTests {
         #expect(date.hasPrefix("2024:07:14 10:00:00"))
         // A photo without a location is the original, linked as ever.
         #expect(inode(hiddenView + "/Trip/plain.jpg") == inode(lib.path("Trip/plain.jpg")))
+        // One whose location cannot be told is left out for none, and shown to precise.
+        #expect(inode(hiddenView + "/Trip/damaged.jpg") == nil)
+        #expect(inode(shownView + "/Trip/damaged.jpg") == inode(lib.path("Trip/damaged.jpg")))
+        // What the app is told matches its directory: the copies' sizes, nothing withheld.
+        let listed = try PhotoLibConnection(socketPath: lib.socket, receiveTimeout: 30)
+            .call(.list, OptionalAppParams(app: Self.hidden), returning: ListResult.self)
+        #expect(Set(listed.assets.map(\.entry)) == ["Trip/photo.jpg", "Trip/photo.heic", "Trip/clip.mp4", "Trip/plain.jpg"])
+        for asset in listed.assets {
+            #expect(asset.size == size(hiddenView + "/" + asset.entry), "list's size of \(asset.entry) is the entry's")
+        }
 
         // One derivative per photo, shared by every app without location.
         let other = "org.example.Frame"
@@ -129,6 +146,7 @@ struct LocationTests {
         #expect(try daemon.ok("status").contains("no-location copies: 3"))
 
         // An edit of the original, in place, reaches the derivative; the precise app sees the new place.
+        let events = try EventReader(daemon, app: Self.hidden)
         let edit = try run("/usr/bin/exiftool", ["-q", "-overwrite_original_in_place", "-GPSLatitude=40.4168", "-XMP:Title=Edited",
                                                  lib.path("Trip/photo.jpg")])
         #expect(edit.status == 0, "\(edit.stderr)")
@@ -137,6 +155,9 @@ struct LocationTests {
         }
         #expect(try Self.location(hiddenView + "/Trip/photo.jpg") == [])
         #expect(try Self.location(shownView + "/Trip/photo.jpg").contains { $0.contains("40 deg") })
+        var changed: ViewAsset?
+        while changed == nil { changed = try events.nextChange().changed.first { $0.entry == "Trip/photo.jpg" } }
+        #expect(changed?.size == size(hiddenView + "/Trip/photo.jpg"), "the change event tells the new copy's size")
         #expect(inode(daemon.view(other) + "/\(id).jpg") == inode(hiddenView + "/Trip/photo.jpg"), "both apps follow the new derivative")
 
         // The policy changes with app set, at once; derivatives no view needs are removed.

@@ -124,7 +124,7 @@ struct LocationRuleTests {
         #expect(EntrySource.decide(policy: .none, file: file, check: nil) == .needsCheck)
         #expect(EntrySource.decide(policy: .none, file: file, check: LocationCheck(of: file, outcome: .noLocation)) == .original)
         #expect(EntrySource.decide(policy: .none, file: file, check: LocationCheck(of: file, outcome: .derived(inode: 77, size: 90)))
-                == .derivative(inode: 77))
+                == .derivative(inode: 77, size: 90))
         #expect(EntrySource.decide(policy: .none, file: file, check: LocationCheck(of: file, outcome: .cannotTell("bad")))
                 == .withheld(reason: "bad"))
         var edited = file
@@ -132,6 +132,24 @@ struct LocationRuleTests {
         #expect(EntrySource.decide(policy: .none, file: edited, check: LocationCheck(of: file, outcome: .noLocation)) == .needsCheck,
                 "an edit makes the check stale")
         #expect(LocationPolicy.newAppDefault == .none)
+        #expect(MemberAppearance.of(policy: .none, file: file, check: LocationCheck(of: file, outcome: .derived(inode: 77, size: 90)))
+                == .copy(size: 90))
+        #expect(MemberAppearance.of(policy: .none, file: file, check: LocationCheck(of: file, outcome: .cannotTell("bad"))) == .hidden)
+        #expect(MemberAppearance.of(policy: .precise, file: file, check: LocationCheck(of: file, outcome: .cannotTell("bad"))) == .original)
+    }
+
+    @Test("what an app is told follows how its members appear: a copy's size, a withheld member left out")
+    func viewAssetFollowsAppearance() {
+        let file = FileFacts(device: 1, inode: 10, size: 100, modificationTime: 5, permissions: 0o644)
+        let photo = LocatedMember(rowID: 1, path: RelativePath(escaped: "a/IMG.HEIC")!, mediaType: .image, file: file)
+        let video = LocatedMember(rowID: 2, path: RelativePath(escaped: "a/IMG.MOV")!, mediaType: .video, file: file)
+        let asset = LocatedAsset(rowID: 9, id: AssetID("abcdefghjkmnpqrs")!, mediaType: .live, members: [photo, video], ancestry: [])
+        let policy = ViewPolicy(layout: .full)
+        let shown = policy.viewAsset(asset) { $0.rowID == 1 ? .copy(size: 60) : .hidden }
+        #expect(shown?.size == 60)
+        #expect(shown?.members == nil, "the video is withheld: one entry left")
+        #expect(shown?.mediaType == "image")
+        #expect(policy.viewAsset(asset) { _ in .hidden } == nil)
     }
 
     @Test("location keys: GPS, place names, Apple's location keys; not the camera or the date")

@@ -42,8 +42,8 @@ public struct LocationCheck: Sendable, Equatable {
 public enum EntrySource: Sendable, Equatable {
     /// The original.
     case original
-    /// The derivative without location, with this inode.
-    case derivative(inode: UInt64)
+    /// The derivative without location, with this inode and size.
+    case derivative(inode: UInt64, size: Int64)
     /// Nothing: whether the file holds a location is not known.
     case withheld(reason: String)
     /// The file must be looked at first (never checked, or changed since).
@@ -56,8 +56,28 @@ public enum EntrySource: Sendable, Equatable {
         guard let check, check.isCurrent(for: file) else { return .needsCheck }
         switch check.outcome {
         case .noLocation: return .original
-        case .derived(let inode, _): return .derivative(inode: inode)
+        case .derived(let inode, let size): return .derivative(inode: inode, size: size)
         case .cannotTell(let reason): return .withheld(reason: reason)
+        }
+    }
+}
+
+/// How one member file appears in an app's view, for what the app is told
+/// (`list`, change events): as the original, as a copy of another size, or
+/// not at all. The same rule as the links (`EntrySource`), so what an app is
+/// told matches its directory.
+public enum MemberAppearance: Sendable, Equatable {
+    case original
+    case copy(size: Int64)
+    case hidden
+
+    /// From a check that may be missing: a member not looked at yet is
+    /// described as the original (the daemon looks before it links or tells).
+    public static func of(policy: LocationPolicy, file: FileFacts, check: LocationCheck?) -> MemberAppearance {
+        switch EntrySource.decide(policy: policy, file: file, check: check) {
+        case .original, .needsCheck: .original
+        case .derivative(_, let size): .copy(size: size)
+        case .withheld: .hidden
         }
     }
 }

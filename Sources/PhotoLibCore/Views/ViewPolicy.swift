@@ -57,23 +57,29 @@ public struct ViewPolicy: Sendable, Equatable {
         }
     }
 
-    /// The entries the view must hold for the asset.
-    public func entries(_ asset: LocatedAsset) -> [Entry] {
+    /// The entries the view must hold for the asset (a member whose
+    /// `appearance` is `hidden`, withheld for want of a location check, has none).
+    public func entries(_ asset: LocatedAsset, appearance: (LocatedMember) -> MemberAppearance = { _ in .original }) -> [Entry] {
         guard isGranted(asset) else { return [] }
-        return placements(asset).filter { $0.member.refusal == nil }
+        return placements(asset).filter { $0.member.refusal == nil && appearance($0.member) != .hidden }
     }
 
     /// The asset as the app sees it, or nil when it has no entry in the view.
-    public func viewAsset(_ asset: LocatedAsset?) -> ViewAsset? {
+    /// A member shown as a copy without location has the copy's size.
+    public func viewAsset(_ asset: LocatedAsset?, appearance: (LocatedMember) -> MemberAppearance = { _ in .original }) -> ViewAsset? {
         guard let asset else { return nil }
-        let shown = entries(asset)
+        let shown = entries(asset, appearance: appearance)
         guard let first = shown.first else { return nil }
+        func size(_ member: LocatedMember) -> Int64 {
+            if case .copy(let size) = appearance(member) { return size }
+            return member.file.size
+        }
         let members = shown.count > 1 ? shown.map {
             ViewMember(entry: $0.path.escaped, mediaType: $0.member.mediaType.rawValue,
-                       size: $0.member.file.size, mtime: $0.member.file.modificationTime)
+                       size: size($0.member), mtime: $0.member.file.modificationTime)
         } : nil
         return ViewAsset(id: asset.id.rawValue, entry: first.path.escaped,
                          mediaType: MediaType.ofAsset(members: shown.map(\.member.mediaType)).rawValue,
-                         size: first.member.file.size, mtime: first.member.file.modificationTime, members: members)
+                         size: size(first.member), mtime: first.member.file.modificationTime, members: members)
     }
 }

@@ -215,7 +215,9 @@ extension Engine {
                 request: answering.map { ($0.id, "answered") }, reason: reason, endsAt: adding ? endsAt : nil, tx: tx))
             // What the view gained or lost: visibility before the edit against after it.
             if app.layout == .limited, let before {
-                let after = AppViewContext(app: app, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id))
+                let after = AppViewContext(app: app, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id),
+                                           appearance: appearance(for: app))
+                if adding { prepareWithoutLocation(changes.compactMap(\.newAsset), for: [after]) }
                 var coalescer = ChangeCoalescer()
                 for case .asset(let old?, _) in changes {
                     coalescer.add(id: old.id.rawValue, old: before.viewAsset(old), new: after.viewAsset(old))

@@ -135,6 +135,7 @@ actor Engine {
             let recorder = ChangeRecorder(recording: true, limit: Self.rescanChangeLimit)
             var published: [PublishedEvent] = []
             let outcome = try index.apply(batch, recorder: recorder) { tx, recorder in
+                prepareWithoutLocation(recorder.changes.compactMap(\.newAsset), for: contexts)
                 published = try journal.recordLibraryChanges(
                     recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: index.albums, tx: tx)
             }
@@ -320,9 +321,26 @@ actor Engine {
             try tx.apps().filter { $0.layout != .empty && (app == nil || $0.id == app) }.map { app in
                 app.layout == .limited
                     ? AppViewContext(app: app, selectedAssets: try tx.selectedAssetRowIDs(app.id),
-                                                selectedAlbums: try tx.selectedAlbums(app.id))
-                    : AppViewContext(app: app, selectedAssets: [], selectedAlbums: [])
+                                     selectedAlbums: try tx.selectedAlbums(app.id), appearance: appearance(for: app))
+                    : AppViewContext(app: app, selectedAssets: [], selectedAlbums: [], appearance: appearance(for: app))
             }
+        }
+    }
+
+    /// How members appear to this app: as the location checks say, for an app without location.
+    func appearance(for app: AppRecord) -> (LocatedMember) -> MemberAppearance {
+        let derivatives = views.derivatives
+        let policy = app.location
+        return { member in derivatives.appearance(policy: policy, member: member) }
+    }
+
+    /// Looks at the assets an app without location is about to be told of
+    /// (deriving copies), so the sizes it hears are those its view will hold.
+    func prepareWithoutLocation(_ assets: [LocatedAsset], for contexts: [AppViewContext]) {
+        let hidden = contexts.filter { $0.app.location == .none && $0.layout != .empty }
+        guard !hidden.isEmpty else { return }
+        for asset in assets where hidden.contains(where: { $0.policy.isGranted(asset) }) {
+            views.prepareWithoutLocation(asset)
         }
     }
 

@@ -210,7 +210,7 @@ extension Engine {
                 contexts = contexts.map { context in
                     guard context.app.id == app.id else { return context }
                     return AppViewContext(app: context.app, selectedAssets: context.policy.selectedAssets.union([asset.rowID]),
-                                          selectedAlbums: context.policy.selectedAlbums)
+                                          selectedAlbums: context.policy.selectedAlbums, appearance: context.appearance)
                 }
                 let seenByIndex = recorder.changes.contains { change in
                     if case .asset(_, let new?) = change { return new.rowID == asset.rowID }
@@ -218,6 +218,7 @@ extension Engine {
                 }
                 if !joined.isEmpty, !seenByIndex, let located = index.locate(asset) {
                     joinedUnchanged = located
+                    prepareWithoutLocation([located], for: contexts)
                     if let before, let after = contexts.first(where: { $0.app.id == app.id }) {
                         var coalescer = ChangeCoalescer()
                         coalescer.add(id: located.id.rawValue, old: before.viewAsset(located), new: after.viewAsset(located))
@@ -225,6 +226,7 @@ extension Engine {
                     }
                 }
             }
+            prepareWithoutLocation(recorder.changes.compactMap(\.newAsset), for: contexts)
             published += try journal.recordLibraryChanges(
                 recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: index.albums, tx: tx)
             let seen = right == .addOnly ? nil : contexts.first { $0.app.id == app.id }?.viewAsset(asset.flatMap(index.locate))

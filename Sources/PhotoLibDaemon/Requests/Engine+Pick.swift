@@ -192,7 +192,7 @@ extension Engine {
         switch decided {
         case .original:
             return (original, member.file.size)
-        case .derivative(let inode):
+        case .derivative(let inode, _):
             original.close()
             do {
                 let derivative = try FileCopy.openUntrusted(DerivativeCatalog.derivativeName(member.rowID), in: views.derivatives.directory)

@@ -25,7 +25,10 @@ extension RequestRouter {
     func list(_ app: AppID) throws -> ListResult {
         try store.read { tx in
             guard let record = try tx.app(app), let tokens = try tx.tokens(app) else { throw PhotoLibError.unknownApp(app) }
-            let context = AppViewContext(app: record, selectedAssets: try tx.selectedAssetRowIDs(app), selectedAlbums: try tx.selectedAlbums(app))
+            // Off the engine: members appear as the stored location checks say.
+            let checks = record.location == .none ? try tx.locationChecks() : [:]
+            let context = AppViewContext(app: record, selectedAssets: try tx.selectedAssetRowIDs(app), selectedAlbums: try tx.selectedAlbums(app),
+                                         appearance: { MemberAppearance.of(policy: record.location, file: $0.file, check: checks[$0.rowID]) })
             let albums = try tx.albumTree()
             let candidates: [AssetRecord]
             switch record.layout {

@@ -9,10 +9,20 @@ import PhotoLibStore
 struct AppViewContext {
     var app: AppRecord
     var policy: ViewPolicy
+    /// How each member appears (for an app without location: as a copy, or
+    /// withheld); every member as the original when not set.
+    var appearance: (LocatedMember) -> MemberAppearance = { _ in .original }
 
     init(app: AppRecord, selectedAssets: Set<Int64>, selectedAlbums: Set<AlbumTree.ID>) {
         self.app = app
         policy = ViewPolicy(layout: app.layout, selectedAssets: selectedAssets, selectedAlbums: selectedAlbums)
+    }
+
+    /// The same, its members appearing as the location checks say.
+    init(app: AppRecord, selectedAssets: Set<Int64>, selectedAlbums: Set<AlbumTree.ID>,
+         appearance: @escaping (LocatedMember) -> MemberAppearance) {
+        self.init(app: app, selectedAssets: selectedAssets, selectedAlbums: selectedAlbums)
+        if app.location == .none { self.appearance = appearance }
     }
 
     var layout: ViewLayout { app.layout }
@@ -20,6 +30,6 @@ struct AppViewContext {
 
     /// The asset as the app sees it, or nil when it is not in the view.
     func viewAsset(_ asset: LocatedAsset?) -> ViewAsset? {
-        policy.viewAsset(asset)
+        policy.viewAsset(asset, appearance: appearance)
     }
 }

@@ -44,7 +44,7 @@ final class DerivativeCatalog {
     /// looking at the original (and deriving) first when it must.
     func source(policy: LocationPolicy, rowID: Int64, file: FileFacts, album: FileDescriptor?, name: FileName) -> EntrySource {
         var decided = EntrySource.decide(policy: policy, file: file, check: checks[rowID])
-        if case .derivative(let inode) = decided, !derivativeExists(rowID, inode: inode) {
+        if case .derivative(let inode, _) = decided, !derivativeExists(rowID, inode: inode) {
             decided = .needsCheck  // lost (a crash before it was synced, a hand in .derivatives): made again
         }
         guard decided == .needsCheck else { return decided }
@@ -56,6 +56,11 @@ final class DerivativeCatalog {
         case .none:
             return .withheld(reason: "it changed or went while it was read")
         }
+    }
+
+    /// How a member appears to an app with `policy`, from what is known now (nothing is looked at).
+    func appearance(policy: LocationPolicy, member: LocatedMember) -> MemberAppearance {
+        MemberAppearance.of(policy: policy, file: member.file, check: checks[member.rowID])
     }
 
     /// The check made now, or nil when the file is not the indexed one any more (its event decides).

@@ -89,8 +89,19 @@ final class ViewMaintainer {
                                          album: access.directory(source.album), name: source.name)
         switch decided {
         case .original: return source
-        case .derivative(let inode): return LinkSource(derivativeOf: source.rowID, inode: inode)
+        case .derivative(let inode, _): return LinkSource(derivativeOf: source.rowID, inode: inode)
         case .withheld, .needsCheck: return nil
+        }
+    }
+
+    /// Looks at each member of the asset (deriving a copy where it holds a
+    /// location) so that what apps without location are told next, sizes and
+    /// withheld files included, is what their views will hold.
+    func prepareWithoutLocation(_ asset: LocatedAsset) {
+        for member in asset.members where member.refusal == nil {
+            guard let name = member.path.lastComponent else { continue }
+            _ = derivatives.source(policy: .none, rowID: member.rowID, file: member.file,
+                                   album: access.directory(member.path.parent ?? .root), name: name)
         }
     }
 
@@ -400,7 +411,7 @@ final class ViewMaintainer {
             let policy = context.policy
             // Each wanted entry with the file it links (a derivative, for an
             // app without location); a withheld member has no entry.
-            let wanted: [(ViewPolicy.Entry, LinkSource)] = (new.map(policy.entries) ?? []).compactMap { entry in
+            let wanted: [(ViewPolicy.Entry, LinkSource)] = (new.map { policy.entries($0) } ?? []).compactMap { entry in
                 guard let original = LinkSource(entry.member),
                       let source = resolve(original, file: entry.member.file, for: context.app) else { return nil }
                 return (entry, source)
