@@ -16,6 +16,8 @@ public enum LocationStripper {
         public var hasLocation: Bool
         /// When the picture was taken, as its metadata writes it ("2024:07:14 10:00:00").
         public var captureDate: String?
+        /// A movie's `mvhd` creation time, seconds since the epoch.
+        public var movieCreated: Int64?
     }
 
     /// Looks at an open file (read-only; nothing is changed).
@@ -31,7 +33,8 @@ public enum LocationStripper {
         case .isoMedia:
             let file = try DescriptorMediaFile(fd)
             let plan = try isoPlan(file)
-            var found = Finding(hasLocation: !plan.blankBoxes.isEmpty)
+            var found = Finding(hasLocation: !plan.blankBoxes.isEmpty,
+                                movieCreated: plan.movieCreated.map { Int64($0) - CaptureTime.quickTimeEpochOffset })
             for span in plan.exifBlocks {
                 let exif = try Exiv2Metadata.inspect(exif: try read(file, span))
                 found.hasLocation = found.hasLocation || exif.locationFields > 0

@@ -231,7 +231,21 @@ public struct SelectionEditParams: Codable, Sendable, Equatable {
     /// `until` (seconds since the epoch). Without either they last.
     public var forSeconds: Int64?
     public var until: Int64?
-    public init(app: String, assets: [String]?, albums: [String]?, forSeconds: Int64? = nil, until: Int64? = nil) {
+    /// `select`: a rule grant, every asset taken from `takenFrom` (inclusive)
+    /// to `takenTo` (exclusive), seconds since the epoch, of `type` when given.
+    public var takenFrom: Int64?
+    public var takenTo: Int64?
+    public var type: String?
+    /// `deselect`: rule grants by number, or all of the app's.
+    public var rules: [Int64]?
+    public var allRules: Bool?
+    public init(app: String, assets: [String]?, albums: [String]?, forSeconds: Int64? = nil, until: Int64? = nil,
+                takenFrom: Int64? = nil, takenTo: Int64? = nil, type: String? = nil, rules: [Int64]? = nil, allRules: Bool? = nil) {
+        self.takenFrom = takenFrom
+        self.takenTo = takenTo
+        self.type = type
+        self.rules = rules
+        self.allRules = allRules
         self.forSeconds = forSeconds
         self.until = until
         self.app = app
@@ -247,7 +261,10 @@ public struct SelectionEditResult: Codable, Sendable, Equatable {
     public var albums: [String]
     /// Named assets whose originals are refused: selected, but in no view until fixed.
     public var refused: [AssetInfo]?
-    public init(assets: [String], albums: [String], refused: [AssetInfo]? = nil) {
+    /// Rule grants made or removed.
+    public var rules: [RuleInfo]?
+    public init(assets: [String], albums: [String], refused: [AssetInfo]? = nil, rules: [RuleInfo]? = nil) {
+        self.rules = rules
         self.assets = assets
         self.albums = albums
         self.refused = refused
@@ -261,12 +278,30 @@ public struct SelectionResult: Codable, Sendable, Equatable {
     public var albums: [String]
     /// The grants that end, and when (seconds since the epoch): assets by ID, albums by path.
     public var ends: GrantEnds?
-    public init(app: String, status: String, assets: [AssetInfo], albums: [String], ends: GrantEnds? = nil) {
+    /// Rule grants: assets taken in a span.
+    public var rules: [RuleInfo]?
+    public init(app: String, status: String, assets: [AssetInfo], albums: [String], ends: GrantEnds? = nil, rules: [RuleInfo]? = nil) {
+        self.rules = rules
         self.ends = ends
         self.app = app
         self.status = status
         self.assets = assets
         self.albums = albums
+    }
+}
+
+/// A rule grant: every asset taken from `takenFrom` (inclusive) to `takenTo`
+/// (exclusive), seconds since the epoch, of `type` when given.
+public struct RuleInfo: Codable, Sendable, Equatable {
+    public var rule: Int64
+    public var takenFrom: Int64
+    public var takenTo: Int64
+    public var type: String?
+    public init(rule: Int64, takenFrom: Int64, takenTo: Int64, type: String?) {
+        self.rule = rule
+        self.takenFrom = takenFrom
+        self.takenTo = takenTo
+        self.type = type
     }
 }
 

@@ -13,9 +13,12 @@ public struct MemberRecord: Sendable, Equatable {
     public var file: FileFacts
     /// Why the file is left out of every view, when it is.
     public var refusal: LinkRefusal?
+    /// When it was taken (seconds since the epoch), once looked at.
+    public var takenAt: Int64?
 
     public init(rowID: Int64, asset: Int64, album: AlbumTree.ID, name: FileName, mediaType: MediaType, file: FileFacts,
-                refusal: LinkRefusal? = nil) {
+                refusal: LinkRefusal? = nil, takenAt: Int64? = nil) {
+        self.takenAt = takenAt
         self.rowID = rowID
         self.asset = asset
         self.album = album

@@ -314,6 +314,22 @@ enum Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v14: rule grants and capture times") { db in
+            // takenAt: when the file was taken (seconds since the epoch), NULL
+            // until it is looked at, and again when its content changes.
+            // A rule grant is a span of capture times, optionally of one type.
+            try db.execute(sql: """
+                ALTER TABLE member ADD COLUMN takenAt INTEGER;
+                CREATE TABLE selectedRule (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    app TEXT NOT NULL REFERENCES app(id) ON DELETE CASCADE,
+                    takenFrom INTEGER NOT NULL,
+                    takenTo INTEGER NOT NULL,
+                    mediaType TEXT
+                );
+                CREATE INDEX selectedRule_app ON selectedRule (app);
+                """)
+        }
         return migrator
     }
 

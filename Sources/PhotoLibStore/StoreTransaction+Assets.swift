@@ -6,7 +6,7 @@ public import PhotoLibCore
 /// file of the library that is an asset's member has a `member` row. Triggers
 /// (schema v6) drop an asset whose last member goes and keep its type in step.
 extension StoreTransaction {
-    static let memberColumns = "m.rowid, m.asset, m.album, m.name, m.mediaType, m.device, m.inode, m.size, m.mtime, m.mode, m.btime, m.refusal"
+    static let memberColumns = "m.rowid, m.asset, m.album, m.name, m.mediaType, m.device, m.inode, m.size, m.mtime, m.mode, m.btime, m.refusal, m.takenAt"
 
     // MARK: Member files
 
@@ -62,7 +62,12 @@ extension StoreTransaction {
     /// Stores a member's location and file facts (its row and asset stay).
     public func updateMember(_ member: MemberRecord) throws {
         try db.cachedStatement(
-            sql: "UPDATE member SET album = ?, name = ?, mediaType = ?, device = ?, inode = ?, size = ?, mtime = ?, mode = ?, btime = ?, refusal = ? WHERE rowid = ?"
+            // The capture time stays while the content does (a move, a chmod); it is looked at again after an edit.
+            sql: """
+                UPDATE member SET takenAt = CASE WHEN inode = ?5 AND size = ?6 AND mtime = ?7 THEN takenAt END,
+                    album = ?1, name = ?2, mediaType = ?3, device = ?4, inode = ?5, size = ?6, mtime = ?7, mode = ?8, btime = ?9,
+                    refusal = ?10 WHERE rowid = ?11
+                """
         ).execute(arguments: [member.album, Data(member.name.bytes), member.mediaType.rawValue,
                               Int64(bitPattern: member.file.device), Int64(bitPattern: member.file.inode), member.file.size,
                               member.file.modificationTime, Int64(member.file.permissions), member.file.birthTime,
@@ -194,7 +199,7 @@ extension StoreTransaction {
             rowID: row[base], asset: row[base + 1], album: row[base + 2], name: name, mediaType: mediaType,
             file: FileFacts(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), birthTime: row[base + 10],
                             size: row[base + 7], modificationTime: row[base + 8], permissions: UInt32(truncatingIfNeeded: mode)),
-            refusal: refusal.flatMap(LinkRefusal.init(rawValue:)))
+            refusal: refusal.flatMap(LinkRefusal.init(rawValue:)), takenAt: row[base + 12])
     }
 
     // MARK: Assets

@@ -66,8 +66,10 @@ extension StoreTransaction {
             .sorted { $0.id.rawValue < $1.id.rawValue }
     }
 
-    /// Everything a limited app may see: its selected assets and every asset
-    /// in a selected album or below it (album grants are live).
+    /// Everything a limited app may see: its selected assets, every asset
+    /// in a selected album or below it (album grants are live), and every asset
+    /// one of its rules matches (a superset: `ViewPolicy` judges a rule by the
+    /// asset's primary member, which this does not single out).
     public func visibleAssets(limitedApp app: AppID) throws -> [AssetRecord] {
         try fetchAssets(where: """
             a.rowid IN (
@@ -77,6 +79,8 @@ extension StoreTransaction {
                 )
                 SELECT asset FROM member WHERE album IN granted
                 UNION SELECT asset FROM selectedAsset WHERE app = ?1
+                UNION SELECT m.asset FROM member m JOIN asset ra ON ra.rowid = m.asset JOIN selectedRule r ON r.app = ?1
+                    WHERE m.takenAt >= r.takenFrom AND m.takenAt < r.takenTo AND (r.mediaType IS NULL OR r.mediaType = ra.mediaType)
             )
             """, arguments: [app.rawValue])
     }

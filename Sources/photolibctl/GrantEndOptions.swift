@@ -30,17 +30,22 @@ struct GrantEndOptions: ParsableArguments {
     var untilSeconds: Int64? {
         get throws {
             guard let until else { return nil }
-            if until.hasPrefix("@"), let seconds = Int64(until.dropFirst()) { return seconds }
-            for format in ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm",
-                           "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"] {
-                let formatter = DateFormatter()
-                formatter.locale = Locale(identifier: "en_US_POSIX")
-                formatter.timeZone = .current
-                formatter.dateFormat = format
-                if let date = formatter.date(from: until) { return Int64(date.timeIntervalSince1970.rounded(.down)) }
-            }
-            throw ValidationError("'\(until)' is not a time; write 2026-11-24T18:00 (local time), 2026-11-24T18:00:00Z, or @SECONDS since 1970.")
+            return try Self.parseTime(until)
         }
+    }
+
+    /// A time as people write it: local (`2026-11-24T18:00`, `2026-11-24`), with its zone, or `@SECONDS`.
+    static func parseTime(_ until: String) throws -> Int64 {
+        if until.hasPrefix("@"), let seconds = Int64(until.dropFirst()) { return seconds }
+        for format in ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mmXXXXX", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm",
+                       "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"] {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = .current
+            formatter.dateFormat = format
+            if let date = formatter.date(from: until) { return Int64(date.timeIntervalSince1970.rounded(.down)) }
+        }
+        throw ValidationError("'\(until)' is not a time; write 2026-11-24T18:00 (local time), 2026-11-24T18:00:00Z, or @SECONDS since 1970.")
     }
 
     /// How the end reads in a sentence: " until 2026-11-24T18:00:00Z", or "".

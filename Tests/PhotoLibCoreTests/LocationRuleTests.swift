@@ -163,3 +163,45 @@ struct LocationRuleTests {
         #expect(!LocationFields.isLocationKey(Array("com.apple.quicktime.make".utf8)))
     }
 }
+
+/// Capture times and rule grants (SPEC §9).
+@Suite("Capture rules")
+struct CaptureRuleTests {
+    @Test("EXIF, XMP and QuickTime date texts are read; zero and broken dates are not")
+    func parsing() {
+        #expect(CaptureTime.parse("2024:07:14 10:00:00") == CaptureTime(year: 2024, month: 7, day: 14, hour: 10))
+        #expect(CaptureTime.parse("2024-07-14T10:00:00+02:00")?.secondsWithOffset == 1_720_944_000)
+        #expect(CaptureTime.parse("2024-07-14T08:00:00Z")?.secondsWithOffset == 1_720_944_000)
+        #expect(CaptureTime.parse("2024-07-14T10:00:00.123+0200")?.secondsWithOffset == 1_720_944_000)
+        #expect(CaptureTime.parse("2024-07-14") == CaptureTime(year: 2024, month: 7, day: 14))
+        #expect(CaptureTime.parse("0000:00:00 00:00:00") == nil, "what cameras write when they do not know")
+        #expect(CaptureTime.parse("2024:13:01 00:00:00") == nil)
+        #expect(CaptureTime.parse("yesterday") == nil)
+        #expect(CaptureTime.parse("2024:07:14 25:00:00") == nil)
+        #expect(CaptureTime(year: 1970, month: 1, day: 1, utcOffset: 0).secondsWithOffset == 0)
+        #expect(CaptureTime(year: 2000, month: 3, day: 1, utcOffset: 0).secondsWithOffset == 951_868_800, "after a leap day")
+    }
+
+    @Test("a rule grants assets taken in its span (end excluded), of its type, and nothing not looked at yet")
+    func matching() throws {
+        func asset(_ taken: Int64?, _ type: MediaType = .image) -> LocatedAsset {
+            let file = FileFacts(device: 1, inode: 1, size: 1, modificationTime: 0, permissions: 0o644)
+            let member = LocatedMember(rowID: 1, path: RelativePath(escaped: "a.jpg")!, mediaType: type == .video ? .video : .image,
+                                       file: file, takenAt: taken)
+            return LocatedAsset(rowID: 1, id: AssetID("abcdefghjkmnpqrs")!, mediaType: type, members: [member], ancestry: [])
+        }
+        let rule = CaptureRule(id: 1, from: 100, to: 200, mediaType: nil)
+        #expect(rule.matches(asset(100)))
+        #expect(rule.matches(asset(199)))
+        #expect(!rule.matches(asset(200)))
+        #expect(!rule.matches(asset(99)))
+        #expect(!rule.matches(asset(nil)))
+        let videos = CaptureRule(id: 2, from: 100, to: 200, mediaType: .video)
+        #expect(videos.matches(asset(150, .video)))
+        #expect(!videos.matches(asset(150, .image)))
+        let policy = ViewPolicy(layout: .limited, selectedRules: [videos])
+        #expect(policy.isGranted(asset(150, .video)))
+        #expect(!ViewPolicy(layout: .full, selectedRules: []).entries(asset(150)).isEmpty)
+        #expect(throws: PhotoLibError.self) { try CaptureRule.validate(from: 200, to: 100) }
+    }
+}

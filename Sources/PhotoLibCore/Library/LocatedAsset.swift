@@ -10,8 +10,12 @@ public struct LocatedMember: Sendable, Equatable {
     public var file: FileFacts
     /// Why this file is left out of every view, when it is.
     public var refusal: LinkRefusal?
+    /// When it was taken (seconds since the epoch), once looked at (see `CaptureRule`).
+    public var takenAt: Int64?
 
-    public init(rowID: Int64, path: RelativePath, mediaType: MediaType, file: FileFacts, refusal: LinkRefusal? = nil) {
+    public init(rowID: Int64, path: RelativePath, mediaType: MediaType, file: FileFacts, refusal: LinkRefusal? = nil,
+                takenAt: Int64? = nil) {
+        self.takenAt = takenAt
         self.rowID = rowID
         self.path = path
         self.mediaType = mediaType
@@ -44,4 +48,7 @@ public struct LocatedAsset: Sendable, Equatable {
 
     /// The member that stands for the asset: the photo of a Live Photo.
     public var primary: LocatedMember? { members.first }
+
+    /// When the asset was taken: its primary member's capture time.
+    public var takenAt: Int64? { primary?.takenAt }
 }

@@ -30,6 +30,8 @@ public struct IsoLocationPlan: Sendable, Equatable {
     public var exifBlocks: [Span] = []
     /// XMP packets.
     public var xmpBlocks: [Span] = []
+    /// The movie's creation time from `mvhd` (seconds since 1904), when set: when a video was taken.
+    public var movieCreated: UInt64?
 
     public init(blankBoxes: [Span] = [], exifBlocks: [Span] = [], xmpBlocks: [Span] = []) {
         self.blankBoxes = blankBoxes
@@ -86,6 +88,7 @@ public struct IsoLocationPlan: Sendable, Equatable {
     }
 
     private mutating func absorb(_ other: IsoLocationPlan) {
+        movieCreated = movieCreated ?? other.movieCreated
         blankBoxes += other.blankBoxes
         exifBlocks += other.exifBlocks
         xmpBlocks += other.xmpBlocks
@@ -122,6 +125,11 @@ public struct IsoLocationPlan: Sendable, Equatable {
                     blank(box)
                 } else if Self.containers.contains(box.header.type) {
                     try container(payload, parent: box.header.type)
+                } else if box.header.type == FourCC("mvhd"), parent == FourCC("moov"), payload.count >= 12 {
+                    let created = bytes[payload.lowerBound] == 1
+                        ? UInt64(readUInt32(bytes, payload.lowerBound + 4)) << 32 | UInt64(readUInt32(bytes, payload.lowerBound + 8))
+                        : UInt64(readUInt32(bytes, payload.lowerBound + 4))
+                    if created > 0 { plan.movieCreated = created }
                 } else if box.header.type == FourCC("meta") {
                     try meta(payload)
                 } else if box.header.type == FourCC("XMP_"), parent == FourCC("udta") {

@@ -24,11 +24,15 @@ public struct ViewPolicy: Sendable, Equatable {
     public var selectedAssets: Set<Int64>
     /// Albums granted whole, live (limited layout).
     public var selectedAlbums: Set<AlbumTree.ID>
+    /// Rule grants: assets taken in a span, live (limited layout).
+    public var selectedRules: [CaptureRule]
 
-    public init(layout: ViewLayout, selectedAssets: Set<Int64> = [], selectedAlbums: Set<AlbumTree.ID> = []) {
+    public init(layout: ViewLayout, selectedAssets: Set<Int64> = [], selectedAlbums: Set<AlbumTree.ID> = [],
+                selectedRules: [CaptureRule] = []) {
         self.layout = layout
         self.selectedAssets = selectedAssets
         self.selectedAlbums = selectedAlbums
+        self.selectedRules = selectedRules
     }
 
     /// Whether the app was given the asset, refused members aside.
@@ -38,6 +42,7 @@ public struct ViewPolicy: Sendable, Equatable {
         case .full: return true
         case .limited:
             return selectedAssets.contains(asset.rowID) || asset.ancestry.contains(where: selectedAlbums.contains)
+                || selectedRules.contains { $0.matches(asset) }
         }
     }
 

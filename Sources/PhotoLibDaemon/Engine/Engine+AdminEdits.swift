@@ -183,7 +183,8 @@ extension Engine {
         var settled: [RequestSettlement] = []
         let (changedIDs, changedAlbums, changes) = try store.write { tx in
             // Granted before and after, whatever the status: what the person newly added.
-            let grantedBefore = ViewPolicy(layout: .limited, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id))
+            let grantedBefore = ViewPolicy(layout: .limited, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id),
+                                           selectedRules: try tx.selectedRules(id))
             let changedAssets = adding ? try tx.selectAssets(id, rowIDs: edit.assets.map(\.rowID), endsAt: endsAt)
                 : try tx.deselectAssets(id, rowIDs: edit.assets.map(\.rowID))
             let changedAlbums = adding ? try tx.selectAlbums(id, albums: edit.albums, endsAt: endsAt) : try tx.deselectAlbums(id, albums: edit.albums)
@@ -196,7 +197,8 @@ extension Engine {
             }
             let changedIDs = edit.assets.filter { changedAssets.contains($0.rowID) }.map(\.id)
             if adding {
-                let grantedAfter = ViewPolicy(layout: .limited, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id))
+                let grantedAfter = ViewPolicy(layout: .limited, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id),
+                                              selectedRules: try tx.selectedRules(id))
                 var seen = Set<AssetID>()
                 for case .asset(_, let located?) in changes where !grantedBefore.isGranted(located) && grantedAfter.isGranted(located) {
                     if seen.insert(located.id).inserted { added.append(located.id) }
@@ -216,6 +218,7 @@ extension Engine {
             // What the view gained or lost: visibility before the edit against after it.
             if app.layout == .limited, let before {
                 let after = AppViewContext(app: app, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id),
+                                           selectedRules: try tx.selectedRules(id),
                                            appearance: appearance(for: app))
                 if adding { prepareWithoutLocation(changes.compactMap(\.newAsset), for: [after]) }
                 var coalescer = ChangeCoalescer()

@@ -100,6 +100,7 @@ actor Engine {
         }
         views = ViewMaintainer(viewsRoot: viewsRoot, access: access, derivatives: derivatives, logger: logger,
                                paths: (configuration.library, configuration.views))
+        if try store.read({ try $0.anyRules() }) { index.captureClock = CaptureClock(access: access) }
     }
 
     // MARK: Watch events
@@ -321,7 +322,8 @@ actor Engine {
             try tx.apps().filter { $0.layout != .empty && (app == nil || $0.id == app) }.map { app in
                 app.layout == .limited
                     ? AppViewContext(app: app, selectedAssets: try tx.selectedAssetRowIDs(app.id),
-                                     selectedAlbums: try tx.selectedAlbums(app.id), appearance: appearance(for: app))
+                                     selectedAlbums: try tx.selectedAlbums(app.id), selectedRules: try tx.selectedRules(app.id),
+                                     appearance: appearance(for: app))
                     : AppViewContext(app: app, selectedAssets: [], selectedAlbums: [], appearance: appearance(for: app))
             }
         }

@@ -210,7 +210,8 @@ extension Engine {
                 contexts = contexts.map { context in
                     guard context.app.id == app.id else { return context }
                     return AppViewContext(app: context.app, selectedAssets: context.policy.selectedAssets.union([asset.rowID]),
-                                          selectedAlbums: context.policy.selectedAlbums, appearance: context.appearance)
+                                          selectedAlbums: context.policy.selectedAlbums, selectedRules: context.policy.selectedRules,
+                                          appearance: context.appearance)
                 }
                 let seenByIndex = recorder.changes.contains { change in
                     if case .asset(_, let new?) = change { return new.rowID == asset.rowID }

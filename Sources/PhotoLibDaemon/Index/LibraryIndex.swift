@@ -37,6 +37,8 @@ final class LibraryIndex {
     private var touchedStems: [AlbumTree.ID: Set<[UInt8]>] = [:]
     /// Albums whose every file is paired again at the end of the batch (scanned ones).
     private var touchedAlbums: Set<AlbumTree.ID> = []
+    /// Set while some app has a rule grant: new and changed files are looked at for when they were taken.
+    var captureClock: CaptureClock?
 
     init(store: Store, policy: AssetNamePolicy, access: LibraryAccess, board: StatusBoard, logger: Logger) throws {
         self.store = store
@@ -56,12 +58,21 @@ final class LibraryIndex {
         let members = record.members.compactMap { member in
             albums.path(of: member.album).map {
                 LocatedMember(rowID: member.rowID, path: $0.appending(member.name), mediaType: member.mediaType,
-                              file: member.file, refusal: member.refusal)
+                              file: member.file, refusal: member.refusal, takenAt: member.takenAt)
             }
         }
         guard !members.isEmpty else { return nil }
         return LocatedAsset(rowID: record.rowID, id: record.id, mediaType: record.mediaType, members: members,
                             ancestry: albums.ancestry(of: record.primary.album))
+    }
+
+    /// Looks at when a new or changed member was taken, while some app has a
+    /// rule grant, and stores it before the change is recorded.
+    private func noteCaptureTime(_ member: inout MemberRecord, contentChanged: Bool = true, tx: StoreTransaction) throws {
+        guard let captureClock, contentChanged || member.takenAt == nil, let album = albums.path(of: member.album),
+              let taken = captureClock.takenAt(album: album, name: member.name, file: member.file) else { return }
+        try tx.setCaptureTime(taken, memberRowID: member.rowID)
+        member.takenAt = taken
     }
 
     /// The asset as it stands in the store now, when changes are being recorded.
@@ -170,14 +181,18 @@ final class LibraryIndex {
             markReadable(path)
             guard var existing else { return }
             let old = try snapshot(existing.asset, tx: tx, recorder: recorder)
+            let contentChanged = existing.file.inode != facts.inode || existing.file.size != facts.size
+                || existing.file.modificationTime != facts.modificationTime
             existing.file = facts
             existing.refusal = refusal
             try tx.updateMember(existing)
+            try noteCaptureTime(&existing, contentChanged: contentChanged, tx: tx)
             if isVisible { recorder.record(.asset(old: old, new: try snapshot(existing.asset, tx: tx, recorder: recorder))) }
         case .insert(let facts, let refusal):
             markReadable(path)
-            let asset = try tx.insertAsset(album: album, name: name, mediaType: mediaType, file: facts, refusal: refusal,
+            var asset = try tx.insertAsset(album: album, name: name, mediaType: mediaType, file: facts, refusal: refusal,
                                            generator: &generator)
+            try noteCaptureTime(&asset.members[0], tx: tx)
             touch(album, name)
             // As stored, so not read back; pairing (after the batch) records any join.
             if recorder.isRecording { recorder.record(.asset(old: nil, new: locate(asset))) }
@@ -424,16 +439,20 @@ final class LibraryIndex {
         var result = DirectoryResult(files: plan.fileCount)
         if !plan.newFiles.isEmpty || !plan.vanishedFiles.isEmpty { touchedAlbums.insert(album) }
         for file in plan.newFiles {
-            let member = try tx.insertMember(album: album, name: file.name, mediaType: file.mediaType, file: file.facts,
+            var member = try tx.insertMember(album: album, name: file.name, mediaType: file.mediaType, file: file.facts,
                                              refusal: file.refusal, generator: &generator)
+            try noteCaptureTime(&member, tx: tx)
             recorder.record(.asset(old: nil, new: try snapshot(member.asset, tx: tx, recorder: recorder)))
         }
         for change in plan.changedFiles {
             guard var existing = try tx.member(rowID: change.rowID) else { continue }
             let old = try snapshot(existing.asset, tx: tx, recorder: recorder)
+            let contentChanged = existing.file.inode != change.facts.inode || existing.file.size != change.facts.size
+                || existing.file.modificationTime != change.facts.modificationTime
             existing.file = change.facts
             existing.refusal = change.refusal
             try tx.updateMember(existing)
+            try noteCaptureTime(&existing, contentChanged: contentChanged, tx: tx)
             if change.isVisible { recorder.record(.asset(old: old, new: try snapshot(existing.asset, tx: tx, recorder: recorder))) }
         }
         for rowID in plan.vanishedFiles {

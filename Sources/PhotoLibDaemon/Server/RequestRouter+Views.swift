@@ -28,6 +28,7 @@ extension RequestRouter {
             // Off the engine: members appear as the stored location checks say.
             let checks = record.location == .none ? try tx.locationChecks() : [:]
             let context = AppViewContext(app: record, selectedAssets: try tx.selectedAssetRowIDs(app), selectedAlbums: try tx.selectedAlbums(app),
+                                         selectedRules: try tx.selectedRules(app),
                                          appearance: { MemberAppearance.of(policy: record.location, file: $0.file, check: checks[$0.rowID]) })
             let albums = try tx.albumTree()
             let candidates: [AssetRecord]

@@ -149,6 +149,9 @@ struct RequestRouter: Sendable {
             return reply(id, try store.read { try appInfo(record, $0) })
         case .select, .deselect:
             let p = try params(SelectionEditParams.self, line)
+            if p.takenFrom != nil || p.takenTo != nil || p.rules != nil || p.allRules == true {
+                return reply(id, try await editRules(p, adding: method == .select, by: by))
+            }
             let endsAt = try GrantEnd.expiry(now: Int64(time(nil)), forSeconds: p.forSeconds, until: p.until)
             if method == .deselect, endsAt != nil {
                 throw PhotoLibError.invalidParameter(name: "for", reason: "a deselection takes effect at once; give --for or --until to select")
@@ -239,7 +242,8 @@ struct RequestRouter: Sendable {
                     app: app.rawValue, status: record.readWrite.rawValue,
                     assets: selected.map { AssetInfo($0, albums: albums) },
                     albums: try tx.selectedAlbums(app).compactMap { albums.path(of: $0)?.escaped }.sorted(),
-                    ends: assetEnds.isEmpty && albumEnds.isEmpty ? nil : GrantEnds(assets: assetEnds, albums: albumEnds))
+                    ends: assetEnds.isEmpty && albumEnds.isEmpty ? nil : GrantEnds(assets: assetEnds, albums: albumEnds),
+                    rules: try tx.selectedRules(app).map(RuleInfo.init))
             })
         }
     }

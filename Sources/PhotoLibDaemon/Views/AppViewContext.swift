@@ -13,15 +13,15 @@ struct AppViewContext {
     /// withheld); every member as the original when not set.
     var appearance: (LocatedMember) -> MemberAppearance = { _ in .original }
 
-    init(app: AppRecord, selectedAssets: Set<Int64>, selectedAlbums: Set<AlbumTree.ID>) {
+    init(app: AppRecord, selectedAssets: Set<Int64>, selectedAlbums: Set<AlbumTree.ID>, selectedRules: [CaptureRule] = []) {
         self.app = app
-        policy = ViewPolicy(layout: app.layout, selectedAssets: selectedAssets, selectedAlbums: selectedAlbums)
+        policy = ViewPolicy(layout: app.layout, selectedAssets: selectedAssets, selectedAlbums: selectedAlbums, selectedRules: selectedRules)
     }
 
     /// The same, its members appearing as the location checks say.
-    init(app: AppRecord, selectedAssets: Set<Int64>, selectedAlbums: Set<AlbumTree.ID>,
+    init(app: AppRecord, selectedAssets: Set<Int64>, selectedAlbums: Set<AlbumTree.ID>, selectedRules: [CaptureRule] = [],
          appearance: @escaping (LocatedMember) -> MemberAppearance) {
-        self.init(app: app, selectedAssets: selectedAssets, selectedAlbums: selectedAlbums)
+        self.init(app: app, selectedAssets: selectedAssets, selectedAlbums: selectedAlbums, selectedRules: selectedRules)
         if app.location == .none { self.appearance = appearance }
     }
 
