@@ -22,10 +22,14 @@ public struct StatusResult: Codable, Sendable, Equatable {
     /// is `none`), and the bytes they take.
     public var derivatives: Int?
     public var derivativeBytes: Int64?
+    /// Files left out of the views of apps without location, because whether
+    /// they hold one cannot be told (the log names each, with why).
+    public var withheldFromNoLocation: Int?
 
     public init(version: String, pid: Int32, library: String, views: String, socket: String, state: String,
                 scannedDirectories: Int, scannedFiles: Int, assets: Int, albums: Int, apps: Int, watches: Int, failedWatches: Int,
-                unreadable: [String]? = nil, derivatives: Int? = nil, derivativeBytes: Int64? = nil) {
+                unreadable: [String]? = nil, derivatives: Int? = nil, derivativeBytes: Int64? = nil, withheldFromNoLocation: Int? = nil) {
+        self.withheldFromNoLocation = withheldFromNoLocation
         self.derivatives = derivatives
         self.derivativeBytes = derivativeBytes
         self.version = version

@@ -21,6 +21,9 @@ struct StatusCommand: ParsableCommand {
         if let count = status.derivatives, let bytes = status.derivativeBytes {
             print("no-location copies: \(count) (\(Output.size(bytes))), for apps with location none")
         }
+        if let withheld = status.withheldFromNoLocation, withheld > 0 {
+            print("withheld: \(withheld) files from apps with location none: whether they hold a location cannot be told (the log says why)")
+        }
         print("watches:  \(status.watches)\(status.failedWatches > 0 ? " (\(status.failedWatches) failed: raise fs.inotify.max_user_watches)" : "")")
         if let unreadable = status.unreadable, !unreadable.isEmpty {
             print("unreadable (assets there are kept as they were until photolibd can read them again; check their permissions):")

@@ -141,6 +141,7 @@ struct LocationTests {
         let id = try #require(try daemon.assets()["Trip/photo.jpg"])
         #expect(inode(daemon.view(other) + "/\(id).jpg") == inode(hiddenView + "/Trip/photo.jpg"))
         let status = try daemon.status()
+        #expect(status.withheldFromNoLocation == 1, "the damaged JPEG")
         #expect(status.derivatives == 3)
         #expect((status.derivativeBytes ?? 0) > 0)
         #expect(try daemon.ok("status").contains("no-location copies: 3"))
@@ -171,6 +172,12 @@ struct LocationTests {
         try daemon.ok("app", "remove", other)
         #expect(try daemon.status().derivatives == 0)
         #expect(lib.entries(lib.views + "/.derivatives").isEmpty)
+
+        // A withheld file that goes is no longer counted.
+        try daemon.ok("app", "set", Self.hidden, "--location", "none")
+        #expect(try daemon.status().withheldFromNoLocation == 1)
+        unlink(lib.path("Trip/damaged.jpg"))
+        try await waitUntil("the damaged file to be gone from the count") { try daemon.status().withheldFromNoLocation == 0 }
 
         let bad = try daemon.ctl("app", "set", Self.shown, "--location", "fuzzy")
         #expect(bad.status != 0)

@@ -164,6 +164,11 @@ actor Engine {
                 }
                 // Derivatives of files that changed or went, once no view links them.
                 collectDerivatives(members: recorder.changes.flatMap(\.memberRowIDs))
+                let still = Set(recorder.changes.compactMap(\.newAsset).flatMap { $0.members.map(\.rowID) })
+                views.derivatives.forget(members: recorder.changes.flatMap { change -> [Int64] in
+                    guard case .asset(let old?, nil) = change else { return [] }
+                    return old.members.map(\.rowID).filter { !still.contains($0) }
+                })
             }
             try recordLearnedRefusals()
             hub.publish(published)
@@ -270,6 +275,7 @@ actor Engine {
         board.update {
             $0.derivatives = views.derivatives.count
             $0.derivativeBytes = views.derivatives.bytes
+            $0.withheldFromNoLocation = views.derivatives.withheld
         }
     }
 

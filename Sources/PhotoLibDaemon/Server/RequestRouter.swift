@@ -282,7 +282,8 @@ struct RequestRouter: Sendable {
             scannedDirectories: snapshot.scannedDirectories, scannedFiles: snapshot.scannedFiles,
             assets: assets, albums: albums, apps: apps, watches: snapshot.watches, failedWatches: snapshot.failedWatches,
             unreadable: snapshot.unreadable.isEmpty ? nil : snapshot.unreadable.map(\.escaped),
-            derivatives: snapshot.derivatives, derivativeBytes: snapshot.derivativeBytes)
+            derivatives: snapshot.derivatives, derivativeBytes: snapshot.derivativeBytes,
+            withheldFromNoLocation: snapshot.withheldFromNoLocation)
     }
 
     private func assets(_ p: AssetsParams) throws -> AssetsResult {

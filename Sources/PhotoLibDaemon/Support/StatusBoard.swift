@@ -21,6 +21,8 @@ final class StatusBoard: Sendable {
         /// Derivatives without location on disk, and their bytes.
         var derivatives = 0
         var derivativeBytes: Int64 = 0
+        /// Files withheld from apps without location: whether they hold one cannot be told.
+        var withheldFromNoLocation = 0
     }
 
     private let state = Mutex(Snapshot())

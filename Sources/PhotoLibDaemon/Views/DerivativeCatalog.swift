@@ -28,6 +28,10 @@ final class DerivativeCatalog {
     /// Derivatives on disk and their bytes, for `status`.
     private(set) var count = 0
     private(set) var bytes: Int64 = 0
+    /// Member files whose location cannot be told, withheld from apps without location (for `status`).
+    var withheld: Int {
+        checks.values.count { if case .cannotTell = $0.outcome { true } else { false } }
+    }
 
     init(viewsRoot: FileDescriptor, checks: [Int64: LocationCheck], logger: Logger) throws(SystemCallError) {
         try Directory.makeDirectory(Self.directoryName, in: viewsRoot, mode: 0o700)
@@ -136,6 +140,12 @@ final class DerivativeCatalog {
     private func remember(_ check: LocationCheck, rowID: Int64) {
         checks[rowID] = check
         learned[rowID] = check
+    }
+
+    /// Forgets the checks of member files that are gone (the store drops
+    /// theirs with the row), so `withheld` counts only files that are there.
+    func forget(members: some Sequence<Int64>) {
+        for rowID in members { checks[rowID] = nil }
     }
 
     /// Checks learned since the last call, for the store.
