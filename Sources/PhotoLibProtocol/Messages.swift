@@ -59,8 +59,11 @@ public struct AssetsParams: Codable, Sendable, Equatable {
     public var search: String?
     /// `true`: only originals left out of every view (see `AssetInfo.refused`).
     public var refused: Bool?
+    /// `true`: only assets withheld from apps without location (see `AssetInfo.withheld`).
+    public var withheld: Bool?
 
-    public init(album: String? = nil, type: String? = nil, search: String? = nil, refused: Bool? = nil) {
+    public init(album: String? = nil, type: String? = nil, search: String? = nil, refused: Bool? = nil, withheld: Bool? = nil) {
+        self.withheld = withheld
         self.album = album
         self.type = type
         self.search = search
@@ -87,9 +90,13 @@ public struct AssetInfo: Codable, Sendable, Equatable {
     /// Every file of an asset with several (a Live Photo: `mediaType` `live`),
     /// the photo first; `path`, `size` and `mtime` above are the photo's.
     public var members: [MemberInfo]?
+    /// Present when a file of the asset is left out of the views of apps without
+    /// location: why its location cannot be told.
+    public var withheld: String?
 
     public init(id: String, path: String, mediaType: String, size: Int64, mtime: Int64, writableByOthers: Bool?,
-                refused: String? = nil, refusedBecause: String? = nil, members: [MemberInfo]? = nil) {
+                refused: String? = nil, refusedBecause: String? = nil, members: [MemberInfo]? = nil, withheld: String? = nil) {
+        self.withheld = withheld
         self.id = id
         self.path = path
         self.mediaType = mediaType

@@ -18,6 +18,9 @@ struct AssetsCommand: ParsableCommand {
     @Flag(help: "Only originals left out of every view, with the reason and what to do.")
     var refused = false
 
+    @Flag(help: "Only files left out of the views of apps with location none, because whether they hold a location cannot be told; with why.")
+    var withheld = false
+
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: JSONOption
 
@@ -38,13 +41,22 @@ struct AssetsCommand: ParsableCommand {
 
     func run() throws {
         let result = try connection.withConnection {
-            try $0.call(.assets, AssetsParams(album: album, type: type, search: search, refused: refused ? true : nil), returning: AssetsResult.self)
+            try $0.call(.assets, AssetsParams(album: album, type: type, search: search, refused: refused ? true : nil,
+                                                withheld: withheld ? true : nil), returning: AssetsResult.self)
         }
         if output.json { return Output.json(result.assets) }
         Output.table(["ID", "TYPE", "SIZE", "PATH"], result.assets.map { asset in
             [asset.id, asset.mediaType, Output.size(asset.size + (asset.members?.dropFirst().reduce(0) { $0 + $1.size } ?? 0)),
-             Self.paths(asset) + (asset.refused != nil ? "  (refused: in no view)" : "")]
+             Self.paths(asset) + (asset.refused != nil ? "  (refused: in no view)" : "")
+                + (asset.withheld != nil ? "  (withheld from apps without location)" : "")]
         })
+        let withheldAssets = result.assets.filter { $0.withheld != nil }
+        if !withheldAssets.isEmpty {
+            print("")
+            for asset in withheldAssets {
+                print("\(asset.path) is left out of the views of apps with location none: \(asset.withheld ?? ""). Fix or replace the file, or give such apps --location precise.")
+            }
+        }
         let refusedAssets = result.assets.filter { $0.refused != nil }
         if !refusedAssets.isEmpty {
             print("")

@@ -22,7 +22,7 @@ struct StatusCommand: ParsableCommand {
             print("no-location copies: \(count) (\(Output.size(bytes))), for apps with location none")
         }
         if let withheld = status.withheldFromNoLocation, withheld > 0 {
-            print("withheld: \(withheld) files from apps with location none: whether they hold a location cannot be told (the log says why)")
+            print("withheld: \(withheld) files from apps with location none: whether they hold a location cannot be told (photolibctl assets --withheld says why)")
         }
         print("watches:  \(status.watches)\(status.failedWatches > 0 ? " (\(status.failedWatches) failed: raise fs.inotify.max_user_watches)" : "")")
         if let unreadable = status.unreadable, !unreadable.isEmpty {

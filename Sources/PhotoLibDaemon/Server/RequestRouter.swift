@@ -306,7 +306,21 @@ struct RequestRouter: Sendable {
             let search = p.search.flatMap(EscapedName.unescape)
             var records = try tx.assets(albums: albumFilter, mediaType: type, nameContains: search)
             if p.refused == true { records.removeAll { $0.refusal == nil } }
-            return AssetsResult(assets: records.map { AssetInfo($0, albums: albums) }.sorted { $0.path < $1.path })
+            // Why a file is withheld from apps without location, when it is (its check, for its content now).
+            let checks = try tx.locationChecks()
+            func withheld(_ record: AssetRecord) -> String? {
+                record.members.lazy.compactMap { member -> String? in
+                    guard let check = checks[member.rowID], check.isCurrent(for: member.file),
+                          case .cannotTell(let reason) = check.outcome else { return nil }
+                    return reason
+                }.first
+            }
+            if p.withheld == true { records.removeAll { withheld($0) == nil } }
+            return AssetsResult(assets: records.map { record in
+                var info = AssetInfo(record, albums: albums)
+                info.withheld = withheld(record)
+                return info
+            }.sorted { $0.path < $1.path })
         }
     }
 
