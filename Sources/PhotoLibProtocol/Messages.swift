@@ -61,8 +61,12 @@ public struct AssetsParams: Codable, Sendable, Equatable {
     public var refused: Bool?
     /// `true`: only assets withheld from apps without location (see `AssetInfo.withheld`).
     public var withheld: Bool?
+    /// An app: each asset carries `appID`, the ID that app knows it by.
+    public var app: String?
 
-    public init(album: String? = nil, type: String? = nil, search: String? = nil, refused: Bool? = nil, withheld: Bool? = nil) {
+    public init(album: String? = nil, type: String? = nil, search: String? = nil, refused: Bool? = nil, withheld: Bool? = nil,
+                app: String? = nil) {
+        self.app = app
         self.withheld = withheld
         self.album = album
         self.type = type
@@ -93,6 +97,8 @@ public struct AssetInfo: Codable, Sendable, Equatable {
     /// Present when a file of the asset is left out of the views of apps without
     /// location: why its location cannot be told.
     public var withheld: String?
+    /// With `assets`' `app`: the ID that app knows the asset by (each app has its own).
+    public var appID: String?
 
     public init(id: String, path: String, mediaType: String, size: Int64, mtime: Int64, writableByOthers: Bool?,
                 refused: String? = nil, refusedBecause: String? = nil, members: [MemberInfo]? = nil, withheld: String? = nil) {

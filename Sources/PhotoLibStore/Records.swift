@@ -65,9 +65,12 @@ public struct AppRecord: Sendable, Equatable {
     public var viewName: FileName
     /// Whether the app sees where photos were taken.
     public var location: LocationPolicy
+    /// The app's own asset IDs.
+    public var assetIDs: AppAssetIDs
 
     public init(id: AppID, uid: UInt32, purpose: String, readWrite: AuthorizationStatus, addOnly: AuthorizationStatus,
-                viewName: FileName, location: LocationPolicy = .newAppDefault) {
+                viewName: FileName, location: LocationPolicy = .newAppDefault, assetIDs: AppAssetIDs) {
+        self.assetIDs = assetIDs
         self.viewName = viewName
         self.location = location
         self.id = id

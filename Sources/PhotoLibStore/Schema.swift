@@ -330,6 +330,16 @@ enum Schema {
                 CREATE INDEX selectedRule_app ON selectedRule (app);
                 """)
         }
+        migrator.registerMigration("v15: each app's own asset IDs") { db in
+            // A random key per app names its assets (AppAssetIDs). The IDs an
+            // app knew change, so every app is told to reload: its tokens so
+            // far fall below its history floor (as for an app added again).
+            try db.execute(sql: """
+                ALTER TABLE app ADD COLUMN idKey BLOB;
+                UPDATE app SET idKey = randomblob(16);
+                UPDATE app SET historyFloor = lastToken + 1, lastToken = lastToken + 1;
+                """)
+        }
         return migrator
     }
 

@@ -8,16 +8,16 @@ extension StoreTransaction {
     }
 
     public func apps() throws -> [AppRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location FROM app ORDER BY id").compactMap(Self.app(from:))
+        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location, idKey FROM app ORDER BY id").compactMap(Self.app(from:))
     }
 
     public func app(_ id: AppID) throws -> AppRecord? {
-        try Row.fetchOne(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location FROM app WHERE id = ?", arguments: [id.rawValue])
+        try Row.fetchOne(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location, idKey FROM app WHERE id = ?", arguments: [id.rawValue])
             .flatMap(Self.app(from:))
     }
 
     public func apps(uid: UInt32) throws -> [AppRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location FROM app WHERE uid = ? ORDER BY id",
+        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location, idKey FROM app WHERE uid = ? ORDER BY id",
                          arguments: [Int64(uid)]).compactMap(Self.app(from:))
     }
 
@@ -27,10 +27,10 @@ extension StoreTransaction {
     public func insertApp(_ app: AppRecord, createdAt: Int64) throws {
         let retired = try Int64.fetchOne(db, sql: "SELECT lastToken + 1 FROM retiredApp WHERE id = ?", arguments: [app.id.rawValue]) ?? 0
         try db.execute(sql: """
-            INSERT INTO app (id, uid, purpose, readWrite, addOnly, createdAt, lastToken, historyFloor, viewName, location)
-            VALUES (?,?,?,?,?,?,?,?,?,?)
+            INSERT INTO app (id, uid, purpose, readWrite, addOnly, createdAt, lastToken, historyFloor, viewName, location, idKey)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?)
             """, arguments: [app.id.rawValue, Int64(app.uid), app.purpose, app.readWrite.rawValue, app.addOnly.rawValue, createdAt,
-                             retired, retired, Data(app.viewName.bytes), app.location.rawValue])
+                             retired, retired, Data(app.viewName.bytes), app.location.rawValue, Data(app.assetIDs.key)])
     }
 
     public func deleteApp(_ id: AppID) throws {
@@ -71,10 +71,11 @@ extension StoreTransaction {
         let addOnly: String = row["addOnly"]
         let viewName: Data = row["viewName"]
         let location: String = row["location"]
+        let idKey: Data = row["idKey"]
         guard let id = AppID(idText), let rw = AuthorizationStatus(rawValue: readWrite),
               let ao = AuthorizationStatus(rawValue: addOnly), let view = FileName(bytes: Array(viewName)),
-              let policy = LocationPolicy(rawValue: location) else { return nil }
+              let policy = LocationPolicy(rawValue: location), let ids = AppAssetIDs(key: Array(idKey)) else { return nil }
         return AppRecord(id: id, uid: UInt32(truncatingIfNeeded: uid), purpose: row["purpose"], readWrite: rw, addOnly: ao,
-                         viewName: view, location: policy)
+                         viewName: view, location: policy, assetIDs: ids)
     }
 }

@@ -18,6 +18,9 @@ struct AssetsCommand: ParsableCommand {
     @Flag(help: "Only originals left out of every view, with the reason and what to do.")
     var refused = false
 
+    @Option(help: "Also show the ID this app knows each asset by (every app has IDs of its own).")
+    var app: String?
+
     @Flag(help: "Only files left out of the views of apps with location none, because whether they hold a location cannot be told; with why.")
     var withheld = false
 
@@ -42,14 +45,18 @@ struct AssetsCommand: ParsableCommand {
     func run() throws {
         let result = try connection.withConnection {
             try $0.call(.assets, AssetsParams(album: album, type: type, search: search, refused: refused ? true : nil,
-                                                withheld: withheld ? true : nil), returning: AssetsResult.self)
+                                                withheld: withheld ? true : nil, app: app), returning: AssetsResult.self)
         }
         if output.json { return Output.json(result.assets) }
-        Output.table(["ID", "TYPE", "SIZE", "PATH"], result.assets.map { asset in
-            [asset.id, asset.mediaType, Output.size(asset.size + (asset.members?.dropFirst().reduce(0) { $0 + $1.size } ?? 0)),
-             Self.paths(asset) + (asset.refused != nil ? "  (refused: in no view)" : "")
-                + (asset.withheld != nil ? "  (withheld from apps without location)" : "")]
-        })
+        let showApp = app != nil
+        let rows: [[String]] = result.assets.map { asset in
+            let size = Output.size(asset.size + (asset.members?.dropFirst().reduce(0) { $0 + $1.size } ?? 0))
+            var path = Self.paths(asset)
+            if asset.refused != nil { path += "  (refused: in no view)" }
+            if asset.withheld != nil { path += "  (withheld from apps without location)" }
+            return [asset.id] + (showApp ? [asset.appID ?? "-"] : []) + [asset.mediaType, size, path]
+        }
+        Output.table(["ID"] + (showApp ? ["APP ID"] : []) + ["TYPE", "SIZE", "PATH"], rows)
         let withheldAssets = result.assets.filter { $0.withheld != nil }
         if !withheldAssets.isEmpty {
             print("")

@@ -222,7 +222,7 @@ struct EndpointTests {
         }
         let owner = try #require(daemon.library.owner)
         try daemon.ok("app", "add", viewer, "--uid", String(owner.uid), "--purpose", "Prints your holiday photos")
-        let ids = try daemon.assets()
+        let ids = try daemon.appIDs(viewer)  // the app hears its own IDs
         let a = try #require(ids["a.jpg"]), b = try #require(ids["b.jpg"])
         let flatpakInfo = "[Application]\nname=\(viewer)\n"
         var answered: [String] = []

@@ -70,16 +70,17 @@ struct EventTests {
         #expect(try events.nextChange().incremental == false)  // reload: the view changed wholesale
 
         let id = try daemon.assets()["Album/keep.jpg"]!
+        let shown = try daemon.appIDs(app)["Album/keep.jpg"]!  // what the app hears: its own ID
         try daemon.ok("select", app, id)
         let selection = try events.next().decode(SelectionEvent.self)
-        #expect(selection.addedAssets == [id])
+        #expect(selection.addedAssets == [shown])
         let change = try events.nextChange()
-        #expect(change.inserted.map(\.entry) == [id + ".jpg"])
+        #expect(change.inserted.map(\.entry) == [shown + ".jpg"])
 
         try daemon.library.write("Album/unselected.jpg")  // not in the selection: nothing to hear
         try daemon.ok("deselect", app, id)
         #expect(try events.next().head.event == "selection")
-        #expect(try events.nextChange().removed.map(\.id) == [id])
+        #expect(try events.nextChange().removed.map(\.id) == [shown])
     }
 
     @Test("resuming with since after a daemon restart gives the coalesced changes, then live ones")

@@ -36,6 +36,9 @@ struct GrantEndTests {
         try daemon.addApp(Self.app, "limited")
         let ids = try daemon.assets()
         let a = try #require(ids["a.jpg"]), b = try #require(ids["b.jpg"])
+        // What the app sees and hears names the photos by its own IDs.
+        let shown = try daemon.appIDs(Self.app)
+        let appA = try #require(shown["a.jpg"]), appB = try #require(shown["b.jpg"])
         try daemon.ok("select", Self.app, "b.jpg")
         let reader = try EventReader(daemon, app: Self.app)
         let granted = now()
@@ -44,17 +47,17 @@ struct GrantEndTests {
         let endsAt = try #require(selection.ends?.assets[a])
         #expect(Double(endsAt) >= granted + 1 && Double(endsAt) <= granted + 3, "the end is 2 s after the select")
         #expect(selection.ends?.assets[b] == nil, "a grant without --for lasts")
-        #expect(daemon.viewEntries(Self.app).contains { $0.contains(a) })
+        #expect(daemon.viewEntries(Self.app).contains { $0.contains(appA) })
 
         // The selection event first, then the view's change, both saying why.
         let (event, at) = try nextExpired(reader, "selection")
-        #expect(try event.decode(SelectionEvent.self).removedAssets == [a])
+        #expect(try event.decode(SelectionEvent.self).removedAssets == [appA])
         #expect(at >= Double(endsAt) - 0.05, "not before its end")
         #expect(at <= Double(endsAt) + 3, "at its end (within the daemon's second and a loaded machine's delay)")
         let (change, _) = try nextExpired(reader, "change")
-        #expect(try change.decode(ChangeEvent.self).removed.map(\.id) == [a])
-        #expect(!daemon.viewEntries(Self.app).contains { $0.contains(a) })
-        #expect(daemon.viewEntries(Self.app).contains { $0.contains(b) })
+        #expect(try change.decode(ChangeEvent.self).removed.map(\.id) == [appA])
+        #expect(!daemon.viewEntries(Self.app).contains { $0.contains(appA) })
+        #expect(daemon.viewEntries(Self.app).contains { $0.contains(appB) })
         #expect(!(try daemon.ok("selection", Self.app)).contains(a))
 
         // --until in the past is refused with the reason; --for and --until together too.
@@ -98,6 +101,6 @@ struct GrantEndTests {
         #expect(daemon.viewEntries(Self.app).isEmpty, "no link at start")
         let reader = try EventReader(daemon, app: Self.app, since: token)
         let (event, _) = try nextExpired(reader, "selection")
-        #expect(try event.decode(SelectionEvent.self).removedAssets == [a])
+        #expect(try event.decode(SelectionEvent.self).removedAssets == [try #require(try daemon.appIDs(Self.app)["a.jpg"])])
     }
 }

@@ -114,7 +114,10 @@ struct ImportTests {
         let cameraID = try #require(events["IMG_0001.jpg"]?.asset?.id)
         try await waitUntil("the camera's imports are in its view") { daemon.viewEntries(Self.camera.app).count == 2 }
         #expect(daemon.viewEntries(Self.camera.app).contains { $0.contains(cameraID) })
-        #expect(try daemon.ok("selection", Self.camera.app).contains(cameraID))
+        // The selection is the owner's view of it, by library ID: the same asset.
+        let libraryID = try #require(try daemon.assets()["Imported/\(Self.camera.app)/IMG_0001.jpg"])
+        #expect(try daemon.appIDs(Self.camera.app)["Imported/\(Self.camera.app)/IMG_0001.jpg"] == cameraID)
+        #expect(try daemon.ok("selection", Self.camera.app).contains(libraryID))
         #expect(daemon.viewEntries(Self.scanner.app).isEmpty)
 
         // Never overwriting: the same name again becomes "IMG_0001 (2).jpg".

@@ -37,19 +37,21 @@ struct LivePhotoTests {
         // Selecting either file selects the asset: both files are in the view, under the asset's ID.
         try daemon.addApp(picker, "limited", uid: 4243)
         try daemon.ok("select", picker, "Trip/IMG_1.MOV")
-        #expect(daemon.viewEntries(picker) == ["\(liveID).heic", "\(liveID).mov"])
+        let pickersID = try #require(try daemon.appIDs(picker)["Trip/IMG_1.HEIC"])  // the app's own ID for the asset
+        #expect(daemon.viewEntries(picker) == ["\(pickersID).heic", "\(pickersID).mov"])
         let listed = try PhotoLibConnection(socketPath: lib.socket).call(.list, OptionalAppParams(app: picker), returning: ListResult.self)
-        #expect(listed.assets.map(\.id) == [liveID] && listed.assets.first?.mediaType == "live")
-        #expect(listed.assets.first?.members?.map(\.entry) == ["\(liveID).heic", "\(liveID).mov"])
+        #expect(listed.assets.map(\.id) == [pickersID] && listed.assets.first?.mediaType == "live")
+        #expect(listed.assets.first?.members?.map(\.entry) == ["\(pickersID).heic", "\(pickersID).mov"])
 
         // An authorized app hears one asset change when a video arrives next to its photo.
         try daemon.addApp(viewer, "authorized", uid: 4242)
         let events = try EventReader(daemon, app: viewer)
         let photoID = try #require(try daemon.assets()["Trip/IMG_2.heic"])
+        let viewersID = try #require(try daemon.appIDs(viewer)["Trip/IMG_2.heic"])
         try lib.write("Trip/IMG_2.MOV", contents: "motion two")
         let change = try events.nextChange()
         #expect(change.inserted.isEmpty && change.removed.isEmpty, "\(change.details)")
-        #expect(change.changed.map(\.id) == [photoID] && change.changed.first?.mediaType == "live")
+        #expect(change.changed.map(\.id) == [viewersID] && change.changed.first?.mediaType == "live")
         #expect(change.changed.first?.members?.map(\.entry) == ["Trip/IMG_2.heic", "Trip/IMG_2.MOV"])
         #expect(Set(try live(daemon).map(\.id)) == [liveID, photoID])
         #expect(daemon.viewEntries(viewer).isSuperset(of: ["Trip/IMG_2.heic", "Trip/IMG_2.MOV"]))
@@ -58,7 +60,7 @@ struct LivePhotoTests {
         try lib.write("Trip/.IMG_2.MOV.tmp", contents: "motion two, trimmed")
         #expect(rename(lib.path("Trip/.IMG_2.MOV.tmp"), lib.path("Trip/IMG_2.MOV")) == 0)
         let saved = try events.nextChange()
-        #expect(saved.changed.map(\.id) == [photoID] && saved.inserted.isEmpty && saved.removed.isEmpty, "\(saved.details)")
+        #expect(saved.changed.map(\.id) == [viewersID] && saved.inserted.isEmpty && saved.removed.isEmpty, "\(saved.details)")
         #expect(saved.changed.first?.members?.last?.size == Int64("motion two, trimmed".utf8.count))
     }
 
@@ -73,6 +75,7 @@ struct LivePhotoTests {
         let id = try #require(try live(daemon).first?.id)
         try daemon.addApp(picker, "limited", uid: 4243)
         try daemon.ok("select", picker, id)
+        let shown = try #require(try daemon.appIDs(picker)["Trip/IMG_1.HEIC"])  // the app's own ID, as stable as the library's
 
         // A photo manager moves the pair, one file after the other.
         #expect(rename(lib.path("Trip/IMG_1.HEIC"), lib.path("Best/IMG_1.HEIC")) == 0)
@@ -88,19 +91,19 @@ struct LivePhotoTests {
         try await waitUntil("the renamed pair to be one asset") { try live(daemon).map(\.path) == ["Best/Sunset.heic"] }
         #expect(try live(daemon).first?.id == id)
         #expect(try daemon.status().assets == 1)
-        try await waitUntil("the view to hold both files") { daemon.viewEntries(picker) == ["\(id).heic", "\(id).mov"] }
+        try await waitUntil("the view to hold both files") { daemon.viewEntries(picker) == ["\(shown).heic", "\(shown).mov"] }
 
         // The video deleted: an image asset, same ID, still selected, its video gone from the view.
         #expect(unlink(lib.path("Best/Sunset.mov")) == 0)
         try await waitUntil("the photo to stand alone") { try live(daemon).isEmpty }
         let photo = try #require(try daemon.assetInfos().first)
         #expect(photo.id == id && photo.mediaType == "image" && photo.members == nil)
-        try await waitUntil("the view to hold the photo only") { daemon.viewEntries(picker) == ["\(id).heic"] }
+        try await waitUntil("the view to hold the photo only") { daemon.viewEntries(picker) == ["\(shown).heic"] }
 
         // The video back: it joins its photo again, and the app sees it.
         try lib.write("Best/Sunset.MOV", contents: "motion")
         try await waitUntil("the pair again") { try live(daemon).first?.id == id }
-        try await waitUntil("the view to hold both again") { daemon.viewEntries(picker) == ["\(id).heic", "\(id).MOV".lowercased()] }
+        try await waitUntil("the view to hold both again") { daemon.viewEntries(picker) == ["\(shown).heic", "\(shown).MOV".lowercased()] }
     }
 
     @Test("a photo added after its video joins the video's asset (ID and selection); pairs made while the daemon was down are found at start")
@@ -112,9 +115,10 @@ struct LivePhotoTests {
         let videoID = try #require(try daemon.assets()["clips/IMG_9.MOV"])
         try daemon.addApp(picker, "limited", uid: 4243)
         try daemon.ok("select", picker, videoID)
+        let shown = try #require(try daemon.appIDs(picker)["clips/IMG_9.MOV"])
         try lib.write("clips/IMG_9.HEIC", contents: "still")
         try await waitUntil("the photo to join its video") { try live(daemon).map(\.id) == [videoID] }
-        try await waitUntil("the view to hold both") { daemon.viewEntries(picker) == ["\(videoID).heic", "\(videoID).mov"] }
+        try await waitUntil("the view to hold both") { daemon.viewEntries(picker) == ["\(shown).heic", "\(shown).mov"] }
 
         daemon.stop()
         try lib.write("clips/IMG_10.JPG")
@@ -124,6 +128,6 @@ struct LivePhotoTests {
         #expect(Set(try live(daemon).map(\.path)) == ["clips/IMG_10.JPG"])
         let video = try #require(try daemon.assetInfos().first { $0.path == "clips/IMG_9.MOV" })
         #expect(video.id == videoID && video.mediaType == "video")
-        #expect(daemon.viewEntries(picker) == ["\(videoID).mov"])
+        #expect(daemon.viewEntries(picker) == ["\(shown).mov"])
     }
 }

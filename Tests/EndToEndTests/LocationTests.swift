@@ -138,7 +138,7 @@ struct LocationTests {
         try daemon.ok("app", "add", other, "--uid", "4244")
         try daemon.ok("authorize", other, "limited")
         try daemon.ok("select", other, "Trip/photo.jpg")
-        let id = try #require(try daemon.assets()["Trip/photo.jpg"])
+        let id = try #require(try daemon.appIDs(other)["Trip/photo.jpg"])
         #expect(inode(daemon.view(other) + "/\(id).jpg") == inode(hiddenView + "/Trip/photo.jpg"))
         let status = try daemon.status()
         #expect(status.withheldFromNoLocation == 1, "the damaged JPEG")

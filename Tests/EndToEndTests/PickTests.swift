@@ -91,7 +91,8 @@ struct PickTests {
         let picked = try #require(step(run.lines, "picked"), "\(run.output)")
         #expect(picked["state"] as? String == "picked")
         let assets = try #require(picked["assets"] as? [[String: Any]])
-        #expect(assets.compactMap { $0["id"] as? String } == [c, a, b])
+        let shown = try daemon.appIDs(Self.printer.app)  // the app is told its own IDs; the report keeps the library's
+        #expect(assets.compactMap { $0["id"] as? String } == ["Trips/c.mp4", "Trips/a.jpg", "Trips/b.jpg"].map { shown[$0]! })
         let files = assets.flatMap { ($0["files"] as? [[String: Any]]) ?? [] }
         #expect(files.count == 3)
         #expect(files.compactMap { $0["name"] as? String } == ["c.mp4", "a.jpg", "b.jpg"])

@@ -47,7 +47,6 @@ struct RequestTests {
         try await daemon.start(extraArguments: ["--config", config])
         try daemon.ok("app", "add", app, "--uid", "4242", "--purpose", "Makes albums")
         let endpoint = try endpoint(daemon)
-        let ids = try daemon.assets()
         let watcher = try EventReader(daemon, app: nil)
 
         // Asked without waiting: pending; asked again: the same request; add-only is another.
@@ -97,7 +96,8 @@ struct RequestTests {
         #expect(try daemon.ok("answer", String(first.request!), "limited", "a.jpg").contains("limited"))
         let answer = try waitingApp()
         #expect(answer.request == first.request && answer.state == "answered" && answer.answer == "limited")
-        #expect(answer.status == "limited" && answer.addedAssets == [ids["a.jpg"]!])
+        let shown = try daemon.appIDs(app)  // the app hears its own IDs
+        #expect(answer.status == "limited" && answer.addedAssets == [shown["a.jpg"]!])
         #expect(daemon.viewEntries(app).count == 1)
         // …and as an `authorization` event naming the request.
         var sawAuthorization = false
@@ -122,7 +122,7 @@ struct RequestTests {
         let reviewRequest = try #require(try pending(daemon).first { $0.kind == "review" })
         try daemon.ok("answer", String(reviewRequest.request), "limited", "a.jpg", "b.jpg")
         let reviewed = try review()
-        #expect(reviewed.addedAssets == [ids["b.jpg"]!], "a.jpg was already shared")
+        #expect(reviewed.addedAssets == [shown["b.jpg"]!], "a.jpg was already shared")
 
         // Add-only cannot be limited; cancel withdraws it and changes nothing; an unknown request is not found.
         let limitedAddOnly = try daemon.ctl("answer", String(addOnly.request!), "limited")

@@ -40,7 +40,8 @@ struct RuleGrantTests {
         let lib = daemon.library
         try daemon.addApp(Self.frame, "limited")
         try daemon.addApp(Self.player, "limited")
-        let ids = try daemon.assets()
+        // Each view names its entries by its app's own IDs.
+        let ids = try daemon.appIDs(Self.frame), playerIDs = try daemon.appIDs(Self.player)
         func entries(_ app: String) -> Set<String> {
             Set(daemon.viewEntries(app).map { String($0.prefix(16)) })
         }
@@ -51,7 +52,7 @@ struct RuleGrantTests {
         #expect(made.contains("rule 1"), "\(made)")
         #expect(entries(Self.frame) == [july, plain, clip], "July's photos, the undated one by its mtime, and the video")
         try daemon.ok("select", Self.player, "--taken-from", "2024-07-01", "--taken-to", "2024-07-31", "--type", "video")
-        #expect(entries(Self.player) == [clip])
+        #expect(entries(Self.player) == [try #require(playerIDs["Trip/clip.mp4"])])
         let selection = try JSONDecoder().decode(SelectionResult.self, from: Data(try daemon.ok("selection", Self.frame, "--json").utf8))
         #expect(selection.rules?.count == 1)
         #expect(selection.rules?.first?.type == nil)
@@ -63,19 +64,19 @@ struct RuleGrantTests {
         try lib.copy(media + "/old.jpg", to: "Later/old2.jpg")
         var inserted: [ViewAsset] = []
         while inserted.isEmpty { inserted = try events.nextChange().inserted }
-        let july2 = try #require(try daemon.assets()["Later/july2.jpg"])
+        let july2 = try #require(try daemon.appIDs(Self.frame)["Later/july2.jpg"])
         #expect(inserted.map(\.id) == [july2])
         try await waitUntil("the new July photo in the view") { entries(Self.frame).contains(july2) }
-        #expect(!entries(Self.frame).contains(try #require(try daemon.assets()["Later/old2.jpg"])))
+        #expect(!entries(Self.frame).contains(try #require(try daemon.appIDs(Self.frame)["Later/old2.jpg"])))
 
         // An edit of the date moves a photo out of the span; it leaves.
         try Self.exiftool(["-DateTimeOriginal=2022:05:05 05:05:05", lib.path("Trip/july.jpg")])
-        try await waitUntil("the redated photo to leave") { !entries(Self.frame).contains(try #require(try daemon.assets()["Trip/july.jpg"])) }
+        try await waitUntil("the redated photo to leave") { !entries(Self.frame).contains(try #require(try daemon.appIDs(Self.frame)["Trip/july.jpg"])) }
 
         // Across a restart the rule and what it matches stay.
         daemon.stop()
         try await daemon.start()
-        let after = try daemon.assets()
+        let after = try daemon.appIDs(Self.frame)
         #expect(entries(Self.frame) == [try #require(after["Trip/plain.jpg"]), try #require(after["Trip/clip.mp4"]), july2])
 
         let wrong = try daemon.ctl("select", Self.frame, "--taken-from", "2024-08-01", "--taken-to", "2024-07-01")
@@ -83,6 +84,6 @@ struct RuleGrantTests {
         #expect(try daemon.ctl("select", Self.frame, "--taken-from", "2024-08-01").stderr.contains("both"))
         try daemon.ok("deselect", Self.frame, "--rules")
         #expect(entries(Self.frame).isEmpty)
-        #expect(entries(Self.player) == [try #require(after["Trip/clip.mp4"])], "another app's rule stays")
+        #expect(entries(Self.player) == [try #require(playerIDs["Trip/clip.mp4"])], "another app's rule stays")
     }
 }

@@ -25,20 +25,28 @@ struct ViewTests {
         let lib = daemon.library
         try daemon.addApp(app, "limited", uid: 4242)
         let assets = try daemon.assets()
+        let shown = try daemon.appIDs(app)  // the app's own IDs name its entries
         let chosen = ["Trips/2024/IMG_2.jpg", "Trips/2024/IMG_4.jpg"]
         try daemon.ok("select", app, assets[chosen[0]]!, chosen[1])  // by ID and by path
-        let expected = Set(chosen.map { assets[$0]! + ".jpg" })
+        let expected = Set(chosen.map { shown[$0]! + ".jpg" })
         #expect(Set(lib.entries(daemon.view(app)).map { String(decoding: $0, as: UTF8.self) }) == expected)
         for path in chosen {
-            #expect(lib.inode(daemon.view(app) + "/" + assets[path]! + ".jpg") == lib.inode(lib.path(path)))
+            #expect(lib.inode(daemon.view(app) + "/" + shown[path]! + ".jpg") == lib.inode(lib.path(path)))
         }
+        // Another app sees the same photo under an ID of its own: neither the first app's nor the library's.
+        try daemon.addApp("org.example.Other", "limited", uid: 4243)
+        try daemon.ok("select", "org.example.Other", chosen[0])
+        let other = try #require(try daemon.appIDs("org.example.Other")[chosen[0]])
+        #expect(Set(lib.entries(daemon.view("org.example.Other")).map { String(decoding: $0, as: UTF8.self) }) == [other + ".jpg"])
+        #expect(other != shown[chosen[0]] && other != assets[chosen[0]] && shown[chosen[0]] != assets[chosen[0]])
+        #expect(lib.inode(daemon.view("org.example.Other") + "/" + other + ".jpg") == lib.inode(lib.path(chosen[0])))
         // Denying empties the view at once; a new limited grant restores the same names.
         try daemon.ok("authorize", app, "denied")
         #expect(lib.entries(daemon.view(app)).isEmpty)
         try daemon.ok("authorize", app, "limited")
         #expect(Set(lib.entries(daemon.view(app)).map { String(decoding: $0, as: UTF8.self) }) == expected)
         try daemon.ok("deselect", app, chosen[0])
-        #expect(Set(lib.entries(daemon.view(app)).map { String(decoding: $0, as: UTF8.self) }) == [assets[chosen[1]]! + ".jpg"])
+        #expect(Set(lib.entries(daemon.view(app)).map { String(decoding: $0, as: UTF8.self) }) == [shown[chosen[1]]! + ".jpg"])
     }
 
     @Test("an album grant is live: a photo added to the album later joins the view")
@@ -56,7 +64,7 @@ struct ViewTests {
         try lib.makeDirectory(lib.path("Family/Sub"))
         try lib.write("Family/Sub/deeper.png")
         try await waitUntil("the later photos to join the view") { lib.entries(daemon.view(app)).count == 3 }
-        let ids = try daemon.assets()
+        let ids = try daemon.appIDs(app)
         let names = Set(lib.entries(daemon.view(app)).map { String(decoding: $0, as: UTF8.self) })
         #expect(names == [ids["Family/a.jpg"]! + ".jpg", ids["Family/later.jpg"]! + ".jpg", ids["Family/Sub/deeper.png"]! + ".png"])
         #expect(!names.contains { $0.contains("Family") })
@@ -115,7 +123,7 @@ struct ViewTests {
         try daemon.addApp(app, "limited", uid: 4242)
         let id = try daemon.assets()["edit.jpg"]!
         try daemon.ok("select", app, id)
-        let entry = daemon.view(app) + "/" + id + ".jpg"
+        let entry = daemon.view(app) + "/" + (try daemon.appIDs(app)["edit.jpg"]!) + ".jpg"
         #expect(try String(contentsOfFile: entry, encoding: .utf8) == "old")
         try lib.write(".edit.jpg.swp", contents: "new content")
         #expect(rename(lib.path(".edit.jpg.swp"), lib.path("edit.jpg")) == 0)
@@ -206,7 +214,8 @@ struct ViewTests {
         let lib = daemon.library
         try daemon.addApp(app, "limited", uid: 4242)
         try daemon.ok("select", app, "p1.jpg", "p2.jpg")
-        let ids = try daemon.assets()
+        let library = try daemon.assets()
+        let ids = try daemon.appIDs(app)
         let view = daemon.view(app)
         daemon.kill()
         // While it is down: damage the view, and change the library.
@@ -220,7 +229,7 @@ struct ViewTests {
         #expect(rename(lib.path("p2.jpg"), lib.path("renamed.jpg")) == 0)
         try await daemon.start()
         let after = try daemon.assets()
-        #expect(after["renamed.jpg"] == ids["p2.jpg"])  // matched by inode: same asset, same selection
+        #expect(after["renamed.jpg"] == library["p2.jpg"])  // matched by inode: same asset, same selection
         #expect(Set(lib.entries(daemon.view(app)).map { String(decoding: $0, as: UTF8.self) })
                 == [ids["p1.jpg"]! + ".jpg", ids["p2.jpg"]! + ".jpg"])
         #expect(lib.inode(swapped) == lib.inode(lib.path("renamed.jpg")), "the swapped entry was not replaced by the original")

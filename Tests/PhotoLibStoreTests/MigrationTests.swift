@@ -51,7 +51,8 @@ struct MigrationTests {
                     ('org.example.Viewer', 2, 'authorization', zeroblob(100000));
                 """)
         }
-        try Schema.migrator.migrate(queue)
+        // Up to the step before per-app IDs, which start every app's history afresh (tested below).
+        try Schema.migrator.migrate(queue, upTo: "v14: rule grants and capture times")
         try queue.write { db in
             let tx = StoreTransaction(db: db)
             let events = try tx.events(app, after: 1)
@@ -64,6 +65,29 @@ struct MigrationTests {
             try tx.deleteApp(app)
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM changeLog") == 0)
             #expect(try String.fetchOne(db, sql: "PRAGMA foreign_key_check") == nil)
+        }
+    }
+
+    @Test("v15 gives every app a key of its own for asset IDs, and puts every token it was given below its history floor (its IDs changed)")
+    func perAppIDKeys() throws {
+        let queue = try DatabaseQueue()
+        try Schema.migrator.migrate(queue, upTo: "v14: rule grants and capture times")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO app (id, uid, createdAt, viewName, lastToken, historyFloor) VALUES
+                    ('org.example.A', 1000, 0, CAST('view-0000000000000000' AS BLOB), 7, 2),
+                    ('org.example.B', 1000, 0, CAST('view-0000000000000001' AS BLOB), 0, 0);
+                """)
+        }
+        try Schema.migrator.migrate(queue)
+        try queue.read { db in
+            let tx = StoreTransaction(db: db)
+            let a = try #require(try tx.app(AppID("org.example.A")!)), b = try #require(try tx.app(AppID("org.example.B")!))
+            #expect(a.assetIDs != b.assetIDs, "each app its own key")
+            let id = AssetID("0123456789abcdef")!
+            #expect(a.assetIDs.id(for: id) != b.assetIDs.id(for: id))
+            #expect(try tx.tokens(AppID("org.example.A")!)?.floor == 8, "token 7 and all before it are below the floor: a reset")
+            #expect(try tx.tokens(AppID("org.example.A")!)?.last == 8)
         }
     }
 }

@@ -4,6 +4,7 @@ import Testing
 
 @Suite("Store")
 struct StoreTests {
+    static let ids = AppAssetIDs(key: Array(repeating: 7, count: 16))!
     let app = AppID("org.example.Viewer")!
 
     func facts(_ inode: UInt64) -> FileFacts {
@@ -36,7 +37,7 @@ struct StoreTests {
         let nested = try store.write { tx in try tx.insertAlbum(parent: trips, name: FileName("2024")!) }
         _ = inner
         try store.write { tx in
-            try tx.insertApp(AppRecord(id: app, uid: 1000, purpose: "", readWrite: .limited, addOnly: .notDetermined, viewName: FileName("view-0000000000000000")!), createdAt: 0)
+            try tx.insertApp(AppRecord(id: app, uid: 1000, purpose: "", readWrite: .limited, addOnly: .notDetermined, viewName: FileName("view-0000000000000000")!, assetIDs: Self.ids), createdAt: 0)
             _ = try tx.selectAlbums(app, albums: [trips])
         }
         let (later, single) = try store.write { tx in
@@ -55,7 +56,7 @@ struct StoreTests {
         let store = try Store(inMemory: ())
         var generator = SystemRandomNumberGenerator()
         let record = try store.write { tx in
-            try tx.insertApp(AppRecord(id: app, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined, viewName: FileName("view-0000000000000000")!), createdAt: 0)
+            try tx.insertApp(AppRecord(id: app, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined, viewName: FileName("view-0000000000000000")!, assetIDs: Self.ids), createdAt: 0)
             let record = try tx.insertMember(album: 1, name: FileName("a.jpg")!, mediaType: .image, file: facts(9), generator: &generator)
             _ = try tx.selectAssets(app, rowIDs: [record.asset])
             return record
@@ -73,7 +74,7 @@ struct StoreTests {
         let (image, video) = try store.write { tx in
             for id in [app, other] {
                 try tx.insertApp(AppRecord(id: id, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined,
-                                           viewName: ViewName.random(using: &generator)), createdAt: 0)
+                                           viewName: ViewName.random(using: &generator), assetIDs: Self.ids), createdAt: 0)
             }
             let image = try tx.insertMember(album: 1, name: FileName("IMG_1.HEIC")!, mediaType: .image, file: facts(1), generator: &generator)
             let video = try tx.insertMember(album: 1, name: FileName("IMG_1.MOV")!, mediaType: .video, file: facts(2), generator: &generator)
@@ -100,7 +101,7 @@ struct StoreTests {
     @Test("an app removed and added again continues its tokens, all old ones (the last included) below the history floor")
     func tokensOutliveRemoval() throws {
         let store = try Store(inMemory: ())
-        let record = AppRecord(id: app, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined, viewName: FileName("view-0000000000000000")!)
+        let record = AppRecord(id: app, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined, viewName: FileName("view-0000000000000000")!, assetIDs: Self.ids)
         try store.write { tx in
             try tx.insertApp(record, createdAt: 0)
             for _ in 0..<3 { _ = try tx.appendEvent(app, kind: "change", retention: 100) { _ in Array("{}".utf8) } }
@@ -120,7 +121,7 @@ struct StoreTests {
     func requests() throws {
         let store = try Store(inMemory: ())
         let record = AppRecord(id: app, uid: 1000, purpose: "", readWrite: .notDetermined, addOnly: .notDetermined,
-                               viewName: FileName("view-0000000000000000")!)
+                               viewName: FileName("view-0000000000000000")!, assetIDs: Self.ids)
         try store.write { tx in try tx.insertApp(record, createdAt: 0) }
         let (first, made) = try store.write { tx in try tx.pendingRequest(app, kind: .authorization(.readWrite), now: 10) }
         #expect(made)
@@ -140,7 +141,7 @@ struct StoreTests {
     func picksAndAccessLog() throws {
         let store = try Store(inMemory: ())
         let record = AppRecord(id: app, uid: 1000, purpose: "", readWrite: .notDetermined, addOnly: .notDetermined,
-                               viewName: FileName("view-0000000000000000")!)
+                               viewName: FileName("view-0000000000000000")!, assetIDs: Self.ids)
         try store.write { tx in try tx.insertApp(record, createdAt: 0) }
         let options = PickOptions(types: [.video, .live], limit: 4, ordered: true)
         let pick = try store.write { tx in try tx.pendingRequest(app, kind: .pick(options), now: 10).request }

@@ -29,6 +29,11 @@ public struct AssetID: Hashable, Sendable, Comparable, CustomStringConvertible, 
     public static func random<G: RandomNumberGenerator>(using generator: inout G) -> AssetID {
         let high: UInt64 = generator.next()
         let low: UInt64 = generator.next()
+        return fromBits(high: high, low: low)
+    }
+
+    /// The ID spelling 60 bits of `high` and 20 of `low`: every 80-bit value one ID.
+    public static func fromBits(high: UInt64, low: UInt64) -> AssetID {
         let text = String(unsafeUninitializedCapacity: length) { buffer in
             for index in 0..<12 { buffer[index] = alphabet[Int(truncatingIfNeeded: high >> UInt64(index * 5)) & 31] }
             for index in 12..<length { buffer[index] = alphabet[Int(truncatingIfNeeded: low >> UInt64((index - 12) * 5)) & 31] }

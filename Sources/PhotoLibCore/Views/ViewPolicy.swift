@@ -26,13 +26,21 @@ public struct ViewPolicy: Sendable, Equatable {
     public var selectedAlbums: Set<AlbumTree.ID>
     /// Rule grants: assets taken in a span, live (limited layout).
     public var selectedRules: [CaptureRule]
+    /// The app's own asset IDs, in entry names and what it is told; the library's when nil.
+    public var ids: AppAssetIDs?
 
     public init(layout: ViewLayout, selectedAssets: Set<Int64> = [], selectedAlbums: Set<AlbumTree.ID> = [],
-                selectedRules: [CaptureRule] = []) {
+                selectedRules: [CaptureRule] = [], ids: AppAssetIDs? = nil) {
+        self.ids = ids
         self.layout = layout
         self.selectedAssets = selectedAssets
         self.selectedAlbums = selectedAlbums
         self.selectedRules = selectedRules
+    }
+
+    /// The ID the app knows the asset by.
+    public func shownID(_ id: AssetID) -> AssetID {
+        ids?.id(for: id) ?? id
     }
 
     /// Whether the app was given the asset, refused members aside.
@@ -55,8 +63,8 @@ public struct ViewPolicy: Sendable, Equatable {
                 return Entry(path: member.path, member: member)
             case .limited:
                 let name = member.path.lastComponent.map {
-                    ViewEntryNaming.limitedEntryName(id: asset.id, originalName: $0, mediaType: member.mediaType)
-                } ?? FileName(asset.id.rawValue)!
+                    ViewEntryNaming.limitedEntryName(id: shownID(asset.id), originalName: $0, mediaType: member.mediaType)
+                } ?? FileName(shownID(asset.id).rawValue)!
                 return Entry(path: RelativePath([name]), member: member)
             }
         }
@@ -83,7 +91,7 @@ public struct ViewPolicy: Sendable, Equatable {
             ViewMember(entry: $0.path.escaped, mediaType: $0.member.mediaType.rawValue,
                        size: size($0.member), mtime: $0.member.file.modificationTime)
         } : nil
-        return ViewAsset(id: asset.id.rawValue, entry: first.path.escaped,
+        return ViewAsset(id: shownID(asset.id).rawValue, entry: first.path.escaped,
                          mediaType: MediaType.ofAsset(members: shown.map(\.member.mediaType)).rawValue,
                          size: size(first.member), mtime: first.member.file.modificationTime, members: members)
     }

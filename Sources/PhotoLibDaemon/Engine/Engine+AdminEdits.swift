@@ -12,7 +12,8 @@ extension Engine {
         cachedContexts = nil
         var generator = SystemRandomNumberGenerator()
         let record = AppRecord(id: id, uid: uid, purpose: purpose, readWrite: .notDetermined, addOnly: .notDetermined,
-                               viewName: ViewName.random(using: &generator), location: location)
+                               viewName: ViewName.random(using: &generator), location: location,
+                               assetIDs: AppAssetIDs.random(using: &generator))
         try store.write { tx in
             if let existing = try tx.app(id) { throw PhotoLibError.appExists(id, uid: existing.uid) }
             try tx.insertApp(record, createdAt: Int64(time(nil)))
@@ -209,10 +210,12 @@ extension Engine {
                 try tx.deleteRequest(answering.id)
                 settled.append(RequestSettlement(request: answering, outcome: RequestOutcome(
                     app: id.rawValue, request: answering.id, kind: answering.kind.name, access: answering.kind.access?.rawValue,
-                    state: "answered", answer: RequestAnswer.limited.rawValue, status: app.readWrite.rawValue, addedAssets: added.map(\.rawValue))))
+                    state: "answered", answer: RequestAnswer.limited.rawValue, status: app.readWrite.rawValue,
+                    addedAssets: added.map { app.assetIDs.id(for: $0).rawValue })))
             }
             published.append(try journal.recordSelection(
-                id, addedAssets: adding ? changedIDs.map(\.rawValue) : [], removedAssets: adding ? [] : changedIDs.map(\.rawValue),
+                id, addedAssets: adding ? changedIDs.map { app.assetIDs.id(for: $0).rawValue } : [],
+                removedAssets: adding ? [] : changedIDs.map { app.assetIDs.id(for: $0).rawValue },
                 addedAlbums: adding ? changedAlbums.count : 0, removedAlbums: adding ? 0 : changedAlbums.count, by: by,
                 request: answering.map { ($0.id, "answered") }, reason: reason, endsAt: adding ? endsAt : nil, tx: tx))
             // What the view gained or lost: visibility before the edit against after it.

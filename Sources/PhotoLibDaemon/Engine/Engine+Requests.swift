@@ -122,7 +122,7 @@ extension Engine {
             settled.append(RequestSettlement(request: request, outcome: RequestOutcome(
                 app: record.id.rawValue, request: request.id, kind: request.kind.name, access: request.kind.access?.rawValue,
                 state: "answered", answer: answer, status: Self.status(for: request.kind, of: record).rawValue,
-                addedAssets: mine ? addedAssets.map(\.rawValue) : nil)))
+                addedAssets: mine ? addedAssets.map { record.assetIDs.id(for: $0).rawValue } : nil)))
         }
         return settled
     }

@@ -234,7 +234,7 @@ extension Engine {
             try tx.finishImport(id, state: right == .addOnly ? .accepted : .added, asset: asset?.id)
             published.append(try journal.recordImport(
                 app.id, name: source, state: right == .addOnly ? "accepted" : "added", asset: seen,
-                assetID: right == .addOnly ? nil : asset?.id, tx: tx))
+                assetID: right == .addOnly ? nil : asset.map { app.assetIDs.id(for: $0.id) }, tx: tx))
         }
         let changes = recorder.changes + (joinedUnchanged.map { [ViewChange.asset(old: nil, new: $0)] } ?? [])
         let dirty = recorder.overflowed ? Set(contexts.map(\.app.id)) : views.apply(changes, to: contexts)

@@ -25,13 +25,19 @@ extension Engine {
         do {
             let apps = Dictionary(try store.read { try $0.apps() }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             var entries: [AccessLogEntry] = []
+            // A limited view names assets by the app's own IDs: the library's, by app, for this batch.
+            var libraryIDs: [AppID: [AssetID: AssetID]] = [:]
             try store.read { tx in
                 for open in opens {
                     guard let app = apps[open.app], let reference = ViewOpen.reference(layout: app.layout, path: open.path) else { continue }
                     let asset: AssetID?
                     switch reference {
-                    case .asset(let id):
-                        asset = id
+                    case .asset(let shown):
+                        if libraryIDs[app.id] == nil {
+                            libraryIDs[app.id] = Dictionary(try tx.visibleAssets(limitedApp: app.id).map { (app.assetIDs.id(for: $0.id), $0.id) },
+                                                            uniquingKeysWith: { first, _ in first })
+                        }
+                        asset = libraryIDs[app.id]?[shown]
                     case .libraryPath(let path):
                         asset = try path.lastComponent.flatMap { name in
                             try index.albums.album(at: path.parent ?? .root).flatMap { try tx.asset(album: $0, name: name)?.id }

@@ -12,6 +12,8 @@ struct PreparedPick: Sendable {
     let request: AccessRequest
     let waiter: PickBoard.Waiter
     let deliveries: [PickPolicy.Delivery]
+    /// The app's own asset IDs, which it is told.
+    let ids: AppAssetIDs?
     /// One per delivered member, in order: the original, or (for an app on
     /// the owner's uid) the original's album directory, to make a copy in.
     let opened: [OpenedMember]
@@ -81,7 +83,7 @@ extension Engine {
             throw error
         }
         let result = PickResult(request: requestID, state: "picked", assets: prepared.deliveries.enumerated().map { _, delivery in
-            PickedAsset(id: delivery.asset.id.rawValue, mediaType: delivery.asset.mediaType.rawValue, files: delivery.members.map { member in
+            PickedAsset(id: (prepared.ids?.id(for: delivery.asset.id) ?? delivery.asset.id).rawValue, mediaType: delivery.asset.mediaType.rawValue, files: delivery.members.map { member in
                 PickedFile(name: member.path.lastComponent?.escaped ?? member.path.escaped, mediaType: member.mediaType.rawValue,
                            size: prepared.opened.first { $0.member == member }?.size ?? member.file.size,
                            mtime: member.file.modificationTime,
@@ -112,7 +114,8 @@ extension Engine {
             throw PhotoLibError.pick(.appGone(app: request.app))
         }
         let copies = !PickPolicy.sharesOriginal(peerUID: waiter.peerUID, ownerUID: getuid())
-        let location = try store.read { try $0.app(request.app) }?.location ?? .none
+        let appRecord = try store.read { try $0.app(request.app) }
+        let location = appRecord?.location ?? .none
         var opened: [PreparedPick.OpenedMember] = []
         defer { access.invalidate() }
         do {
@@ -141,7 +144,7 @@ extension Engine {
             picks.register(requestID, waiter)
             throw error
         }
-        return PreparedPick(request: request, waiter: waiter, deliveries: deliveries, opened: opened)
+        return PreparedPick(request: request, waiter: waiter, deliveries: deliveries, ids: appRecord?.assetIDs, opened: opened)
     }
 
     /// Opens an original for reading and checks it is still the indexed file,
@@ -272,7 +275,7 @@ extension Engine {
         }
         let outcome = RequestOutcome(app: prepared.request.app.rawValue, request: prepared.request.id, kind: "pick", access: nil,
                                      state: "answered", answer: RequestAnswer.pick.rawValue, status: status.rawValue,
-                                     addedAssets: nil, pickedAssets: picked.map(\.rawValue))
+                                     addedAssets: nil, pickedAssets: picked.map { (prepared.ids?.id(for: $0) ?? $0).rawValue })
         do {
             hub.publish([try journal.requestEvent(prepared.request, purpose: purpose, state: "answered", answer: RequestAnswer.pick.rawValue)])
         } catch {

@@ -316,9 +316,16 @@ struct RequestRouter: Sendable {
                 }.first
             }
             if p.withheld == true { records.removeAll { withheld($0) == nil } }
+            var ids: AppAssetIDs?
+            if let text = p.app {
+                let app = try appID(text)
+                guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
+                ids = record.assetIDs
+            }
             return AssetsResult(assets: records.map { record in
                 var info = AssetInfo(record, albums: albums)
                 info.withheld = withheld(record)
+                info.appID = ids?.id(for: record.id).rawValue
                 return info
             }.sorted { $0.path < $1.path })
         }

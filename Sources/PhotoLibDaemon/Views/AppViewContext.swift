@@ -15,7 +15,8 @@ struct AppViewContext {
 
     init(app: AppRecord, selectedAssets: Set<Int64>, selectedAlbums: Set<AlbumTree.ID>, selectedRules: [CaptureRule] = []) {
         self.app = app
-        policy = ViewPolicy(layout: app.layout, selectedAssets: selectedAssets, selectedAlbums: selectedAlbums, selectedRules: selectedRules)
+        policy = ViewPolicy(layout: app.layout, selectedAssets: selectedAssets, selectedAlbums: selectedAlbums, selectedRules: selectedRules,
+                            ids: app.assetIDs)
     }
 
     /// The same, its members appearing as the location checks say.

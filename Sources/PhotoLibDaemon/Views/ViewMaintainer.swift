@@ -165,7 +165,8 @@ final class ViewMaintainer {
             try sync(view.root, wanted: [:], sources: [:], report: &report)
         case .limited:
             let policy = ViewPolicy(layout: .limited, selectedAssets: try tx.selectedAssetRowIDs(app.id),
-                                    selectedAlbums: try tx.selectedAlbums(app.id), selectedRules: try tx.selectedRules(app.id))
+                                    selectedAlbums: try tx.selectedAlbums(app.id), selectedRules: try tx.selectedRules(app.id),
+                                    ids: app.assetIDs)
             var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
             var sources: [FileName: LinkSource] = [:]
             for record in try tx.visibleAssets(limitedApp: app.id) {

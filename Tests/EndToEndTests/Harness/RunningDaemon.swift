@@ -140,6 +140,12 @@ final class RunningDaemon {
         return Dictionary(list.map { ($0.path, $0.id) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The library's assets as (path → the ID `app` knows it by), from `photolibctl assets --app APP --json`.
+    func appIDs(_ app: String) throws -> [String: String] {
+        let list = try JSONDecoder().decode([AssetInfo].self, from: Data(try ok("assets", "--app", app, "--json").utf8))
+        return Dictionary(list.compactMap { info in info.appID.map { (info.path, $0) } }, uniquingKeysWith: { first, _ in first })
+    }
+
     func assetList() throws -> [Asset] {
         try JSONDecoder().decode([Asset].self, from: Data(try ok("assets", "--json").utf8))
     }
