@@ -146,6 +146,8 @@ struct LocationTests {
         #expect(withheld.map(\.path) == ["Trip/damaged.jpg"])
         #expect(withheld.first?.withheld?.contains("metadata") == true, "\(String(describing: withheld.first?.withheld))")
         #expect(try daemon.ok("assets", "--withheld").contains("left out of the views of apps with location none"))
+        let doctor = try daemon.ctl("doctor").stdout
+        #expect(doctor.contains("location-withheld") && doctor.contains("Trip/damaged.jpg"), "\(doctor)")
         #expect(status.derivatives == 3)
         #expect((status.derivativeBytes ?? 0) > 0)
         #expect(try daemon.ok("status").contains("no-location copies: 3"))

@@ -33,7 +33,7 @@ struct DoctorVerdictTests {
     func healthyPasses() {
         let checks = DoctorVerdicts.checks(healthy())
         #expect(checks.map(\.name) == ["daemon", "library", "library-privacy", "views-mount", "view-permissions", "view-reach",
-                                       "writable-originals", "refused-originals", "inotify-watches", "socket", "protected-hardlinks"])
+                                       "writable-originals", "refused-originals", "location-withheld", "inotify-watches", "socket", "protected-hardlinks"])
         for check in checks {
             #expect(check.outcome == .pass, "\(check)")
             #expect(check.advice == nil)
@@ -270,6 +270,17 @@ extension DoctorVerdictTests {
         #expect(verdict.detail.contains("7 originals") && verdict.detail.contains("Trip/1.jpg") && verdict.detail.contains("chown"))
         #expect(verdict.detail.contains("and 2 more"))
         #expect(verdict.advice?.contains("photolibctl assets --refused") == true)
+    }
+
+    @Test("files withheld from apps without location warn with each path, why, and the ways out; none withheld passes")
+    func withheldFiles() {
+        var facts = healthy()
+        #expect(check("location-withheld", facts).outcome == .pass)
+        facts.daemon?.withheld = [("Trip/damaged.jpg", "its metadata cannot be read or written: not a JPEG")]
+        let verdict = check("location-withheld", facts)
+        #expect(verdict.outcome == .warn)
+        #expect(verdict.detail.contains("1 file is left out") && verdict.detail.contains("Trip/damaged.jpg") && verdict.detail.contains("not a JPEG"))
+        #expect(verdict.advice?.contains("photolibctl assets --withheld") == true && verdict.advice?.contains("--location precise") == true)
     }
 
     @Test("a degraded daemon that cannot read part of the library names it, and says its photos are kept")

@@ -6,7 +6,7 @@ public enum DoctorVerdicts {
     public static func checks(_ facts: SetupFacts) -> [DoctorCheck] {
         [
             daemon(facts), library(facts), libraryPrivacy(facts), viewsMount(facts), viewPermissions(facts), viewReach(facts),
-            writableOriginals(facts), refusedOriginals(facts), inotifyWatches(facts), socket(facts), protectedHardlinks(facts),
+            writableOriginals(facts), refusedOriginals(facts), withheldFiles(facts), inotifyWatches(facts), socket(facts), protectedHardlinks(facts),
         ]
     }
 
@@ -162,6 +162,20 @@ public enum DoctorVerdicts {
         let more = daemon.refused.count > namedExamples ? "; and \(daemon.refused.count - namedExamples) more" : ""
         return DoctorCheck("refused-originals", .fail, "\(count(daemon.refused.count, "original")) \(daemon.refused.count == 1 ? "is" : "are") in no view, whoever selects \(daemon.refused.count == 1 ? "it" : "them"): \(named)\(more).",
                            advice: first.reason.isEmpty ? nil : "Fix each as its reason says; photolibctl assets --refused lists them all. Everything else is shared as usual.")
+    }
+
+    /// Files apps without location cannot be given: whether they hold a location cannot be told.
+    static func withheldFiles(_ facts: SetupFacts) -> DoctorCheck {
+        guard let daemon = facts.daemon else {
+            return DoctorCheck("location-withheld", .warn, "Cannot ask photolibd which files it withholds from apps without location: it is not answering.")
+        }
+        guard !daemon.withheld.isEmpty else {
+            return DoctorCheck("location-withheld", .pass, "photolibd can tell for every file it was asked about whether it holds a location.")
+        }
+        let named = daemon.withheld.prefix(namedExamples).map { "\(quoted($0.path)): \($0.reason)" }.joined(separator: "; ")
+        let more = daemon.withheld.count > namedExamples ? "; and \(daemon.withheld.count - namedExamples) more" : ""
+        return DoctorCheck("location-withheld", .warn, "\(count(daemon.withheld.count, "file")) \(daemon.withheld.count == 1 ? "is" : "are") left out of the views of apps with location none, because whether \(daemon.withheld.count == 1 ? "it holds" : "they hold") a location cannot be told: \(named)\(more).",
+                           advice: "Repair or re-export each file (photolibctl assets --withheld lists them), or give an app that must see them --location precise.")
     }
 
     static func inotifyWatches(_ facts: SetupFacts) -> DoctorCheck {

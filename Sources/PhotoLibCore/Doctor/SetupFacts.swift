@@ -58,11 +58,14 @@ public struct SetupFacts: Sendable {
         public var unreadable: [String]
         /// Originals left out of every view: path and why (a sentence).
         public var refused: [(path: String, reason: String)]
+        /// Files left out of the views of apps without location: path and why its location cannot be told.
+        public var withheld: [(path: String, reason: String)]
         /// The uids registered for apps.
         public var appUIDs: [UInt32] { apps.map(\.uid) }
 
         public init(state: String, scannedFiles: Int, failedWatches: Int, apps: [App], unreadable: [String] = [],
-                    refused: [(path: String, reason: String)] = []) {
+                    refused: [(path: String, reason: String)] = [], withheld: [(path: String, reason: String)] = []) {
+            self.withheld = withheld
             self.state = state
             self.scannedFiles = scannedFiles
             self.failedWatches = failedWatches
@@ -75,6 +78,7 @@ public struct SetupFacts: Sendable {
             lhs.state == rhs.state && lhs.scannedFiles == rhs.scannedFiles && lhs.failedWatches == rhs.failedWatches
                 && lhs.apps == rhs.apps && lhs.unreadable == rhs.unreadable
                 && lhs.refused.map(\.path) == rhs.refused.map(\.path) && lhs.refused.map(\.reason) == rhs.refused.map(\.reason)
+                && lhs.withheld.map(\.path) == rhs.withheld.map(\.path) && lhs.withheld.map(\.reason) == rhs.withheld.map(\.reason)
         }
     }
 
