@@ -49,32 +49,6 @@ final class LibraryIndex {
         albums = try store.read { try $0.albumTree() }
     }
 
-    /// Where an asset and its members are now, for view changes.
-    func locate(_ record: AssetRecord) -> LocatedAsset? {
-        Self.locate(record, in: albums)
-    }
-
-    static func locate(_ record: AssetRecord, in albums: AlbumTree) -> LocatedAsset? {
-        let members = record.members.compactMap { member in
-            albums.path(of: member.album).map {
-                LocatedMember(rowID: member.rowID, path: $0.appending(member.name), mediaType: member.mediaType,
-                              file: member.file, refusal: member.refusal, takenAt: member.takenAt)
-            }
-        }
-        guard !members.isEmpty else { return nil }
-        return LocatedAsset(rowID: record.rowID, id: record.id, mediaType: record.mediaType, members: members,
-                            ancestry: albums.ancestry(of: record.primary.album))
-    }
-
-    /// Looks at when a new or changed member was taken, while some app has a
-    /// rule grant, and stores it before the change is recorded.
-    private func noteCaptureTime(_ member: inout MemberRecord, contentChanged: Bool = true, tx: StoreTransaction) throws {
-        guard let captureClock, contentChanged || member.takenAt == nil, let album = albums.path(of: member.album),
-              let taken = captureClock.takenAt(album: album, name: member.name, file: member.file) else { return }
-        try tx.setCaptureTime(taken, memberRowID: member.rowID)
-        member.takenAt = taken
-    }
-
     /// The asset as it stands in the store now, when changes are being recorded.
     private func snapshot(_ asset: Int64, tx: StoreTransaction, recorder: ChangeRecorder) throws -> LocatedAsset? {
         guard recorder.isRecording else { return nil }
