@@ -135,7 +135,22 @@ def member_files(asset):
     return [m["path"] for m in members if not m.get("refused")]
 
 
-def verify_views(trial, unreadable=(), located=()):
+def verify_views(trial, unreadable=(), located=(), settle=5.0):
+    """`check_views`, given up to SETTLE seconds to hold: an import the restart
+    finishes lands in the listing and the views a moment apart, so a check
+    between the two sees an entry the listing lacked. A view that stays wrong
+    still fails, with what the last look found."""
+    deadline = time.monotonic() + settle
+    while True:
+        try:
+            return check_views(trial, unreadable, located)
+        except Failure:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def check_views(trial, unreadable=(), located=()):
     """Every view holds exactly one hardlink per file of each asset its app may see (by the daemon's own listing), and nothing else.
 
     Files below an UNREADABLE path (one the daemon cannot read now) may lack
