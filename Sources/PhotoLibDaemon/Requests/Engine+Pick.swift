@@ -119,7 +119,14 @@ extension Engine {
         var opened: [PreparedPick.OpenedMember] = []
         defer { access.invalidate() }
         do {
-            defer { try? recordLearnedRefusals() }  // checks made here; a failure to store them only means looking again
+            defer {
+                // Checks made here; not storing them only means looking again, but say so.
+                do {
+                    try recordLearnedRefusals()
+                } catch {
+                    logger.warning("Cannot store the location checks made for a pick: \(error); those files are looked at again.")
+                }
+            }
             for delivery in deliveries {
                 for member in delivery.members {
                     let (original, size) = try withoutLocation(try openOriginal(member, asset: delivery.asset.id), member,

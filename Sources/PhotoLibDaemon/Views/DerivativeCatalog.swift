@@ -28,10 +28,10 @@ final class DerivativeCatalog {
     /// Derivatives on disk and their bytes, for `status`.
     private(set) var count = 0
     private(set) var bytes: Int64 = 0
-    /// Member files whose location cannot be told, withheld from apps without location (for `status`).
-    var withheld: Int {
-        checks.values.count { if case .cannotTell = $0.outcome { true } else { false } }
-    }
+    /// Member files whose location cannot be told, withheld from apps without
+    /// location (for `status`). Kept as checks change: `status` is refreshed
+    /// after every batch, and counting all checks there would cost a pass over them each time.
+    private(set) var withheld = 0
 
     init(viewsRoot: FileDescriptor, checks: [Int64: LocationCheck], logger: Logger) throws(SystemCallError) {
         try Directory.makeDirectory(Self.directoryName, in: viewsRoot, mode: 0o700)
@@ -138,14 +138,21 @@ final class DerivativeCatalog {
     }
 
     private func remember(_ check: LocationCheck, rowID: Int64) {
-        checks[rowID] = check
+        set(check, rowID: rowID)
         learned[rowID] = check
+    }
+
+    /// The one place a check changes, so `withheld` follows.
+    private func set(_ check: LocationCheck?, rowID: Int64) {
+        if case .cannotTell = checks[rowID]?.outcome { withheld -= 1 }
+        if case .cannotTell = check?.outcome { withheld += 1 }
+        checks[rowID] = check
     }
 
     /// Forgets the checks of member files that are gone (the store drops
     /// theirs with the row), so `withheld` counts only files that are there.
     func forget(members: some Sequence<Int64>) {
-        for rowID in members { checks[rowID] = nil }
+        for rowID in members { set(nil, rowID: rowID) }
     }
 
     /// Checks learned since the last call, for the store.
