@@ -1,6 +1,9 @@
 """A photolibd under test for the crash scripts: start it, kill it, check its views and database."""
+import atexit
 import os
 import pwd
+import shutil
+import tempfile
 from collections import Counter
 import signal
 import sqlite3
@@ -44,6 +47,30 @@ class Owner:
             return arguments
         return ["setpriv", f"--reuid={self.uid}", f"--regid={self.gid}", "--clear-groups", "--", *arguments]
 
+    def reachable(self, binaries):
+        """BINARIES, or a copy of photolibd and photolibctl where the owner can run them.
+
+        A checkout may sit where only root can enter (/root is 0700, and so is
+        a mktemp -d directory): the owner's exec of a binary there fails with
+        EACCES. The copies go to one 0755 directory below /tmp (hard links where
+        the filesystem allows), removed when the script exits.
+        """
+        if self.made is None:
+            return binaries
+        staged = tempfile.mkdtemp(prefix="photolibd-reachable-")
+        atexit.register(shutil.rmtree, staged, True)
+        os.chmod(staged, 0o755)
+        for tool in ("photolibd", "photolibctl"):
+            source, target = os.path.join(binaries, tool), os.path.join(staged, tool)
+            if not os.path.exists(source):
+                raise Failure(f"{source} is missing: build first (make test builds it, or swift build)")
+            try:
+                os.link(source, target)
+            except OSError:
+                shutil.copy2(source, target)
+            os.chmod(target, 0o755)
+        return staged
+
     def own(self, path):
         if self.made is not None:
             os.chown(path, self.uid, self.gid, follow_symlinks=False)
@@ -76,9 +103,9 @@ class Trial:
 
     def __init__(self, root, binaries, owner=None, config=None):
         self.root = root
-        self.binaries = binaries
         self.config = config
         self.owner = owner or Owner()
+        self.binaries = self.owner.reachable(binaries)
         self.owner.own(root)
         self.library = os.path.join(root, "lib")
         self.views = os.path.join(root, "views")

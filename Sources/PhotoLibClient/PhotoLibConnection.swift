@@ -48,6 +48,7 @@ public final class PhotoLibConnection {
     /// that waits longer fails with `connectionLost` instead of blocking for ever.
     public init(socketPath: String, receiveTimeout: Int? = nil) throws(PhotoLibError) {
         self.socketPath = socketPath
+        try SocketPathRule.check(socketPath)
         do {
             socket = try UnixStreamSocket(connectingTo: socketPath)
         } catch {

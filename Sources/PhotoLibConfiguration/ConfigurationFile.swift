@@ -35,8 +35,15 @@ public struct ConfigurationFile: Sendable, Equatable {
     static let protocolKeys: Set<String> = ["history_retention", "max_connections", "max_connections_per_uid", "idle_timeout_seconds"]
 
     public static func load(path: String) throws(PhotoLibError) -> ConfigurationFile {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw .configurationInvalid(file: path, line: nil, key: nil, reason: "the file cannot be read as UTF-8 text")
+        guard let status = PathInspection.status(path) else { throw .configurationFileMissing(path: path) }
+        guard status.kind != .directory else {
+            throw .configurationInvalid(file: path, line: nil, key: nil, reason: "it is a directory, not a file")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .configurationInvalid(file: path, line: nil, key: nil, reason: "the file cannot be read by this user")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .configurationInvalid(file: path, line: nil, key: nil, reason: "the file is not UTF-8 text")
         }
         return try parse(text, file: path)
     }

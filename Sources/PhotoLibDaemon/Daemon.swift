@@ -118,6 +118,10 @@ public enum Daemon {
     /// Returns the directories it made above the views (the views directory
     /// itself excluded: it is 0711 for everyone), which app uids must be let through.
     static func prepareDirectories(_ configuration: DaemonConfiguration) throws -> [String] {
+        try SocketPathRule.checkDaemon(socket: configuration.socket, endpointsDirectory: configuration.endpointsDirectory)
+        if PathInspection.status(configuration.library) != nil, !ProcessIdentity.isDirectory(configuration.library) {
+            throw PhotoLibError.libraryNotDirectory(path: configuration.library)
+        }
         if !ProcessIdentity.isDirectory(configuration.library) {
             if configuration.libraryIsDefault {
                 // A refusal (EACCES, EROFS) is reported as itself, not as "no library".

@@ -25,7 +25,7 @@ enum ExitStatus: Int32, CaseIterable {
         case "daemonNotRunning": .daemonNotRunning
         case "invalidParameter", "invalidAppID", "invalidAssetID", "invalidStatus", "invalidAccessLevel",
              "invalidAnswer", "answerItemsNeedLimited", "answerNotForAddOnly", "ambiguousApp", "sinceNeedsOneApp", "sinceInFuture",
-             "grantEndsInPast", "pickNothingChosen", "pickOverLimit", "pickChosenTwice", "pickTypeNotAsked": .usage
+             "grantEndsInPast", "socketPathTooLong", "pickNothingChosen", "pickOverLimit", "pickChosenTwice", "pickTypeNotAsked": .usage
         default: .failure
         }
     }

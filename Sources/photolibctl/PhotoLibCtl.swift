@@ -49,16 +49,31 @@ struct PhotoLibCtl: ParsableCommand {
     /// Parses and runs, with bad usage ending in status 2 (`ExitStatus.usage`)
     /// rather than ArgumentParser's 64, as the documented statuses say.
     static func run(_ arguments: [String]) -> Never {
+        if let complaint = UnknownCommand.complaint(arguments, root: Self.self) {
+            Output.standardError("photolibctl: " + complaint)
+            Self.exit(withError: ExitStatus.usage.exitCode)
+        }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
             exit()
         } catch {
             if exitCode(for: error) == .validationFailure {
-                Output.standardError(fullMessage(for: error))
+                Output.standardError(oneLine(usageError: error))
                 Self.exit(withError: ExitStatus.usage.exitCode)
             }
             exit(withError: error)
         }
+    }
+
+    /// A usage error as one line, as every other error is: what is wrong, then
+    /// where the command's help is (ArgumentParser would add its whole usage).
+    static func oneLine(usageError error: any Error) -> String {
+        let what = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+        let help = fullMessage(for: error).split(separator: "\n")
+            .map { $0.drop(while: { $0 == " " }) }
+            .first { $0.hasPrefix("See '") }
+        let sentence = what.hasSuffix(".") || what.hasSuffix("?") ? what : what + "."
+        return "photolibctl: " + sentence + (help.map { " " + $0 } ?? "")
     }
 }

@@ -73,7 +73,7 @@ struct EndpointTests {
         #expect(try clientAs(owner, lib.socket, [])[0].contains(#""role":"admin""#))
         // The example subscriber finds the endpoint in $PHOTOLIBD_ENDPOINT, as inside a sandbox.
         let python = owner.command("/usr/bin/python3")
-        let subscriber = try run(python[0], Array(python.dropFirst()) + [RunningDaemon.packageRoot + "/examples/subscriber.py", viewer, "--count", "0"],
+        let subscriber = try run(python[0], Array(python.dropFirst()) + [try ReachableCopies.example("subscriber.py"), viewer, "--count", "0"],
                                  environment: ProcessInfo.processInfo.environment.merging(["PHOTOLIBD_ENDPOINT": endpoint]) { $1 })
         #expect(subscriber.status == 0 && subscriber.stdout.contains("listed 1 assets"), "\(subscriber.stdout) \(subscriber.stderr)")
 
@@ -101,14 +101,8 @@ struct EndpointTests {
                    probes: [String] = [], meanwhile: () throws -> Void = {}) throws -> (status: Int32, lines: [[String: Any]], stderr: String) {
         let lib = daemon.library
         let owner = try #require(lib.owner)
-        let client = lib.root + "/sandboxed_app.py"
-        let shared = lib.root + "/photolib_client.py"
-        if !FileManager.default.fileExists(atPath: client) {
-            try FileManager.default.copyItem(atPath: RunningDaemon.packageRoot + "/examples/sandboxed_app.py", toPath: client)
-            try FileManager.default.copyItem(atPath: RunningDaemon.packageRoot + "/examples/photolib_client.py", toPath: shared)
-            try owner.own(client)
-            try owner.own(shared)
-        }
+        let client = try ReachableCopies.example("sandboxed_app.py")
+        let shared = try ReachableCopies.example("photolib_client.py")
         var binds = extraBinds
         if let flatpakInfo {
             let path = lib.root + "/flatpak-info-\(UInt32.random(in: 0..<UInt32.max))"

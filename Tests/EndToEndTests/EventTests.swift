@@ -142,8 +142,7 @@ struct EventTests {
         let daemon = try await started()
         chmod(daemon.library.root, 0o755)
         try daemon.ok("app", "add", "org.example.Other", "--uid", "54330")
-        let copy = daemon.library.root + "/photolibctl"
-        try FileManager.default.copyItem(atPath: RunningDaemon.buildDirectory + "/photolibctl", toPath: copy)
+        let copy = try ReachableCopies.binary("photolibctl")
         let other = try run("/usr/bin/setpriv", ["--reuid=54330", "--regid=54330", "--clear-groups", copy,
                                                  "watch", app, "--socket", daemon.library.socket])
         #expect(other.status != 0)

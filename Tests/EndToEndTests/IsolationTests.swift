@@ -94,8 +94,7 @@ struct IsolationTests {
         let library = daemon.library
         try daemon.addApp(Self.appA.id, "authorized", uid: Self.appA.uid)
         try daemon.addApp(Self.appB.id, "limited", uid: Self.appB.uid)
-        let ctl = library.root + "/photolibctl"
-        try FileManager.default.copyItem(atPath: RunningDaemon.buildDirectory + "/photolibctl", toPath: ctl)
+        let ctl = try ReachableCopies.binary("photolibctl")
         func ctlAs(_ uid: Int, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
             try run(as: uid, ctl, arguments + ["--socket", library.socket])
         }
@@ -133,7 +132,7 @@ struct IsolationTests {
             ["--reuid=\(Self.appA.uid)", "--regid=\(Self.appA.uid)", "--clear-groups", "/usr/bin/python3", "-c", client,
              library.socket, Self.appA.id], output: output)
         func said() -> String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
-        try await waitUntil("the app's subscriber to be subscribed") { said().contains("subscribed") || !process.isRunning }
+        try await waitUntil("the app's subscriber to be subscribed", while: process) { said().contains("subscribed") }
         #expect(said().contains("subscribed"), "\(said())")
 
         try daemon.ok("app", "remove", Self.appA.id)

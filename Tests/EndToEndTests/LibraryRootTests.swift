@@ -37,13 +37,8 @@ struct LibraryRootTests {
 @Suite("Who may connect", .serialized)
 struct PeerIdentityTests {
     /// Runs photolibctl as another uid, with no passwd entry (setpriv).
-    /// The binary is copied next to the socket: the checkout may sit below a directory other uids cannot enter.
     func ctl(as uid: Int, _ daemon: RunningDaemon, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let copy = daemon.library.root + "/photolibctl"
-        if !FileManager.default.fileExists(atPath: copy) {
-            try FileManager.default.copyItem(atPath: RunningDaemon.buildDirectory + "/photolibctl", toPath: copy)
-        }
-        return try run("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", copy]
+        try run("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", try ReachableCopies.binary("photolibctl")]
                        + arguments + ["--socket", daemon.library.socket])
     }
 

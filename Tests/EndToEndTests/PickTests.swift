@@ -13,19 +13,6 @@ struct PickTests {
     static let printer = (app: "org.example.Printer", uid: 4261)
     static let editor = "org.example.Editor"
 
-    /// The examples, where any uid can read them (a library's root is its owner's alone).
-    static func examplesDirectory() throws -> String {
-        var template = Array("/tmp/photolibd-examples-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed: \(errno)") }
-        let directory = String(cString: made)
-        chmod(directory, 0o755)
-        for name in ["photolib_client.py", "pick_photos.py", "add_photo.py"] {
-            try FileManager.default.copyItem(atPath: RunningDaemon.packageRoot + "/examples/" + name, toPath: directory + "/" + name)
-            chmod(directory + "/" + name, 0o644)
-        }
-        return directory
-    }
-
     /// Runs `command` (already wrapped for its uid or sandbox) and answers the
     /// pick it makes with `answer` as soon as `photolibctl requests` shows it;
     /// returns the JSON lines the example printed.
@@ -34,9 +21,9 @@ struct PickTests {
         let process = try SpawnedProcess(command[0], Array(command.dropFirst()), output: output)
         var seen: RequestInfo?
         if let answer {
-            try await waitUntil("the pick to be pending", timeout: 30) {
+            try await waitUntil("the pick to be pending", timeout: 30, while: process) {
                 seen = try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.first
-                return seen != nil || !process.isRunning
+                return seen != nil
             }
             if let seen { _ = try daemon.ctlOK(["answer", String(seen.request)] + answer) }
         }
@@ -75,8 +62,7 @@ struct PickTests {
             try lib.write("Trips/IMG_7.HEIC", contents: "live still")
             try lib.write("Trips/IMG_7.MOV", contents: "live motion")
         }
-        let examples = try Self.examplesDirectory()
-        defer { _ = try? EndToEndTests.run("/bin/rm", ["-rf", examples]) }  // cleanup only
+        let examples = try ReachableCopies.examples()
         try daemon.ok("app", "add", Self.printer.app, "--uid", String(Self.printer.uid), "--location", "precise")
         let ids = try daemon.assets()
         let a = try #require(ids["Trips/a.jpg"]), b = try #require(ids["Trips/b.jpg"]), c = try #require(ids["Trips/c.mp4"])
@@ -117,7 +103,7 @@ struct PickTests {
         let output = daemon.library.root + "/live.out"
         let process = try SpawnedProcess(asApp[0], Array(asApp.dropFirst()) + ["--types", "image,live", "--limit", "1"], output: output)
         var request: Int64?
-        try await waitUntil("the second pick to be pending", timeout: 30) {
+        try await waitUntil("the second pick to be pending", timeout: 30, while: process) {
             request = try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.first?.request
             return request != nil
         }
@@ -147,8 +133,7 @@ struct PickTests {
             try lib.write("a.jpg", contents: "the original photo a")
             try lib.write("b.heic", contents: "the original photo b")
         }
-        let examples = try Self.examplesDirectory()
-        defer { _ = try? EndToEndTests.run("/bin/rm", ["-rf", examples]) }  // cleanup only
+        let examples = try ReachableCopies.examples()
         let owner = try #require(daemon.library.owner)
         try daemon.ok("app", "add", Self.editor, "--uid", String(owner.uid), "--location", "precise")
         try daemon.ok("authorize", Self.editor, "limited")
@@ -170,8 +155,7 @@ struct PickTests {
     @Test("the add-photo example, sandboxed, drops a photo into its inbox and hears it was added")
     func sandboxedAppAddsAPhoto() async throws {
         let daemon = try await RunningDaemon.startedByOwner { lib in try lib.write("a.jpg") }
-        let examples = try Self.examplesDirectory()
-        defer { _ = try? EndToEndTests.run("/bin/rm", ["-rf", examples]) }  // cleanup only
+        let examples = try ReachableCopies.examples()
         let owner = try #require(daemon.library.owner)
         try daemon.ok("app", "add", Self.editor, "--uid", String(owner.uid), "--location", "precise")
         try daemon.ok("authorize", Self.editor, "limited")

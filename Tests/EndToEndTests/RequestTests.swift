@@ -166,9 +166,9 @@ struct RequestTests {
         let output = daemon.library.root + "/subscriber.out"
         let python = owner.command("/usr/bin/python3")
         let subscriber = try SpawnedProcess(
-            python[0], Array(python.dropFirst()) + [RunningDaemon.packageRoot + "/examples/subscriber.py", app, "--ask", "--count", "0"],
+            python[0], Array(python.dropFirst()) + [try ReachableCopies.example("subscriber.py"), app, "--ask", "--count", "0"],
             environment: ["PHOTOLIBD_ENDPOINT": try endpoint(daemon)], output: output)
-        try await waitUntil("the example to wait for the person") { try pending(daemon).first?.waiting == 1 }
+        try await waitUntil("the example to wait for the person", while: subscriber) { try pending(daemon).first?.waiting == 1 }
         try daemon.ok("answer", String(try #require(try pending(daemon).first).request), "authorized")
         #expect(subscriber.waitForExit(timeout: 30) == 0)
         let printed = try String(contentsOfFile: output, encoding: .utf8)

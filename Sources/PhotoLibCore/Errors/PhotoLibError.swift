@@ -50,6 +50,9 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
     case socketInUse(path: String)
     case stateInUse(path: String)
     case socketFailed(path: String, errno: Int32)
+    /// `endpoint`: the path is an app's endpoint, which goes beside the main socket.
+    case socketPathTooLong(path: String, bytes: Int, endpoint: Bool = false)
+    case configurationFileMissing(path: String)
     case databaseFailed(path: String, detail: String)
     case configurationInvalid(file: String, line: Int?, key: String?, reason: String)
     case systemCall(name: String, path: String, errno: Int32)
@@ -105,6 +108,8 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .socketInUse: "socketInUse"
         case .stateInUse: "stateInUse"
         case .socketFailed: "socketFailed"
+        case .socketPathTooLong: "socketPathTooLong"
+        case .configurationFileMissing: "configurationFileMissing"
         case .databaseFailed: "databaseFailed"
         case .configurationInvalid: "configurationInvalid"
         case .systemCall: "systemCall"
@@ -201,6 +206,12 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
             "Another photolibd already uses the state directory \(path); stop it first (photolibctl status shows its pid), or pass --state-dir with another directory."
         case .socketFailed(let path, let errno):
             "Cannot listen on the socket \(path): \(Self.describe(errno)); check the directory exists and is writable, or pass --socket."
+        case .socketPathTooLong(let path, let bytes, let endpoint):
+            endpoint
+                ? "An app's endpoint would be \(path), \(bytes) bytes long, and a Unix socket's path may have at most \(SocketPathRule.maximumBytes); endpoints go beside the main socket, so pass --socket in a directory with a shorter path (for example $XDG_RUNTIME_DIR)."
+                : "The socket path \(path) is \(bytes) bytes long, and a Unix socket's path may have at most \(SocketPathRule.maximumBytes); pass --socket with a shorter path (for example in $XDG_RUNTIME_DIR)."
+        case .configurationFileMissing(let path):
+            "The configuration file \(path) does not exist; give the path of an existing file to --config (config/photolibd.toml is a documented template), or leave --config out to use ~/.config/photolibd/photolibd.toml or the defaults."
         case .databaseFailed(let path, let detail):
             "The state database \(path) cannot be used (\(detail)); check --state-dir is writable, or move the damaged file aside to start afresh."
         case .configurationInvalid(let file, let line, let key, let reason):

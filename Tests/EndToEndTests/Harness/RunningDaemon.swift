@@ -54,8 +54,9 @@ final class RunningDaemon {
         }
         let daemonArguments = ["--library", library.library, "--views-dir", library.views, "--state-dir", library.state,
                                 "--socket", library.socket] + extraArguments
-        // As the library's owner when it has one (setpriv execs: the pid is the daemon's).
-        let binary = library.owner?.command(Self.buildDirectory + "/photolibd") ?? [Self.buildDirectory + "/photolibd"]
+        // As the library's owner when it has one (setpriv execs: the pid is the daemon's),
+        // from a copy the owner can reach wherever the checkout sits.
+        let binary = try library.owner.map { $0.command(try ReachableCopies.binary("photolibd")) } ?? [Self.buildDirectory + "/photolibd"]
         if let owner = library.owner {
             var environment = process.environment ?? ProcessInfo.processInfo.environment
             environment["HOME"] = library.root

@@ -8,9 +8,12 @@ import Glibc
 /// left the test holding pipe ends, so reads never saw EOF.
 final class SpawnedProcess {
     let pid: pid_t
+    /// The file its standard output and error go to.
+    let output: String
     private var exitStatus: Int32?
 
     init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], output: String) throws {
+        self.output = output
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -52,6 +55,16 @@ final class SpawnedProcess {
             return false
         }
         return true
+    }
+
+    /// What it has printed so far (standard output and error together).
+    var printed: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+
+    /// How it ended, for a failure message: its exit status or signal, and what it printed.
+    var ending: String {
+        guard let status = exitStatus else { return "is still running" }
+        let how = status & 0x7F == 0 ? "exited with status \((status >> 8) & 0xFF)" : "was killed by signal \(status & 0x7F)"
+        return "\(how); it printed: \(printed.isEmpty ? "nothing" : printed)"
     }
 
     func signal(_ number: Int32) {

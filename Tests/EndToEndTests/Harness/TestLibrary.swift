@@ -166,3 +166,17 @@ func waitUntil(_ what: String, timeout seconds: Double = 60, _ condition: () thr
     if try condition() { return }
     throw TestFailure("timed out after \(seconds) s waiting for \(what)")
 }
+
+/// Polls `condition` like `waitUntil`, but fails at once, with what the child
+/// printed, when `child` exits before the condition holds: a child that died
+/// says why now, not after a timeout.
+func waitUntil(_ what: String, timeout seconds: Double = 60, while child: SpawnedProcess, _ condition: () throws -> Bool) async throws {
+    try await waitUntil(what, timeout: seconds) {
+        if try condition() { return true }
+        guard child.isRunning else {
+            if try condition() { return true }
+            throw TestFailure("while waiting for \(what), the child process \(child.ending)")
+        }
+        return false
+    }
+}
