@@ -15,7 +15,7 @@ struct SocketPathRuleTests {
 
     @Test("the daemon's check covers the longest endpoint it will bind beside the socket")
     func endpointBesideSocket() throws {
-        let directory = "/run/user/1000/" + String(repeating: "d", count: 50)
+        let directory = "/run/user/1000/" + String(repeating: "d", count: 60)
         try SocketPathRule.check(directory + "/photolibd.sock")
         #expect(throws: PhotoLibError.self) {
             try SocketPathRule.checkDaemon(socket: directory + "/photolibd.sock", endpointsDirectory: directory + "/photolibd-endpoints")
