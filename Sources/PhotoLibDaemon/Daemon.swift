@@ -111,6 +111,7 @@ public enum Daemon {
         await engine.stop()
         queue.finish()
         await engineTask.value
+        store.checkpointForStop()
     }
 
     /// Creates the state and views directories, and refuses configurations that would lose data or cannot link.

@@ -37,10 +37,21 @@ public final class Store: Sendable {
                 try $0.execute(sql: "PRAGMA journal_size_limit = \(16 << 20)")
             }
             writer = pool
-            checkpointer = try Checkpointer(path: path)
+            checkpointer = try Checkpointer(path: path) {
+                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            }
         } catch {
             throw PhotoLibError.databaseFailed(path: path, detail: "\(error)")
         }
+    }
+
+    /// Copies the whole log into the database and empties it, for a clean stop:
+    /// the daemon's process ends without closing its connections, so SQLite
+    /// would otherwise leave the log on disk at whatever size it had.
+    public func checkpointForStop() {
+        checkpointer?.stop()
+        guard checkpointer != nil else { return }
+        try? writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// An in-memory database with the same schema, for tests.

@@ -110,7 +110,7 @@ struct AppsCommand: ParsableCommand {
         let result = try connection.withConnection { try $0.call(.apps, NoParams(), returning: AppsResult.self) }
         if output.json { return Output.json(result.apps) }
         Output.table(["APP", "UID", "READ-WRITE", "ADD-ONLY", "LOCATION", "SELECTED", "VIEW"], result.apps.map { app in
-            [app.app, String(app.uid), app.readWrite, app.addOnly, app.location, "\(app.selectedAssets) assets, \(app.selectedAlbums) albums", app.view]
+            [app.app, String(app.uid), app.readWrite, app.addOnly, app.location, "\(Output.count(app.selectedAssets, "asset")), \(Output.count(app.selectedAlbums, "album"))", app.view]
         })
     }
 }

@@ -42,6 +42,11 @@ enum Output {
         }
     }
 
+    /// "1 asset", "2 assets": a number with its noun.
+    static func count(_ number: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(number) " + (number == 1 ? singular : plural ?? singular + "s")
+    }
+
     static func size(_ bytes: Int64) -> String {
         let units = ["B", "KiB", "MiB", "GiB"]
         var value = Double(bytes)

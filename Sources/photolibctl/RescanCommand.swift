@@ -23,7 +23,7 @@ struct RescanCommand: ParsableCommand {
         let result = try connection.withConnection { try $0.call(.rescan, NoParams(), returning: RescanResult.self) }
         progress?.stop()
         if output.json { return Output.json(result) }
-        print("Rescanned \(result.assets) assets in \(result.directories) directories in \(String(format: "%.2f", result.seconds)) s; every view is reconciled.")
+        print("Rescanned \(Output.count(result.assets, "asset")) in \(Output.count(result.directories, "directory", "directories")) in \(String(format: "%.2f", result.seconds)) s; every view is reconciled.")
         if result.failedWatches > 0 {
             Output.error("\(result.failedWatches) directories still have no inotify watch; raise fs.inotify.max_user_watches (photolibctl doctor says how far).")
         }

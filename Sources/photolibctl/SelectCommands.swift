@@ -98,7 +98,7 @@ struct SelectCommand: ParsableCommand {
         }
         let result = try connection.withConnection { try $0.call(.select, params, returning: SelectionEditResult.self) }
         let lasting = params.forSeconds == nil && params.until == nil ? "" : " (the grant ends as you said; 'photolibctl selection \(selection.app)' shows when)"
-        print("Selected \(result.assets.count) new assets and \(result.albums.count) new albums for \(selection.app)\(lasting).")
+        print("Selected \(Output.count(result.assets.count, "new asset")) and \(Output.count(result.albums.count, "new album")) for \(selection.app)\(lasting).")
         for asset in result.refused ?? [] {
             Output.warning("\(asset.path) is selected but in no view until it is fixed: \(asset.refusedBecause ?? asset.refused ?? "refused").")
         }
@@ -130,10 +130,10 @@ struct DeselectCommand: ParsableCommand {
         }
         let result = try connection.withConnection { try $0.call(.deselect, params, returning: SelectionEditResult.self) }
         if !rules.isEmpty || allRules {
-            print("Removed \(result.rules?.count ?? 0) rule grants of \(selection.app).")
+            print("Removed \(Output.count(result.rules?.count ?? 0, "rule grant")) of \(selection.app).")
         }
         if !selection.isEmpty {
-            print("Deselected \(result.assets.count) assets and \(result.albums.count) albums for \(selection.app).")
+            print("Deselected \(Output.count(result.assets.count, "asset")) and \(Output.count(result.albums.count, "album")) for \(selection.app).")
         }
     }
 }

@@ -130,13 +130,13 @@ public enum DoctorVerdicts {
             }
         }
         if !problems.isEmpty {
-            return DoctorCheck("view-reach", .fail, "\(count(problems.count, "app")) with its own uid cannot reach its view: \(sample(problems)).",
+            return DoctorCheck("view-reach", .fail, "\(count(problems.count, "app")) with a uid of its own cannot reach its view: \(sample(problems)).",
                                advice: "Let each app's uid pass (enter, not list) where it is stopped: \(sample(Array(Set(fixes)).sorted())). photolibd opens the directories it made itself.")
         }
         if facts.viewPaths.isEmpty {
             return DoctorCheck("view-reach", .pass, "No app runs under a uid of its own, so no view needs to be reached from outside.")
         }
-        return DoctorCheck("view-reach", .pass, "\(count(facts.viewPaths.count, "app")) with its own uid can each enter every directory down to its view and read it.")
+        return DoctorCheck("view-reach", .pass, "\(count(facts.viewPaths.count, "app")) with a uid of its own can each enter every directory down to its view and read it.")
     }
 
     /// SPEC §4: an inode an app could write is never linked. The group bits are
