@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .executable(name: "photolibd", targets: ["photolibd"]),
         .executable(name: "photolibctl", targets: ["photolibctl"]),
+        .executable(name: "photolibd-page", targets: ["photolibd-page"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -25,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // C: libinotifytools (Debian libinotifytools0-dev), through a module map.
@@ -46,6 +49,16 @@ let package = Package(
             path: "Sources/CMetadata",
             linkerSettings: [.linkedLibrary("exiv2")]
         ),
+
+        // C: libvips (Debian libvips-dev), for the page's thumbnails, behind a small C face
+        // (its options are C varargs, which Swift does not import).
+        .systemLibrary(
+            name: "CVips",
+            path: "Sources/CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        .target(name: "CThumbnail", dependencies: ["CVips"], path: "Sources/CThumbnail"),
 
         // Pure model and decisions: no I/O at all.
         .target(name: "PhotoLibCore", path: "Sources/PhotoLibCore", swiftSettings: strict),
@@ -116,6 +129,27 @@ let package = Package(
             name: "photolibctl",
             dependencies: ["PhotoLibClient", "PhotoLibConfiguration", "PhotoLibDoctor", "PhotoLibSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/photolibctl",
+            swiftSettings: strict
+        ),
+
+        // The person's page (SPEC §10): an admin client of the daemon serving HTTP on loopback,
+        // with thumbnails made here, never in the daemon.
+        .target(
+            name: "PhotoLibPage",
+            dependencies: [
+                "PhotoLibClient", "PhotoLibProtocol", "PhotoLibCore", "PhotoLibSystem", "CThumbnail",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/PhotoLibPage",
+            resources: [.copy("Site")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "photolibd-page",
+            dependencies: ["PhotoLibPage", "PhotoLibClient", "PhotoLibSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/photolibd-page",
             swiftSettings: strict
         ),
 

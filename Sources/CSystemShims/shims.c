@@ -1,5 +1,7 @@
 #include "shims.h"
 
+#include <spawn.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -327,4 +329,29 @@ int photolibd_find_socket(uint64_t cookie) {
     closedir(directory);
     if (found < 0) errno = ENOENT;
     return found;
+}
+
+extern char **environ;
+
+int photolibd_spawn_detached(const char *path, char *const argv[], const char *output, int32_t *pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attributes);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    sigset_t defaults;
+    sigfillset(&defaults);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    pid_t child = 0;
+    int result = posix_spawn(&child, path, &actions, &attributes, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    if (result == 0) *pid = child;
+    return result;
 }

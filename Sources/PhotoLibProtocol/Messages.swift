@@ -63,9 +63,18 @@ public struct AssetsParams: Codable, Sendable, Equatable {
     public var withheld: Bool?
     /// An app: each asset carries `appID`, the ID that app knows it by.
     public var app: String?
+    /// `path` (the default: by path, bytewise) or `newest` (latest modification first, then by path).
+    public var order: String?
+    /// Assets to skip in that order, for a page of a long listing.
+    public var offset: Int?
+    /// At most this many assets after `offset` (0: none, only `total`).
+    public var limit: Int?
 
     public init(album: String? = nil, type: String? = nil, search: String? = nil, refused: Bool? = nil, withheld: Bool? = nil,
-                app: String? = nil) {
+                app: String? = nil, order: String? = nil, offset: Int? = nil, limit: Int? = nil) {
+        self.order = order
+        self.offset = offset
+        self.limit = limit
         self.app = app
         self.withheld = withheld
         self.album = album
@@ -137,7 +146,12 @@ public struct MemberInfo: Codable, Sendable, Equatable {
 
 public struct AssetsResult: Codable, Sendable, Equatable {
     public var assets: [AssetInfo]
-    public init(assets: [AssetInfo]) { self.assets = assets }
+    /// How many assets match the filters, before `offset` and `limit`.
+    public var total: Int?
+    public init(assets: [AssetInfo], total: Int? = nil) {
+        self.assets = assets
+        self.total = total
+    }
 }
 
 public struct AddAppParams: Codable, Sendable, Equatable {

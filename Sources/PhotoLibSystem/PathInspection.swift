@@ -6,6 +6,11 @@ import Glibc
 /// These follow symlinks on purpose: they answer "what will the daemon find at
 /// this configured path", never walk the library (that goes through `Directory`).
 public enum PathInspection {
+    /// True when this process may execute the file at `path`.
+    public static func isExecutable(_ path: String) -> Bool {
+        (try? systemCall("access \(path)") { access(path, X_OK) }) != nil
+    }
+
     /// `stat` of a path, or nil when nothing is there (or it cannot be reached).
     public static func status(_ path: String) -> FileStatus? {
         var st = stat()

@@ -19,7 +19,7 @@ struct PhotoLibCtl: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             StatusCommand.self, AssetsCommand.self, AppCommand.self, AppsCommand.self, AuthorizeCommand.self,
-            SelectCommand.self, DeselectCommand.self, SelectionCommand.self, RequestsCommand.self, AnswerCommand.self, ReportCommand.self, WatchCommand.self, RescanCommand.self, DoctorCommand.self,
+            SelectCommand.self, DeselectCommand.self, SelectionCommand.self, RequestsCommand.self, AnswerCommand.self, ReportCommand.self, WatchCommand.self, RescanCommand.self, DoctorCommand.self, UICommand.self,
         ]
     )
 

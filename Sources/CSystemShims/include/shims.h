@@ -106,4 +106,9 @@ int photolibd_open_tmpfile(int dirfd);
 /// open("/proc/self/fd/FD", O_RDONLY | O_CLOEXEC): a new, read-only open file description of the
 /// same file. Returns the fd, or -1 with errno set.
 int photolibd_reopen_read_only(int fd);
+
+/// Starts `path` with `argv` (NULL-ended) in a session of its own, its standard input
+/// /dev/null and its output appended to `output`, with every signal unblocked;
+/// the child's pid in *pid. Returns 0, or an errno value.
+int photolibd_spawn_detached(const char *path, char *const argv[], const char *output, int32_t *pid);
 #endif

@@ -294,6 +294,7 @@ struct RequestRouter: Sendable {
             }
             type = known
         }
+        let page = try ListingPage(order: p.order, offset: p.offset, limit: p.limit)
         return try store.read { tx in
             let albums = try tx.albumTree()
             var albumFilter: [AlbumTree.ID]?
@@ -322,12 +323,14 @@ struct RequestRouter: Sendable {
                 guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
                 ids = record.assetIDs
             }
-            return AssetsResult(assets: records.map { record in
-                var info = AssetInfo(record, albums: albums)
-                info.withheld = withheld(record)
-                info.appID = ids?.id(for: record.id).rawValue
+            let listed = records.map { record in (record: record, path: Array(AssetInfo(record, albums: albums).path.utf8)) }
+            let window = page.apply(listed, path: \.path, mtime: { $0.record.primary.file.modificationTime })
+            return AssetsResult(assets: window.map { item in
+                var info = AssetInfo(item.record, albums: albums)
+                info.withheld = withheld(item.record)
+                info.appID = ids?.id(for: item.record.id).rawValue
                 return info
-            }.sorted { $0.path < $1.path })
+            }, total: records.count)
         }
     }
 

@@ -14,7 +14,7 @@ import Glibc
 /// hard-linked from the checkout where they share a filesystem and copied where
 /// they do not, and are removed when the test process exits.
 enum ReachableCopies {
-    /// The built executable `name` (`photolibd`, `photolibctl`), reachable by any uid.
+    /// The built executable `name` (`photolibd`, `photolibctl`, `photolibd-page`), reachable by any uid.
     static func binary(_ name: String) throws -> String { try made() + "/bin/" + name }
 
     /// `examples/NAME`, reachable by any uid; its siblings (photolib_client.py) are beside it.
@@ -34,7 +34,7 @@ enum ReachableCopies {
         chmod(root, 0o755)
         var problems: [String] = []
         for (folder, source, names, mode) in [
-            ("bin", RunningDaemon.buildDirectory, ["photolibd", "photolibctl"], mode_t(0o755)),
+            ("bin", RunningDaemon.buildDirectory, ["photolibd", "photolibctl", "photolibd-page"], mode_t(0o755)),
             ("examples", RunningDaemon.packageRoot + "/examples", pythonFiles(in: RunningDaemon.packageRoot + "/examples"), mode_t(0o644)),
         ] {
             mkdir(root + "/" + folder, 0o755)
@@ -43,6 +43,11 @@ enum ReachableCopies {
                 if let problem = place(source + "/" + name, at: root + "/" + folder + "/" + name, mode: mode) { problems.append(problem) }
             }
         }
+        // The page server finds its files beside itself, as the build leaves them.
+        let site = "/photolibd_PhotoLibPage.resources"
+        let copied = try? run("/bin/cp", ["-R", RunningDaemon.buildDirectory + site, root + "/bin" + site])
+        if copied?.status != 0 { problems.append("Cannot copy the page's files to \(root)/bin: \(copied?.stderr ?? "cp did not run").") }
+        _ = try? run("/bin/chmod", ["-R", "a+rX", root + "/bin" + site])
         return (root, problems.isEmpty ? nil : problems.joined(separator: " "))
     }()
 

@@ -1,0 +1,48 @@
+#ifndef PHOTOLIB_THUMBNAIL_H
+#define PHOTOLIB_THUMBNAIL_H
+// libvips behind a face Swift can call: libvips' options are C varargs, which
+// Swift does not import. Decoding stays in the page server's process (never the
+// daemon's), within the limits each call is given.
+#include <stddef.h>
+#include <stdint.h>
+
+/// Starts libvips once per process: `threads` workers per image, at most
+/// `cache_bytes` of operation cache. Returns 0, or -1 when libvips cannot start.
+int photolib_thumbnail_start(const char *program, int threads, size_t cache_bytes);
+
+/// The limits one thumbnail is made within.
+typedef struct {
+    /// The longest side of the thumbnail, in pixels (it is never enlarged).
+    int size;
+    /// An image whose header claims more pixels than this is refused before any decoding.
+    int64_t max_pixels;
+    /// Decoding and shrinking that takes longer than this is stopped.
+    double max_seconds;
+} photolib_thumbnail_limits;
+
+/// Makes a PNG thumbnail of the file at `path`, shrinking on load (a JPEG is
+/// decoded at a fraction of its size, never whole), with `uri` and `mtime`
+/// written as the freedesktop thumbnail standard's Thumb::URI and Thumb::MTime.
+///
+/// Returns 0 with the PNG's bytes in `*png` (free them with photolib_thumbnail_free)
+/// and its length in `*length`; or -1 with a sentence in `error`.
+int photolib_thumbnail_make(const char *path, const char *uri, int64_t mtime, photolib_thumbnail_limits limits,
+                            void **png, size_t *length, char *error, size_t error_size);
+
+/// The width and height libvips reads from a file's header, without decoding pixels. Returns 0 or -1.
+int photolib_thumbnail_dimensions(const char *path, int *width, int *height, char *error, size_t error_size);
+
+void photolib_thumbnail_free(void *png);
+
+/// The MD5 of `text` as 32 hex digits and a NUL in `out` (the freedesktop cache names
+/// a thumbnail by the MD5 of its file's URI), with GLib's checksum.
+void photolib_thumbnail_md5(const char *text, char out[33]);
+
+/// The `file://` URI of an absolute path, escaped exactly as GLib (and so every
+/// GNOME and KDE thumbnailer) writes it; free it with photolib_thumbnail_free. NULL when not absolute.
+char *photolib_thumbnail_file_uri(const char *path);
+
+/// The Thumb::MTime written in the cached thumbnail at `path`, or -1 when it has none or cannot be read.
+int64_t photolib_thumbnail_cached_mtime(const char *path);
+
+#endif

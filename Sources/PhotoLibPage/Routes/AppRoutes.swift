@@ -1,0 +1,149 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import PhotoLibCore
+import PhotoLibProtocol
+
+/// Apps (Settings ▸ Privacy ▸ Photos): who may see what, changed as `photolibctl` would.
+///
+/// Every change is the same protocol call the matching `photolibctl` command
+/// makes (`authorize`, `app.set`, `app.remove`, `select`, `deselect`), so the
+/// app hears the same events either way.
+enum AppRoutes {
+    /// An app as the page lists it.
+    struct AppCard: Encodable {
+        let app: String
+        let purpose: String
+        let uid: UInt32
+        let access: String
+        let level: String
+        let readWrite: String
+        let addOnly: String
+        let location: String
+        let selectedAssets: Int
+        let selectedAlbums: Int
+        let readWriteEndsAt: Int64?
+        let readWriteReturnsTo: String?
+    }
+
+    struct AccessChange: Decodable {
+        let status: String
+        let access: String?
+        let forSeconds: Int64?
+        let until: Int64?
+    }
+
+    struct LocationChange: Decodable {
+        let location: String
+    }
+
+    struct SelectionChange: Decodable {
+        let select: [String]?
+        let deselect: [String]?
+        let selectAlbums: [String]?
+        let deselectAlbums: [String]?
+        let forSeconds: Int64?
+        let until: Int64?
+    }
+
+    struct SelectionView: Encodable {
+        let app: String
+        let status: String
+        let assets: [String]
+        let albums: [String]
+        let rules: [RuleInfo]
+    }
+
+    static func add(to router: Router<BasicRequestContext>, _ page: PageContext) {
+        router.get("/api/session") { request, _ in
+            guard let session = await page.signIn.session(request.cookies[PageServer.cookieName]?.value) else {
+                return PageServer.problem(.unauthorized, PageRequestCheck.Refusal.noSession.message)
+            }
+            let status = try await page.daemon.call(.status, NoParams(), returning: StatusResult.self)
+            return try PageServer.json(["csrf": session.csrfToken, "library": status.library, "state": status.state,
+                                        "assets": String(status.assets)])
+        }
+        router.get("/api/apps") { _, _ in
+            try await answer(page) {
+                let apps = try await page.daemon.call(.apps, NoParams(), returning: AppsResult.self).apps
+                let total = try await page.daemon.call(.status, NoParams(), returning: StatusResult.self).assets
+                let cards = apps.map { app in
+                    let wording = AccessWording(
+                        readWrite: AuthorizationStatus(rawValue: app.readWrite) ?? .notDetermined,
+                        addOnly: AuthorizationStatus(rawValue: app.addOnly) ?? .notDetermined,
+                        selectedAssets: app.selectedAssets, libraryAssets: total)
+                    return (wording.level, AppCard(
+                        app: app.app, purpose: app.purpose, uid: app.uid, access: wording.words, level: "\(wording.level)",
+                        readWrite: app.readWrite, addOnly: app.addOnly, location: app.location,
+                        selectedAssets: app.selectedAssets, selectedAlbums: app.selectedAlbums,
+                        readWriteEndsAt: app.readWriteEndsAt, readWriteReturnsTo: app.readWriteReturnsTo))
+                }
+                // Full access first (iOS 17's reminder), then by name.
+                return try PageServer.json(["apps": cards.sorted { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1.app < $1.1.app }.map(\.1)])
+            }
+        }
+        router.post("/api/apps/:app/access") { request, context in
+            let app = try context.parameters.require("app")
+            let change = try await request.decode(as: AccessChange.self, context: context)
+            return try await answer(page) {
+                _ = try await page.daemon.call(.authorize, AuthorizeParams(app: app, status: change.status, access: change.access,
+                                                                           forSeconds: change.forSeconds, until: change.until),
+                                               returning: AppInfo.self)
+                return try PageServer.json(["done": true])
+            }
+        }
+        router.post("/api/apps/:app/location") { request, context in
+            let app = try context.parameters.require("app")
+            let change = try await request.decode(as: LocationChange.self, context: context)
+            return try await answer(page) {
+                _ = try await page.daemon.call(.setApp, SetAppParams(app: app, location: change.location), returning: AppInfo.self)
+                return try PageServer.json(["done": true])
+            }
+        }
+        router.post("/api/apps/:app/remove") { _, context in
+            let app = try context.parameters.require("app")
+            return try await answer(page) {
+                _ = try await page.daemon.call(.removeApp, AppParams(app: app), returning: EmptyResult.self)
+                return try PageServer.json(["done": true])
+            }
+        }
+        router.get("/api/apps/:app/selection") { _, context in
+            let app = try context.parameters.require("app")
+            return try await answer(page) {
+                let selection = try await page.daemon.call(.selection, AppParams(app: app), returning: SelectionResult.self)
+                return try PageServer.json(SelectionView(app: selection.app, status: selection.status, assets: selection.assets.map(\.id),
+                                                         albums: selection.albums, rules: selection.rules ?? []))
+            }
+        }
+        router.post("/api/apps/:app/selection") { request, context in
+            let app = try context.parameters.require("app")
+            let change = try await request.decode(as: SelectionChange.self, context: context)
+            return try await answer(page) {
+                var added = 0, removed = 0
+                if !(change.deselect ?? []).isEmpty || !(change.deselectAlbums ?? []).isEmpty {
+                    let result = try await page.daemon.call(.deselect, SelectionEditParams(
+                        app: app, assets: change.deselect, albums: change.deselectAlbums), returning: SelectionEditResult.self)
+                    removed = result.assets.count + result.albums.count
+                }
+                if !(change.select ?? []).isEmpty || !(change.selectAlbums ?? []).isEmpty {
+                    let result = try await page.daemon.call(.select, SelectionEditParams(
+                        app: app, assets: change.select, albums: change.selectAlbums, forSeconds: change.forSeconds, until: change.until),
+                        returning: SelectionEditResult.self)
+                    added = result.assets.count + result.albums.count
+                }
+                return try PageServer.json(["added": added, "removed": removed])
+            }
+        }
+    }
+
+    /// Runs `body`; a refusal from the daemon becomes a 400 (404 for what does not exist) with its sentence.
+    static func answer(_ page: PageContext, _ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as PhotoLibError {
+            let notFound = ["unknownApp", "unknownAsset", "notAnAsset", "unknownAlbum", "unknownRequest"].contains(error.code)
+            return PageServer.problem(notFound ? .notFound : .badRequest, error.message)
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import PhotoLibCore
+import PhotoLibProtocol
+
+/// The library as the grid shows it: pages of assets, newest first, and their thumbnails.
+///
+/// The grid asks for a page of assets as it scrolls, and for each tile's
+/// thumbnail as the tile comes into view; the server keeps, of the library,
+/// only the paths of the assets it has listed (to find a thumbnail's file by
+/// the asset's ID), never a listing of its own.
+enum AssetRoutes {
+    struct Tile: Encodable {
+        let id: String
+        let name: String
+        let album: String
+        let path: String
+        let mediaType: String
+        let mtime: Int64
+        let size: Int64
+    }
+
+    static func add(to router: Router<BasicRequestContext>, _ page: PageContext) {
+        let book = PathBook(library: page.library)
+        router.get("/api/assets") { request, _ in
+            let query = request.uri.queryParameters
+            let params = AssetsParams(
+                album: query.get("album").flatMap { $0.isEmpty ? nil : $0 }, type: query.get("type").flatMap { $0.isEmpty ? nil : $0 },
+                search: query.get("search").flatMap { $0.isEmpty ? nil : $0 }, order: "newest",
+                offset: query.get("offset", as: Int.self) ?? 0, limit: min(query.get("limit", as: Int.self) ?? 120, 500))
+            return try await AppRoutes.answer(page) {
+                let result = try await page.daemon.call(.assets, params, returning: AssetsResult.self)
+                await book.remember(result.assets)
+                let tiles = result.assets.map { asset in
+                    let slash = asset.path.lastIndex(of: "/")
+                    return Tile(id: asset.id, name: slash.map { String(asset.path[asset.path.index(after: $0)...]) } ?? asset.path,
+                                album: slash.map { String(asset.path[..<$0]) } ?? "", path: asset.path, mediaType: asset.mediaType,
+                                mtime: asset.mtime, size: asset.size)
+                }
+                struct Page: Encodable { let assets: [Tile]; let total: Int }
+                return try PageServer.json(Page(assets: tiles, total: result.total ?? tiles.count))
+            }
+        }
+        router.get("/thumbs/:id") { _, context in
+            let id = try context.parameters.require("id")
+            guard let file = await book.file(of: id) else {
+                return PageServer.problem(.notFound, "No asset \(id) has been listed on this page; reload it.")
+            }
+            switch await page.thumbnails.thumbnail(path: file.path, mtime: file.mtime / 1_000_000_000) {
+            case .png(let bytes):
+                return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=3600"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            case .failed:
+                return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "private, max-age=3600"],
+                                body: .init(byteBuffer: ByteBuffer(string: Placeholder.svg(file.mediaType))))
+            }
+        }
+    }
+}
+
+/// The file behind each asset ID the page has listed.
+actor PathBook {
+    struct File {
+        let path: [UInt8]
+        let mtime: Int64
+        let mediaType: String
+    }
+
+    private let library: [UInt8]
+    private var files: [String: File] = [:]
+
+    init(library: String) {
+        self.library = Array(library.utf8)
+    }
+
+    func remember(_ assets: [AssetInfo]) {
+        if files.count > 500_000 { files.removeAll() }  // a bound, far above any page's need
+        for asset in assets {
+            guard let relative = EscapedName.unescape(asset.path) else { continue }
+            files[asset.id] = File(path: library + [0x2F] + relative, mtime: asset.mtime, mediaType: asset.mediaType)
+        }
+    }
+
+    func file(of id: String) -> File? { files[id] }
+}
+
+/// What a tile shows when no thumbnail can be made.
+enum Placeholder {
+    static func svg(_ mediaType: String) -> String {
+        let label = mediaType == "video" ? "Video" : "No preview"
+        return """
+            <svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">\
+            <rect width="256" height="256" fill="#d9dce1"/><text x="128" y="134" font-family="sans-serif" font-size="22" \
+            text-anchor="middle" fill="#555">\(label)</text></svg>
+            """
+    }
+}

@@ -1,0 +1,123 @@
+// The photo grid: pages of assets newest first, in month sections; each tile a real checkbox
+// whose accessible name is the file name, then the date; arrows move, Space toggles, Enter confirms.
+import { get } from './api.js';
+import { element } from './dom.js';
+
+const pageSize = 120;
+
+export class Grid {
+  constructor({ checked = new Set(), limit = 0, ordered = false } = {}) {
+    this.checked = new Set(checked);
+    this.order = [];
+    this.limit = limit;
+    this.ordered = ordered;
+    this.query = { type: '', search: '' };
+    this.onConfirm = null;
+    this.element = element('div', { class: 'grid-area' });
+    this.sections = new Map();
+    this.sentinel = element('div', { class: 'sentinel' });
+    this.observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) this.more();
+    }, { rootMargin: '800px' });
+    this.element.addEventListener('keydown', (event) => this.key(event));
+  }
+
+  async load() {
+    this.offset = 0;
+    this.total = null;
+    this.loading = false;
+    this.sections.clear();
+    this.element.replaceChildren(this.sentinel);
+    this.observer.observe(this.sentinel);
+    await this.more();
+  }
+
+  filter(query) {
+    this.query = query;
+    return this.load();
+  }
+
+  async more() {
+    if (this.loading || (this.total !== null && this.offset >= this.total)) return;
+    this.loading = true;
+    const params = new URLSearchParams({ offset: this.offset, limit: pageSize, type: this.query.type, search: this.query.search });
+    const page = await get(`/api/assets?${params}`);
+    this.total = page.total;
+    this.offset += page.assets.length;
+    for (const asset of page.assets) this.add(asset);
+    this.loading = false;
+    if (page.assets.length === 0) this.total = this.offset;
+  }
+
+  add(asset) {
+    const date = new Date(asset.mtime / 1e6);
+    const month = date.toLocaleString('en', { month: 'long', year: 'numeric' });
+    let section = this.sections.get(month);
+    if (!section) {
+      section = element('div', { class: 'grid', role: 'group', 'aria-label': month });
+      this.sections.set(month, section);
+      this.element.insertBefore(element('h3', { class: 'section', text: month }), this.sentinel);
+      this.element.insertBefore(section, this.sentinel);
+    }
+    const day = date.toLocaleDateString('en', { day: 'numeric', month: 'long', year: 'numeric' });
+    const box = element('input', { type: 'checkbox', 'aria-label': `${asset.name}, ${day}`, 'data-id': asset.id,
+      checked: this.checked.has(asset.id), onchange: () => this.toggle(asset.id, box) });
+    const kind = asset.mediaType === 'video' ? 'Video' : asset.mediaType === 'live' ? 'Live' : null;
+    const tile = element('label', { class: 'tile', title: `${asset.path}` },
+      box,
+      element('img', { src: `/thumbs/${encodeURIComponent(asset.id)}`, alt: '', loading: 'lazy', decoding: 'async' }),
+      kind ? element('span', { class: 'badge', text: kind }) : null,
+      element('span', { class: 'order', hidden: true }));
+    section.append(tile);
+    this.number(box);
+  }
+
+  toggle(id, box) {
+    if (box.checked) {
+      if (this.limit > 0 && this.checked.size >= this.limit) {
+        box.checked = false;
+        return;
+      }
+      this.checked.add(id);
+      this.order.push(id);
+    } else {
+      this.checked.delete(id);
+      this.order = this.order.filter((other) => other !== id);
+    }
+    for (const other of this.element.querySelectorAll('input[type=checkbox]')) this.number(other);
+  }
+
+  number(box) {
+    const badge = box.parentElement?.querySelector('.order');
+    if (!badge) return;
+    const index = this.order.indexOf(box.dataset.id);
+    badge.hidden = !this.ordered || index < 0;
+    badge.textContent = index < 0 ? '' : String(index + 1);
+  }
+
+  checkedIDs() {
+    return new Set(this.checked);
+  }
+
+  chosenInOrder() {
+    return [...this.order];
+  }
+
+  key(event) {
+    const boxes = [...this.element.querySelectorAll('input[type=checkbox]')];
+    const index = boxes.indexOf(document.activeElement);
+    if (index < 0) return;
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      this.onConfirm?.();
+      return;
+    }
+    const columns = Math.max(1, Math.round(this.element.querySelector('.grid').clientWidth / 138));
+    const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const next = boxes[Math.min(boxes.length - 1, Math.max(0, index + step))];
+    next.focus();
+    next.scrollIntoView({ block: 'nearest' });
+  }
+}

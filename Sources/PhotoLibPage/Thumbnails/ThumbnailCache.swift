@@ -1,0 +1,55 @@
+import CThumbnail
+import Foundation
+import PhotoLibCore
+import PhotoLibSystem
+
+/// Thumbnails through the freedesktop cache (`~/.cache/thumbnails/large`), shared with the desktop.
+///
+/// A cached thumbnail whose Thumb::MTime matches the file is served as it is
+/// (a file manager's included); otherwise one is made and written there. A file
+/// that cannot be thumbnailed is remembered for the life of the server and
+/// logged once, so a hostile image costs one attempt, not one per scroll.
+public actor ThumbnailCache {
+    private let thumbnailer: Thumbnailer
+    private let directory: String?
+    private var failed: [[UInt8]: String] = [:]
+    private let log: @Sendable (String) -> Void
+
+    /// - Parameter cacheHome: `$XDG_CACHE_HOME` or `~/.cache`; nil keeps no cache on disk.
+    public init(thumbnailer: Thumbnailer, cacheHome: String?, log: @escaping @Sendable (String) -> Void) {
+        self.thumbnailer = thumbnailer
+        self.log = log
+        if let cacheHome {
+            let directory = ThumbnailCacheName.directory(cacheHome: cacheHome, size: .large)
+            self.directory = (try? PrivateFiles.makeDirectory(directory)) != nil ? directory : nil
+        } else {
+            directory = nil
+        }
+    }
+
+    /// The PNG thumbnail of the file at `path` (modified at `mtime`, in seconds), or why there is none.
+    public func thumbnail(path: [UInt8], mtime: Int64) async -> Thumbnailer.Made {
+        let key = path + [0] + Array(String(mtime).utf8)
+        if let reason = failed[key] { return .failed(reason) }
+        let cPath = (path + [0]).map { CChar(bitPattern: $0) }
+        guard let uriPointer = photolib_thumbnail_file_uri(cPath) else { return .failed("the path is not absolute") }
+        let uri = String(cString: uriPointer)
+        photolib_thumbnail_free(uriPointer)
+        var digest = [CChar](repeating: 0, count: 33)
+        photolib_thumbnail_md5(uri, &digest)
+        let name = String(decoding: digest.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let cached = directory.map { $0 + "/" + name + ".png" }
+        if let cached, photolib_thumbnail_cached_mtime(cached) == mtime, let bytes = (try? PrivateFiles.read(cached, limit: 8 << 20)) ?? nil {
+            return .png(bytes)
+        }
+        let made = await thumbnailer.make(path: cPath, uri: uri, mtime: mtime)
+        switch made {
+        case .png(let bytes):
+            if let cached { try? PrivateFiles.write(cached, bytes) }
+        case .failed(let reason):
+            failed[key] = reason
+            log("No thumbnail for \(EscapedName.escape(path)): \(reason); the page shows a placeholder.")
+        }
+        return made
+    }
+}

@@ -1,0 +1,28 @@
+import CSystemShims
+import Glibc
+
+/// A program started to outlive its starter: `photolibctl ui` starts the page server this way.
+public enum DetachedProcess {
+    /// Starts `executable` with `arguments` in a session of its own, output appended to `output`; its pid.
+    public static func start(_ executable: String, _ arguments: [String], output: String) throws(SystemCallError) -> Int32 {
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: Int32 = 0
+        let result = photolibd_spawn_detached(executable, argv, output, &pid)
+        guard result == 0 else { throw SystemCallError("posix_spawn \(executable)", errno: result) }
+        return pid
+    }
+
+    /// True while process `pid` exists (a zombie child counts until reaped).
+    public static func isAlive(_ pid: Int32) -> Bool {
+        pid > 0 && (kill(pid, 0) == 0 || Glibc.errno == EPERM)
+    }
+
+    /// The executable of this process, from /proc/self/exe.
+    public static var ownExecutable: String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = (try? systemCall("readlink /proc/self/exe") { readlink("/proc/self/exe", &buffer, buffer.count - 1) }) ?? -1
+        guard count > 0 else { return nil }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

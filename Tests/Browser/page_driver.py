@@ -1,0 +1,100 @@
+#!/usr/bin/python3
+"""Drives the person's page in headless Chromium as a person does: by what tiles and buttons are called.
+
+  page_driver.py grant URL APP NAME... --shots DIR
+      signs in with the one-time URL, opens APP's "Edit Selected Photos…", checks the
+      tiles whose accessible names begin with each NAME, saves, and waits for the notice.
+  page_driver.py probe URL
+      loads URL and prints what the page shows (for attack tests: a refusal, never data).
+
+Prints one JSON object on its last line. Debian's chromium and chromedriver, selenium 4 (python3-selenium).
+"""
+import argparse, json, os
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as seen
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900", "--disable-dev-shm-usage",
+                 "--no-first-run", "--disable-background-networking"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def wait(driver, condition, what, seconds=30):
+    try:
+        return WebDriverWait(driver, seconds).until(condition)
+    except Exception as error:
+        raise SystemExit(json.dumps({"error": f"timed out waiting for {what}", "page": driver.find_element(By.TAG_NAME, "body").text[:2000]})) from error
+
+
+def tile(driver, name):
+    """The checkbox whose accessible name begins with NAME (then the date)."""
+    for box in driver.find_elements(By.CSS_SELECTOR, "input[type=checkbox]"):
+        if box.accessible_name.startswith(name + ","):
+            return box
+    return None
+
+
+def grant(args):
+    driver = browser()
+    try:
+        driver.get(args.url)
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.app"), "the apps to be listed")
+        shot(driver, args.shots, "apps")
+        card = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]'), f"{args.app}'s card")
+        card.find_element(By.LINK_TEXT, "Edit Selected Photos…").click()
+        for name in args.names:
+            box = wait(driver, lambda d: tile(d, name), f"the tile {name}")
+            # A person clicks the tile (the label around the checkbox), not a hidden input.
+            box.find_element(By.XPATH, "..").click()
+        checked = [b.accessible_name for b in driver.find_elements(By.CSS_SELECTOR, "input[type=checkbox]") if b.is_selected()]
+        shot(driver, args.shots, "grid")
+        driver.find_element(By.XPATH, "//button[normalize-space()='Save']").click()
+        notice = wait(driver, lambda d: d.find_element(By.ID, "notice").text.startswith("Saved") and d.find_element(By.ID, "notice").text,
+                      "the saved notice")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.app"), "the apps again")
+        access = driver.find_element(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"] .access').text
+        shot(driver, args.shots, "apps-after")
+        print(json.dumps({"checked": checked, "notice": notice, "access": access}))
+    finally:
+        driver.quit()
+
+
+def probe(args):
+    driver = browser()
+    try:
+        driver.get(args.url)
+        print(json.dumps({"title": driver.title, "text": driver.find_element(By.TAG_NAME, "body").text[:2000]}))
+    finally:
+        driver.quit()
+
+
+def shot(driver, directory, name):
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+        driver.save_screenshot(os.path.join(directory, name + ".png"))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("grant")
+    g.add_argument("url")
+    g.add_argument("app")
+    g.add_argument("names", nargs="+")
+    g.add_argument("--shots")
+    p = sub.add_parser("probe")
+    p.add_argument("url")
+    args = parser.parse_args()
+    {"grant": grant, "probe": probe}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
