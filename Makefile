@@ -26,6 +26,7 @@ run: build
 # at 10 during its start-up scan (scripts/crash-scan-test), and fuzzes the
 # socket's framing and request decoding for 30 s (scripts/fuzz).
 test: deps
+	@scripts/install-deps --test
 	$(SWIFT) build --build-tests
 	scripts/swift-test
 	scripts/check-install

@@ -341,6 +341,8 @@ int photolibd_spawn_detached(const char *path, char *const argv[], const char *o
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0600);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    // Nothing else of the starter's: a pipe it inherited would never see EOF while this child lives.
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     sigset_t none;
     sigemptyset(&none);
     posix_spawnattr_setsigmask(&attributes, &none);

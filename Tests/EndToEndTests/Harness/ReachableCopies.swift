@@ -20,6 +20,9 @@ enum ReachableCopies {
     /// `examples/NAME`, reachable by any uid; its siblings (photolib_client.py) are beside it.
     static func example(_ name: String) throws -> String { try made() + "/examples/" + name }
 
+    /// A helper of the page's tests in `Tests/Browser` (`page_driver.py`, `http_probe.py`).
+    static func browserTool(_ name: String) throws -> String { try made() + "/browser/" + name }
+
     /// The directory holding every example, for a sandbox to bind whole.
     static func examples() throws -> String { try made() + "/examples" }
 
@@ -36,6 +39,7 @@ enum ReachableCopies {
         for (folder, source, names, mode) in [
             ("bin", RunningDaemon.buildDirectory, ["photolibd", "photolibctl", "photolibd-page"], mode_t(0o755)),
             ("examples", RunningDaemon.packageRoot + "/examples", pythonFiles(in: RunningDaemon.packageRoot + "/examples"), mode_t(0o644)),
+            ("browser", RunningDaemon.packageRoot + "/Tests/Browser", pythonFiles(in: RunningDaemon.packageRoot + "/Tests/Browser"), mode_t(0o755)),
         ] {
             mkdir(root + "/" + folder, 0o755)
             chmod(root + "/" + folder, 0o755)

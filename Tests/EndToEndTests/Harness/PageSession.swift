@@ -1,0 +1,95 @@
+import Foundation
+import Glibc
+import PhotoLibCore
+
+/// The person's page for a running daemon, opened as the person opens it: `photolibctl ui --url`, run by the owner.
+///
+/// The page server it starts runs as the owner too (it is the owner's admin
+/// client), with its thumbnail cache in the test's own home; it is stopped
+/// when the session ends.
+final class PageSession {
+    let daemon: RunningDaemon
+    /// The one-time sign-in link `photolibctl ui --url` printed.
+    let url: String
+    let port: Int
+
+    init(_ daemon: RunningDaemon) throws {
+        self.daemon = daemon
+        url = try Self.link(daemon)
+        guard let port = URLComponents(string: url)?.port else { throw TestFailure("photolibctl ui --url printed no port: \(url)") }
+        self.port = port
+    }
+
+    /// A one-time sign-in link from `photolibctl ui --url` run by the owner (which starts the page server when needed).
+    static func link(_ daemon: RunningDaemon) throws -> String {
+        guard let owner = daemon.library.owner else { throw TestFailure("the page runs as the library's owner: start the daemon with one") }
+        let ctl = owner.command(try ReachableCopies.binary("photolibctl"))
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = daemon.library.root
+        environment.removeValue(forKey: "XDG_CACHE_HOME")
+        environment.removeValue(forKey: "XDG_RUNTIME_DIR")
+        let result = try run(ctl[0], Array(ctl.dropFirst()) + ["ui", "--url", "--socket", daemon.library.socket], environment: environment)
+        guard result.status == 0, let line = result.stdout.split(separator: "\n").first else {
+            throw TestFailure("photolibctl ui --url failed (\(result.status)): \(result.stderr)")
+        }
+        return String(line)
+    }
+
+    /// Another one-time link, as a second `photolibctl ui --url` gives (the same server answers it).
+    func freshLink() throws -> String { try Self.link(daemon) }
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// The page server's pid, from the record it keeps beside the socket.
+    var serverPID: Int32? {
+        let record = PagePaths(socket: daemon.library.socket).serverFile
+        guard let data = FileManager.default.contents(atPath: record),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return (object["pid"] as? Int).map(Int32.init)
+    }
+
+    deinit {
+        if let pid = serverPID { kill(pid, SIGTERM) }
+    }
+
+    /// Drives the page in headless Chromium with `Tests/Browser/page_driver.py`; its last JSON line.
+    func drive(_ arguments: [String]) throws -> [String: Any] {
+        let result = try run("/usr/bin/python3", [try ReachableCopies.browserTool("page_driver.py")] + arguments)
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        guard let object = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any] else {
+            throw TestFailure("the browser driver printed no result (exit \(result.status)): \(result.stdout) \(result.stderr)")
+        }
+        if let error = object["error"] { throw TestFailure("in the browser: \(error); the page showed: \(object["page"] ?? "")") }
+        return object
+    }
+
+    /// One raw HTTP request, as any client could send it; `as` runs it as another command prefix (a uid, a sandbox).
+    func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil,
+                 as prefix: [String] = []) throws -> (status: Int, headers: [String: String], body: String) {
+        var arguments = [method, path.hasPrefix("http") ? path : base + path]
+        var headers = headers
+        if headers["Host"] == nil { headers["Host"] = "127.0.0.1:\(port)" }
+        for (name, value) in headers { arguments += ["--header", "\(name): \(value)"] }
+        if let body { arguments += ["--body", body] }
+        let command = prefix + ["/usr/bin/python3", try ReachableCopies.browserTool("http_probe.py")] + arguments
+        let result = try run(command[0], Array(command.dropFirst()))
+        guard let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+            throw TestFailure("http_probe.py failed (\(result.status)): \(result.stderr)")
+        }
+        return (object["status"] as? Int ?? 0, object["headers"] as? [String: String] ?? [:], object["body"] as? String ?? "")
+    }
+
+    /// Signs in with a fresh one-time link and returns the session cookie and the CSRF token, as the browser holds them.
+    func signIn() throws -> (cookie: String, csrf: String) {
+        let link = try freshLink()
+        let answer = try request("GET", String(link.dropFirst(base.count)))
+        guard answer.status == 200, let setCookie = answer.headers["set-cookie"],
+              let cookie = setCookie.split(separator: ";").first.map(String.init) else {
+            throw TestFailure("signing in failed: \(answer.status) \(answer.body)")
+        }
+        let session = try request("GET", "/api/session", headers: ["Cookie": cookie])
+        guard let object = try? JSONSerialization.jsonObject(with: Data(session.body.utf8)) as? [String: Any],
+              let csrf = object["csrf"] as? String else { throw TestFailure("no CSRF token: \(session.body)") }
+        return (cookie, csrf)
+    }
+}

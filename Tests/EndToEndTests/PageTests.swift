@@ -1,0 +1,158 @@
+import Foundation
+import Glibc
+import PhotoLibClient
+import PhotoLibProtocol
+import Testing
+
+/// The person's page (SPEC §10) in headless Chromium, against the real daemon run by an ordinary owner.
+@Suite("The person's page", .serialized)
+struct PageTests {
+    static let viewer = (app: "org.example.Viewer", uid: 4281)
+
+    /// Real JPEGs made with libvips' own command line (each a different picture), and a library holding them.
+    static func startedWithPhotos(_ names: [String], extra: (TestLibrary) throws -> Void = { _ in }) async throws -> RunningDaemon {
+        try await RunningDaemon.startedByOwner { lib in
+            for (index, name) in names.enumerated() {
+                let made = lib.root + "/made-\(index).jpg"
+                let result = try run("/usr/bin/vips", ["text", made, "photo \(index + 1)", "--dpi", "300"])
+                guard result.status == 0 else { throw TestFailure("vips text failed: \(result.stderr)") }
+                try lib.copy(made, to: name)
+                unlink(made)
+            }
+            try extra(lib)
+        }
+    }
+
+    @Test("clicking two tiles on Edit Selected Photos and saving grants exactly those two photos; the app's view holds them")
+    func grantTwoPhotosByClicking() async throws {
+        let daemon = try await Self.startedWithPhotos(["Trips/beach.jpg", "Trips/hill.jpg", "Home/cat.jpg", "Home/dog.jpg"])
+        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid), "--purpose", "Shows your holiday photos")
+        try daemon.ok("authorize", Self.viewer.app, "limited")
+        let page = try PageSession(daemon)
+        let shots = daemon.library.root + "/shots"
+        let result = try page.drive(["grant", page.url, Self.viewer.app, "beach.jpg", "cat.jpg", "--shots", shots])
+        #expect((result["checked"] as? [String])?.count == 2, "\(result)")
+        #expect((result["checked"] as? [String])?.allSatisfy { $0.hasPrefix("beach.jpg, ") || $0.hasPrefix("cat.jpg, ") } == true,
+                "each tile is named by its file name, then its date: \(result)")
+        #expect(result["access"] as? String == "Selected Photos (2)", "\(result)")
+        let ids = try daemon.assets()
+        let expected = Set([try #require(ids["Trips/beach.jpg"]), try #require(ids["Home/cat.jpg"])])
+        let selection = try JSONDecoder().decode(SelectionResult.self, from: Data(try daemon.ok("selection", Self.viewer.app, "--json").utf8))
+        #expect(Set(selection.assets.map(\.id)) == expected)
+        // The view holds those two photos' bytes and nothing else.
+        try await waitUntil("the view to hold the two photos") { daemon.viewEntries(Self.viewer.app).count == 2 }
+        let view = daemon.view(Self.viewer.app)
+        let held = Set(try daemon.viewEntries(Self.viewer.app).map { try Data(contentsOf: URL(fileURLWithPath: view + "/" + $0)) })
+        let originals = Set(try ["Trips/beach.jpg", "Home/cat.jpg"].map { try Data(contentsOf: URL(fileURLWithPath: daemon.library.path($0))) })
+        #expect(held == originals)
+        // The screenshots a person would see are there (docs/ keeps copies).
+        for name in ["apps", "grid", "apps-after"] {
+            #expect(FileManager.default.fileExists(atPath: shots + "/\(name).png"), "\(name).png")
+        }
+        // The thumbnails went into the freedesktop cache the desktop shares.
+        let cache = daemon.library.root + "/.cache/thumbnails/large"
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []).filter { $0.hasSuffix(".png") }.count >= 4)
+    }
+
+    @Test("without the one-time secret nobody gets in: no cookie, a wrong one, a used link, another uid, a sandbox on the network, a rebinding Host, a foreign Origin, no CSRF token")
+    func attacksAreRefused() async throws {
+        let daemon = try await Self.startedWithPhotos(["a.jpg"])
+        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
+        try daemon.ok("authorize", Self.viewer.app, "limited")
+        let page = try PageSession(daemon)
+        let (cookie, csrf) = try page.signIn()
+        let signedIn = try page.request("GET", "/api/apps", headers: ["Cookie": cookie])
+        #expect(signedIn.status == 200 && signedIn.body.contains(Self.viewer.app), "\(signedIn)")
+        let assetID = try #require(try daemon.assets()["a.jpg"])
+        _ = try page.request("GET", "/api/assets?limit=10", headers: ["Cookie": cookie])  // the page lists it, so its thumbnail exists
+        let thumbnail = try page.request("GET", "/thumbs/\(assetID)", headers: ["Cookie": cookie])
+        #expect(thumbnail.status == 200 && thumbnail.headers["content-type"] == "image/png", "\(thumbnail.status)")
+
+        // Every reader without the session gets a refusal and no data, thumbnails included.
+        for path in ["/api/apps", "/api/assets", "/thumbs/\(assetID)", "/", "/api/apps/\(Self.viewer.app)/selection"] {
+            let none = try page.request("GET", path)
+            #expect(none.status == 401 && !none.body.contains(Self.viewer.app) && !none.body.contains("a.jpg"), "\(path): \(none)")
+            let wrong = try page.request("GET", path, headers: ["Cookie": "photolibd_page=" + String(repeating: "0", count: 64)])
+            #expect(wrong.status == 401, "\(path) with a wrong cookie: \(wrong.status)")
+        }
+        // A link works once.
+        let link = try page.freshLink()
+        #expect(try page.request("GET", String(link.dropFirst(page.base.count))).status == 200)
+        #expect(try page.request("GET", String(link.dropFirst(page.base.count))).status == 403, "a used link is refused")
+        // Another uid on the machine, and a sandboxed process sharing the network, reach the port and get nothing.
+        let stranger = ["/usr/bin/setpriv", "--reuid=54391", "--regid=54391", "--clear-groups"]
+        #expect(try page.request("GET", "/api/apps", as: stranger).status == 401)
+        let owner = try #require(daemon.library.owner)
+        let sandbox = owner.command("/usr/bin/bwrap") + ["--unshare-all", "--share-net", "--die-with-parent", "--ro-bind", "/usr", "/usr",
+            "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin", "--proc", "/proc",
+            "--dev", "/dev", "--ro-bind", try ReachableCopies.browserTool("http_probe.py"), try ReachableCopies.browserTool("http_probe.py"), "--"]
+        let sandboxed = try page.request("GET", "/api/apps", as: sandbox)
+        #expect(sandboxed.status == 401 && !sandboxed.body.contains(Self.viewer.app), "\(sandboxed)")
+        // DNS rebinding: a page at another name that resolves here is refused, cookie or not.
+        let rebound = try page.request("GET", "/api/apps", headers: ["Cookie": cookie, "Host": "photos.attacker.example:\(page.port)"])
+        #expect(rebound.status == 421 && !rebound.body.contains(Self.viewer.app), "\(rebound)")
+        // A change from another origin, or without the token, is refused and changes nothing.
+        let grant = #"{"select":["\#(assetID)"]}"#
+        let path = "/api/apps/\(Self.viewer.app)/selection"
+        let foreign = try page.request("POST", path, headers: ["Cookie": cookie, "Origin": "http://attacker.example", "X-CSRF-Token": csrf,
+                                                                "Content-Type": "application/json"], body: grant)
+        #expect(foreign.status == 403, "\(foreign)")
+        let tokenless = try page.request("POST", path, headers: ["Cookie": cookie, "Origin": page.base, "Content-Type": "application/json"], body: grant)
+        #expect(tokenless.status == 403, "\(tokenless)")
+        #expect(try daemon.ok("selection", Self.viewer.app, "--json").contains("\"assets\" : [\n\n  ]"), "nothing was granted")
+        // The page itself may: same origin, token, session.
+        let allowed = try page.request("POST", path, headers: ["Cookie": cookie, "Origin": page.base, "X-CSRF-Token": csrf,
+                                                                "Content-Type": "application/json"], body: grant)
+        #expect(allowed.status == 200, "\(allowed)")
+        #expect(try daemon.ok("selection", Self.viewer.app).contains("a.jpg"))
+        // No framing, nothing from elsewhere.
+        let headers = signedIn.headers
+        #expect(headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true && headers["x-frame-options"] == "DENY", "\(headers)")
+        #expect(headers["content-security-policy"]?.contains("default-src 'self'") == true)
+    }
+
+    @Test("hostile images get a placeholder while the other thumbnails, and the page, go on")
+    func hostileImagesArePlaceholders() async throws {
+        let daemon = try await Self.startedWithPhotos(["good.jpg"]) { lib in
+            let good = try Data(contentsOf: URL(fileURLWithPath: lib.path("good.jpg")))
+            try lib.write("truncated.jpg", contents: "")
+            try good.prefix(good.count / 3).write(to: URL(fileURLWithPath: lib.path("truncated.jpg")))
+            try lib.write("empty.jpg", contents: "")
+            try lib.write("huge.png", contents: "")  // the owner's file first, then the crafted bytes
+            try Data(Self.pngClaiming(width: 50_000, height: 50_000)).write(to: URL(fileURLWithPath: lib.path("huge.png")))
+        }
+        let page = try PageSession(daemon)
+        let (cookie, _) = try page.signIn()
+        _ = try page.request("GET", "/api/assets?limit=50", headers: ["Cookie": cookie])
+        let ids = try daemon.assets()
+        for name in ["truncated.jpg", "empty.jpg", "huge.png"] {
+            let answer = try page.request("GET", "/thumbs/\(try #require(ids[name]))", headers: ["Cookie": cookie])
+            #expect(answer.status == 200 && answer.headers["content-type"] == "image/svg+xml", "\(name): \(answer.status) \(answer.headers)")
+        }
+        let good = try page.request("GET", "/thumbs/\(try #require(ids["good.jpg"]))", headers: ["Cookie": cookie])
+        #expect(good.status == 200 && good.headers["content-type"] == "image/png")
+        #expect(page.serverPID.map { kill($0, 0) == 0 } == true, "the page server is still up")
+    }
+
+    /// A PNG whose header claims `width` × `height` pixels, with almost no pixel data behind it.
+    static func pngClaiming(width: UInt32, height: UInt32) -> [UInt8] {
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
+        }
+        let header = bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
+            + chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + chunk("IEND", [])
+    }
+
+    static func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}

@@ -1,0 +1,102 @@
+import PhotoLibCore
+import Testing
+
+@Suite("The page's rules")
+struct PageRuleTests {
+    @Test("access in the person's words, from the two statuses and the counts", arguments: [
+        (AuthorizationStatus.authorized, AuthorizationStatus.notDetermined, 0, 1204, AccessWording.Level.full, "Full Access (all 1,204 photos)"),
+        (.authorized, .denied, 0, 1, .full, "Full Access (all 1 photo)"),
+        (.limited, .notDetermined, 3, 1204, .selected, "Selected Photos (3)"),
+        (.limited, .authorized, 12_345, 99_999, .selected, "Selected Photos (12,345)"),
+        (.denied, .authorized, 0, 10, .addOnly, "Add Photos Only"),
+        (.notDetermined, .limited, 0, 10, .addOnly, "Add Photos Only"),
+        (.denied, .denied, 0, 10, .none, "None"),
+        (.restricted, .notDetermined, 0, 10, .none, "None"),
+        (.notDetermined, .notDetermined, 0, 10, .none, "None"),
+    ])
+    func accessWording(readWrite: AuthorizationStatus, addOnly: AuthorizationStatus, selected: Int, library: Int,
+                       level: AccessWording.Level, words: String) {
+        let wording = AccessWording(readWrite: readWrite, addOnly: addOnly, selectedAssets: selected, libraryAssets: library)
+        #expect(wording.level == level)
+        #expect(wording.words == words)
+    }
+
+    @Test("full access sorts first, none last")
+    func levelsOrder() {
+        #expect(AccessWording.Level.allCases.sorted(by: >) == [.full, .selected, .addOnly, .none])
+    }
+
+    static func facts(host: String? = "127.0.0.1:8123", origin: String? = nil, changes: Bool = false, session: Bool = true,
+                      csrf: Bool = false, isPublic: Bool = false) -> PageRequestCheck.Facts {
+        .init(host: host, origin: origin, changesState: changes, sessionValid: session, csrfMatches: csrf, isPublic: isPublic)
+    }
+
+    @Test("who may use the page: Host first, then the session, then Origin and the CSRF token for a change")
+    func requestChecks() {
+        let port = 8123
+        #expect(PageRequestCheck.refusal(Self.facts(), port: port) == nil)
+        #expect(PageRequestCheck.refusal(Self.facts(host: "localhost:8123"), port: port) == .wrongHost("localhost:8123"))
+        #expect(PageRequestCheck.refusal(Self.facts(host: "attacker.example:8123"), port: port) == .wrongHost("attacker.example:8123"))
+        #expect(PageRequestCheck.refusal(Self.facts(host: "127.0.0.1:8124"), port: port) == .wrongHost("127.0.0.1:8124"))
+        #expect(PageRequestCheck.refusal(Self.facts(host: nil), port: port) == .wrongHost(nil))
+        // A rebinding host is refused even on public routes.
+        #expect(PageRequestCheck.refusal(Self.facts(host: "evil:8123", session: false, isPublic: true), port: port) == .wrongHost("evil:8123"))
+        #expect(PageRequestCheck.refusal(Self.facts(session: false, isPublic: true), port: port) == nil)
+        #expect(PageRequestCheck.refusal(Self.facts(session: false), port: port) == .noSession)
+        #expect(PageRequestCheck.refusal(Self.facts(changes: true, session: false), port: port) == .noSession)
+        #expect(PageRequestCheck.refusal(Self.facts(origin: "http://127.0.0.1:8123", changes: true, csrf: true), port: port) == nil)
+        #expect(PageRequestCheck.refusal(Self.facts(origin: nil, changes: true, csrf: true), port: port) == .foreignOrigin(nil))
+        #expect(PageRequestCheck.refusal(Self.facts(origin: "null", changes: true, csrf: true), port: port) == .foreignOrigin("null"))
+        #expect(PageRequestCheck.refusal(Self.facts(origin: "http://localhost:8123", changes: true, csrf: true), port: port)
+                == .foreignOrigin("http://localhost:8123"))
+        #expect(PageRequestCheck.refusal(Self.facts(origin: "http://127.0.0.1:8123", changes: true, csrf: false), port: port) == .badCSRFToken)
+        #expect(PageRequestCheck.Refusal.wrongHost(nil).status == 421)
+        #expect(PageRequestCheck.Refusal.noSession.status == 401)
+        #expect(PageRequestCheck.Refusal.badCSRFToken.status == 403)
+    }
+
+    @Test("secrets compare equal only when every byte is")
+    func secrets() {
+        #expect(PageRequestCheck.secretsEqual(Array("abc".utf8), Array("abc".utf8)))
+        #expect(!PageRequestCheck.secretsEqual(Array("abc".utf8), Array("abd".utf8)))
+        #expect(!PageRequestCheck.secretsEqual(Array("abc".utf8), Array("abcd".utf8)))
+        #expect(!PageRequestCheck.secretsEqual([], Array("a".utf8)))
+        var generator = SystemRandomNumberGenerator()
+        let secret = Secret.hex(bytes: 32, using: &generator)
+        #expect(secret.count == 64 && secret.allSatisfy(\.isHexDigit))
+        #expect(Secret.hex(bytes: 3, using: &generator).count == 6)
+        #expect(secret != Secret.hex(bytes: 32, using: &generator))
+    }
+
+    @Test("the page's directory sits beside the socket, as the endpoints do")
+    func pagePaths() {
+        let paths = PagePaths(socket: "/run/user/1000/photolibd.sock")
+        #expect(paths.directory == "/run/user/1000/photolibd-page")
+        #expect(paths.serverFile == "/run/user/1000/photolibd-page/server.json")
+        #expect(paths.signInDirectory == "/run/user/1000/photolibd-page/sign-in")
+        #expect(PagePaths(socket: "/photolibd.sock").directory == "/photolibd-page")
+        #expect(PagePaths(socket: "sock").directory == "./photolibd-page")
+    }
+
+    struct Item: Equatable {
+        let path: String
+        let mtime: Int64
+    }
+
+    @Test("pages of a listing: newest first with ties by path, bytewise by path, and windows that never skip or repeat")
+    func listingPages() throws {
+        let items = [Item(path: "b.jpg", mtime: 5), Item(path: "a.jpg", mtime: 5), Item(path: "c.jpg", mtime: 9),
+                     Item(path: "Z.jpg", mtime: 1), Item(path: "é.jpg", mtime: 3)]
+        func ordered(_ order: String?, _ offset: Int? = nil, _ limit: Int? = nil) throws -> [String] {
+            try ListingPage(order: order, offset: offset, limit: limit).apply(items, path: { Array($0.path.utf8) }, mtime: \.mtime).map(\.path)
+        }
+        #expect(try ordered(nil) == ["Z.jpg", "a.jpg", "b.jpg", "c.jpg", "é.jpg"])
+        #expect(try ordered("newest") == ["c.jpg", "a.jpg", "b.jpg", "é.jpg", "Z.jpg"])
+        let pages = try [ordered("newest", 0, 2), ordered("newest", 2, 2), ordered("newest", 4, 2), ordered("newest", 6, 2)]
+        #expect(pages.flatMap { $0 } == (try ordered("newest")))
+        #expect(try ordered("newest", 1, 0).isEmpty)
+        #expect(throws: PhotoLibError.self) { try ListingPage(order: "random", offset: nil, limit: nil) }
+        #expect(throws: PhotoLibError.self) { try ListingPage(order: nil, offset: -1, limit: nil) }
+        #expect(throws: PhotoLibError.self) { try ListingPage(order: nil, offset: nil, limit: -5) }
+    }
+}
