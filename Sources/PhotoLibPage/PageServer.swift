@@ -62,6 +62,7 @@ public struct PageServer: Sendable {
         SiteRoutes.add(to: router, context)
         AppRoutes.add(to: router, context)
         AssetRoutes.add(to: router, context)
+        RequestRoutes.add(to: router, context, feed: EventFeed(socket: settings.socket, logger: logger))
         let paths = self.paths
         let app = Application(
             router: router,

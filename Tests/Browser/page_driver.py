@@ -4,6 +4,11 @@
   page_driver.py grant URL APP NAME... --shots DIR
       signs in with the one-time URL, opens APP's "Edit Selected Photos…", checks the
       tiles whose accessible names begin with each NAME, saves, and waits for the notice.
+  page_driver.py sheet URL select|full|deny|pick NAME... --shots DIR
+      signs in and waits on the apps page; prints "ready" once it is open, then waits (without
+      reloading) for a request's sheet to appear and answers it as a person would: "Select
+      Photos…" and the tiles NAME… then "Done"; "Allow Full Access"; "Don't Allow"; or, for a
+      pick, the tiles NAME… in that order, then "Add (N)".
   page_driver.py probe URL
       loads URL and prints what the page shows (for attack tests: a refusal, never data).
 
@@ -67,6 +72,36 @@ def grant(args):
         driver.quit()
 
 
+def sheet(args):
+    driver = browser()
+    try:
+        driver.get(args.url)
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "h2"), "the page to open")
+        print("ready", flush=True)
+        dialog = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.sheet[open]"), "a request's sheet", seconds=60)
+        title = dialog.find_element(By.TAG_NAME, "h2").text
+        shot(driver, args.shots, "sheet")
+        kind = dialog.get_attribute("data-kind")
+        def press(words):
+            wait(driver, lambda d: [b for b in dialog.find_elements(By.TAG_NAME, "button") if b.text.startswith(words)], words)[0].click()
+        if args.choice == "full":
+            press("Allow Full Access")
+        elif args.choice == "deny":
+            press("Don\u2019t Allow")
+        else:
+            if args.choice == "select":
+                press("Select Photos")
+            for name in args.names:
+                box = wait(driver, lambda d: tile(dialog, name), f"the tile {name} in the sheet")
+                box.find_element(By.XPATH, "..").click()
+            shot(driver, args.shots, "sheet-chosen")
+            press("Add (" if args.choice == "pick" else "Done")
+        wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.sheet[open]"), "the sheet to close")
+        print(json.dumps({"title": title, "kind": kind, "notice": driver.find_element(By.ID, "notice").text}))
+    finally:
+        driver.quit()
+
+
 def probe(args):
     driver = browser()
     try:
@@ -90,10 +125,15 @@ def main():
     g.add_argument("app")
     g.add_argument("names", nargs="+")
     g.add_argument("--shots")
+    r = sub.add_parser("sheet")
+    r.add_argument("url")
+    r.add_argument("choice", choices=["select", "full", "deny", "pick"])
+    r.add_argument("names", nargs="*")
+    r.add_argument("--shots")
     p = sub.add_parser("probe")
     p.add_argument("url")
     args = parser.parse_args()
-    {"grant": grant, "probe": probe}[args.command](args)
+    {"grant": grant, "sheet": sheet, "probe": probe}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -6,13 +6,15 @@ import { element } from './dom.js';
 const pageSize = 120;
 
 export class Grid {
-  constructor({ checked = new Set(), limit = 0, ordered = false } = {}) {
+  constructor({ checked = new Set(), limit = 0, ordered = false, types = null } = {}) {
+    this.types = types;
     this.checked = new Set(checked);
     this.order = [];
     this.limit = limit;
     this.ordered = ordered;
     this.query = { type: '', search: '' };
     this.onConfirm = null;
+    this.onChange = null;
     this.element = element('div', { class: 'grid-area' });
     this.sections = new Map();
     this.sentinel = element('div', { class: 'sentinel' });
@@ -50,6 +52,7 @@ export class Grid {
   }
 
   add(asset) {
+    if (this.types && !this.types.includes(asset.mediaType)) return;
     const date = new Date(asset.mtime / 1e6);
     const month = date.toLocaleString('en', { month: 'long', year: 'numeric' });
     let section = this.sections.get(month);
@@ -76,6 +79,7 @@ export class Grid {
     if (box.checked) {
       if (this.limit > 0 && this.checked.size >= this.limit) {
         box.checked = false;
+        this.onLimit?.();
         return;
       }
       this.checked.add(id);
@@ -85,6 +89,7 @@ export class Grid {
       this.order = this.order.filter((other) => other !== id);
     }
     for (const other of this.element.querySelectorAll('input[type=checkbox]')) this.number(other);
+    this.onChange?.();
   }
 
   number(box) {

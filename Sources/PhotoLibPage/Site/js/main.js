@@ -3,6 +3,7 @@ import { session } from './api.js';
 import { showApps } from './apps.js';
 import { showSelection } from './selection.js';
 import { notice } from './notice.js';
+import { followRequests } from './requests.js';
 
 async function route() {
   const main = document.getElementById('main');
@@ -16,13 +17,15 @@ async function route() {
 }
 
 async function start() {
+  let info;
   try {
-    const info = await session();
+    info = await session();
     document.getElementById('library').textContent = `${info.library} · ${Number(info.assets).toLocaleString('en')} photos and videos`;
   } catch (error) {
     document.getElementById('main').textContent = error.message;
     return;
   }
+  followRequests(Number(info.assets));
   window.addEventListener('hashchange', route);
   await route();
 }

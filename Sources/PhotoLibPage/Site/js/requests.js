@@ -1,0 +1,132 @@
+// Requests, live: a sheet in iOS's words for each pending request, shown the moment an app asks.
+import { get, post } from './api.js';
+import { element } from './dom.js';
+import { notice } from './notice.js';
+import { Grid } from './grid.js';
+
+const shown = new Map();   // request number → its sheet
+let libraryCount = 0;
+
+export function followRequests(assets) {
+  libraryCount = assets;
+  const source = new EventSource('/api/events');
+  source.onmessage = (message) => {
+    const event = JSON.parse(message.data);
+    if (event.event === 'request') {
+      if (event.state === 'pending') show(event);
+      else close(event.request);
+    } else if (event.event === 'reload') {
+      refresh();
+    }
+  };
+  refresh();
+}
+
+async function refresh() {
+  try {
+    const { requests } = await get('/api/requests');
+    const pending = new Set(requests.map((request) => request.request));
+    for (const number of [...shown.keys()]) if (!pending.has(number)) close(number);
+    for (const request of requests) show(request);
+  } catch (error) {
+    notice(error.message);
+  }
+}
+
+function close(number) {
+  const sheet = shown.get(number);
+  if (!sheet) return;
+  shown.delete(number);
+  sheet.close();
+  sheet.remove();
+}
+
+async function answer(request, body, done) {
+  try {
+    await post(`/api/requests/${request.request}/answer`, body);
+    notice(done);
+    close(request.request);
+  } catch (error) {
+    notice(error.message);
+  }
+}
+
+function sheetFor(request, title, ...content) {
+  const heading = element('h2', { id: `sheet-${request.request}-title`, text: title });
+  const sheet = element('dialog', { class: 'sheet', 'aria-labelledby': heading.id, 'data-request': String(request.request),
+    'data-kind': request.kind }, heading, ...content);
+  sheet.addEventListener('cancel', (event) => event.preventDefault());  // Escape is not an answer
+  return sheet;
+}
+
+function purpose(request) {
+  return element('p', { class: 'purpose', text: request.purpose || `${request.app} gave no reason.` });
+}
+
+function buttons(...items) {
+  return element('div', { class: 'buttons' }, items);
+}
+
+function button(text, onclick, primary = false) {
+  return element('button', { type: 'button', class: primary ? 'primary' : '', text, onclick });
+}
+
+export function show(request) {
+  if (shown.has(request.request)) return;
+  let sheet;
+  if (request.kind === 'pick') {
+    sheet = pickSheet(request);
+  } else if (request.kind === 'review') {
+    sheet = sheetFor(request, `“${request.app}” asks you to review the photos it can see`, purpose(request),
+      buttons(
+        button('Select More Photos…', () => choose(request, sheet, 'Done', (ids) =>
+          answer(request, { answer: 'limited', assets: ids }, `${request.app} can now see ${ids.length} more.`)), true),
+        button('Keep Current Selection', () => answer(request, { answer: 'limited', assets: [] }, `${request.app} keeps its selection.`))));
+  } else if (request.access === 'addOnly') {
+    sheet = sheetFor(request, `“${request.app}” Would Like to Add to Your Photos`, purpose(request),
+      buttons(
+        button('Don\u2019t Allow', () => answer(request, { answer: 'denied' }, `${request.app} may not add photos.`)),
+        button('Allow', () => answer(request, { answer: 'authorized' }, `${request.app} may add photos.`), true)));
+  } else {
+    sheet = sheetFor(request, `“${request.app}” Would Like to Access Your Photos`, purpose(request),
+      buttons(
+        button('Select Photos…', () => choose(request, sheet, 'Done', (ids) =>
+          answer(request, { answer: 'limited', assets: ids }, `${request.app} can see ${ids.length} photos.`)), true),
+        button(`Allow Full Access (all ${libraryCount.toLocaleString('en')} photos)`,
+          () => answer(request, { answer: 'authorized' }, `${request.app} can see every photo.`)),
+        button('Don\u2019t Allow', () => answer(request, { answer: 'denied' }, `${request.app} may not see your photos.`))));
+  }
+  shown.set(request.request, sheet);
+  document.body.append(sheet);
+  sheet.showModal();
+}
+
+// The grid inside a sheet; `confirm` gets the chosen IDs (in the order chosen).
+async function choose(request, sheet, confirmWords, confirm, options = {}) {
+  const grid = new Grid(options);
+  const count = element('span', { class: 'count', 'aria-live': 'polite' });
+  const done = button(confirmWords, () => confirm(grid.chosenInOrder()), true);
+  const update = () => {
+    const n = grid.chosenInOrder().length;
+    count.textContent = options.limit ? `${n} of at most ${options.limit}` : `${n} chosen`;
+    if (options.label) done.textContent = options.label(n);
+  };
+  grid.onChange = update;
+  grid.onConfirm = () => done.click();
+  sheet.replaceChildren(sheet.querySelector('h2'), purpose(request),
+    element('div', { class: 'toolbar' }, count, done, button('Cancel', () =>
+      answer(request, { answer: 'cancel' }, `${request.app}'s request was cancelled.`))),
+    grid.element);
+  update();
+  await grid.load();
+}
+
+function pickSheet(request) {
+  const pick = request.pick ?? { types: ['image', 'video', 'live'], limit: 1, ordered: false };
+  const sheet = sheetFor(request, `“${request.app}” asks you to pick ${pick.limit === 1 ? 'a photo' : 'photos'}`);
+  choose(request, sheet, 'Add (0)', (ids) => {
+    if (ids.length === 0) return notice('Choose at least one photo, or Cancel.');
+    return answer(request, { answer: 'pick', assets: ids }, `${ids.length} handed to ${request.app}, once.`);
+  }, { types: pick.types, limit: pick.limit, ordered: pick.ordered, label: (n) => `Add (${n})` });
+  return sheet;
+}
