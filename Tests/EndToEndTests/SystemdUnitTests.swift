@@ -9,13 +9,15 @@ import Testing
 struct SystemdUnitTests {
     /// Copies the units into `directory`, pointing ExecStart at the binary just built
     /// (`systemd-analyze verify` checks that it exists); `instance` names the template's copy.
+    /// The binary is the reachable copy: a checkout's path may hold a space, which ExecStart= would split.
     static func stageUnits(in directory: String) throws {
+        let binary = try ReachableCopies.binary("photolibd")
         for (source, name) in [("system/photolibd@.service", "photolibd@.service"), ("system/photolibd@.socket", "photolibd@.socket"),
                                ("system/photolibd@.service", "photolibd@tester.service"),
                                ("user/photolibd.service", "photolibd.service"), ("user/photolibd.socket", "photolibd.socket"),
                                ("user/photolibd-endpoint@.socket", "photolibd-endpoint@view-TEST0000000000000.socket")] {
             let text = try String(contentsOfFile: RunningDaemon.packageRoot + "/systemd/" + source, encoding: .utf8)
-                .replacingOccurrences(of: "/usr/local/bin/photolibd", with: RunningDaemon.buildDirectory + "/photolibd")
+                .replacingOccurrences(of: "/usr/local/bin/photolibd", with: binary)
             try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
         }
     }
