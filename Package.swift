@@ -95,7 +95,7 @@ let package = Package(
         // Read-only checks of a setup (mounts, permissions, limits) for `photolibctl doctor`.
         .target(
             name: "PhotoLibDoctor",
-            dependencies: ["PhotoLibCore", "PhotoLibSystem"],
+            dependencies: ["PhotoLibCore", "PhotoLibSystem", "PhotoLibProtocol"],
             path: "Sources/PhotoLibDoctor",
             swiftSettings: strict
         ),
@@ -137,7 +137,7 @@ let package = Package(
         .target(
             name: "PhotoLibPage",
             dependencies: [
-                "PhotoLibClient", "PhotoLibProtocol", "PhotoLibCore", "PhotoLibSystem", "CThumbnail",
+                "PhotoLibClient", "PhotoLibProtocol", "PhotoLibCore", "PhotoLibSystem", "PhotoLibDoctor", "CThumbnail",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -61,7 +61,10 @@ public struct PageServer: Sendable {
         SignInRoutes.add(to: router, context)
         SiteRoutes.add(to: router, context)
         AppRoutes.add(to: router, context)
-        AssetRoutes.add(to: router, context)
+        let book = PathBook(library: status.library)
+        AssetRoutes.add(to: router, context, book: book)
+        ReportRoutes.add(to: router, context, book: book)
+        LibraryRoutes.add(to: router, context)
         RequestRoutes.add(to: router, context, feed: EventFeed(socket: settings.socket, logger: logger))
         let paths = self.paths
         let app = Application(

@@ -44,11 +44,7 @@ struct DoctorCommand: ParsableCommand {
             let apps = try connection.call(.apps, NoParams(), returning: AppsResult.self)
             let refused = try connection.call(.assets, AssetsParams(refused: true), returning: AssetsResult.self)
             let withheld = try connection.call(.assets, AssetsParams(withheld: true), returning: AssetsResult.self)
-            let registered: [SetupFacts.App] = apps.apps.map { SetupFacts.App(id: $0.app, uid: $0.uid, view: $0.view) }
-            let refusedFiles: [(path: String, reason: String)] = refused.assets.map { ($0.path, $0.refusedBecause ?? $0.refused ?? "") }
-            let withheldFiles: [(path: String, reason: String)] = withheld.assets.map { ($0.path, $0.withheld ?? "") }
-            daemon = SetupFacts.Daemon(state: status.state, scannedFiles: status.scannedFiles, failedWatches: status.failedWatches,
-                                       apps: registered, unreadable: status.unreadable ?? [], refused: refusedFiles, withheld: withheldFiles)
+            daemon = SetupFacts.Daemon(status: status, apps: apps, refused: refused, withheld: withheld)
             // The daemon's own paths win: it may have been started with other flags.
             configuration.library = status.library
             configuration.views = status.views

@@ -9,6 +9,8 @@
       reloading) for a request's sheet to appear and answers it as a person would: "Select
       Photos…" and the tiles NAME… then "Done"; "Allow Full Access"; "Don't Allow"; or, for a
       pick, the tiles NAME… in that order, then "Add (N)".
+  page_driver.py show URL report|library --shots DIR
+      signs in, opens that section as a person clicks its link, and prints what it shows.
   page_driver.py probe URL
       loads URL and prints what the page shows (for attack tests: a refusal, never data).
 
@@ -18,6 +20,7 @@ import argparse, json, os
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
@@ -34,7 +37,8 @@ def browser():
 
 def wait(driver, condition, what, seconds=30):
     try:
-        return WebDriverWait(driver, seconds).until(condition)
+        # The page replaces what it shows as it loads: an element found a moment ago may be gone.
+        return WebDriverWait(driver, seconds, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(condition)
     except Exception as error:
         raise SystemExit(json.dumps({"error": f"timed out waiting for {what}", "page": driver.find_element(By.TAG_NAME, "body").text[:2000]})) from error
 
@@ -102,6 +106,30 @@ def sheet(args):
         driver.quit()
 
 
+def show(args):
+    driver = browser()
+    try:
+        driver.get(args.url)
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.app") or d.find_elements(By.CSS_SELECTOR, "main p"), "the page to open")
+        driver.find_element(By.LINK_TEXT, args.section.capitalize()).click()
+        heading = {"report": "App Privacy Report", "library": "Your library"}[args.section]
+        wait(driver, lambda d: d.find_element(By.TAG_NAME, "h2").text == heading, heading)
+        if args.section == "report":
+            wait(driver, lambda d: all(i.get_property("naturalWidth") > 0 for i in d.find_elements(By.CSS_SELECTOR, ".report-entry img")),
+                 "the report's thumbnails to load")
+        shot(driver, args.shots, args.section)
+        print(json.dumps({
+            "heading": driver.find_element(By.TAG_NAME, "h2").text,
+            "apps": [e.get_attribute("data-app") for e in driver.find_elements(By.CSS_SELECTOR, ".report-app")],
+            "entries": [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".report-entry")],
+            "thumbnails": sum(1 for i in driver.find_elements(By.CSS_SELECTOR, ".report-entry img") if i.get_property("naturalWidth") > 0),
+            "state": " ".join(e.text for e in driver.find_elements(By.CSS_SELECTOR, "p.state")),
+            "checks": [e.text for e in driver.find_elements(By.CSS_SELECTOR, "li.check")],
+        }))
+    finally:
+        driver.quit()
+
+
 def probe(args):
     driver = browser()
     try:
@@ -130,10 +158,14 @@ def main():
     r.add_argument("choice", choices=["select", "full", "deny", "pick"])
     r.add_argument("names", nargs="*")
     r.add_argument("--shots")
+    v = sub.add_parser("show")
+    v.add_argument("url")
+    v.add_argument("section", choices=["report", "library"])
+    v.add_argument("--shots")
     p = sub.add_parser("probe")
     p.add_argument("url")
     args = parser.parse_args()
-    {"grant": grant, "sheet": sheet, "probe": probe}[args.command](args)
+    {"grant": grant, "sheet": sheet, "show": show, "probe": probe}[args.command](args)
 
 
 if __name__ == "__main__":

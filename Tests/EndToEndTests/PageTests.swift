@@ -193,6 +193,32 @@ struct PageTests {
         #expect(report.contains("picked"), "\(report)")
     }
 
+    @Test("the Report shows, per app and day, the thumbnail of a photo the app opened through its view, with the time; the Library says all is well in plain words")
+    func reportAndLibrary() async throws {
+        let daemon = try await Self.startedWithPhotos(["Trips/beach.jpg", "Trips/hill.jpg"])
+        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid), "--location", "precise")
+        try daemon.ok("authorize", Self.viewer.app, "limited")
+        try daemon.ok("select", Self.viewer.app, "Trips/beach.jpg")
+        chmod(daemon.library.root, 0o711)
+        // The app opens its photo through its view, as its uid.
+        let view = daemon.view(Self.viewer.app)
+        try await waitUntil("the view to hold the photo") { daemon.viewEntries(Self.viewer.app).count == 1 }
+        let entry = try #require(daemon.viewEntries(Self.viewer.app).first)
+        let opened = try run("/usr/bin/setpriv", ["--reuid=\(Self.viewer.uid)", "--regid=\(Self.viewer.uid)", "--clear-groups", "/bin/cat",
+                                                  view + "/" + entry])
+        #expect(opened.status == 0, "\(opened.stderr)")
+        try await waitUntil("the open to be in the report") { try daemon.ok("report", Self.viewer.app).contains("beach.jpg") }
+        let page = try PageSession(daemon)
+        let report = try page.drive(["show", page.url, "report", "--shots", daemon.library.root + "/shots"])
+        #expect(report["apps"] as? [String] == [Self.viewer.app], "\(report)")
+        let entries = try #require(report["entries"] as? [String])
+        #expect(entries.count == 1 && entries[0].hasPrefix("beach.jpg — opened at "), "\(report)")
+        #expect(report["thumbnails"] as? Int == 1, "the photo's thumbnail is shown: \(report)")
+        let library = try page.drive(["show", try page.freshLink(), "library"])
+        #expect((library["state"] as? String)?.contains("Everything is up to date") == true, "\(library)")
+        #expect(((library["checks"] as? [String]) ?? []).contains { $0.hasPrefix("OK: ") }, "\(library)")
+    }
+
     /// A PNG whose header claims `width` × `height` pixels, with almost no pixel data behind it.
     static func pngClaiming(width: UInt32, height: UInt32) -> [UInt8] {
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import PhotoLibCore
 import PhotoLibProtocol
+import PhotoLibSystem
 
 /// The library as the grid shows it: pages of assets, newest first, and their thumbnails.
 ///
@@ -23,8 +24,7 @@ enum AssetRoutes {
         let size: Int64
     }
 
-    static func add(to router: Router<BasicRequestContext>, _ page: PageContext) {
-        let book = PathBook(library: page.library)
+    static func add(to router: Router<BasicRequestContext>, _ page: PageContext, book: PathBook) {
         router.get("/api/assets") { request, _ in
             let query = request.uri.queryParameters
             let params = AssetsParams(
@@ -49,7 +49,8 @@ enum AssetRoutes {
             guard let file = await book.file(of: id) else {
                 return PageServer.problem(.notFound, "No asset \(id) has been listed on this page; reload it.")
             }
-            switch await page.thumbnails.thumbnail(path: file.path, mtime: file.mtime / 1_000_000_000) {
+            let mtime = file.mtime ?? PathInspection.status(String(decoding: file.path, as: UTF8.self)).map(\.modificationTime) ?? 0
+            switch await page.thumbnails.thumbnail(path: file.path, mtime: mtime / 1_000_000_000) {
             case .png(let bytes):
                 return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=3600"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
@@ -65,7 +66,8 @@ enum AssetRoutes {
 actor PathBook {
     struct File {
         let path: [UInt8]
-        let mtime: Int64
+        /// Nanoseconds, when the listing said; else read from the file when its thumbnail is asked for.
+        let mtime: Int64?
         let mediaType: String
     }
 
@@ -81,6 +83,14 @@ actor PathBook {
         for asset in assets {
             guard let relative = EscapedName.unescape(asset.path) else { continue }
             files[asset.id] = File(path: library + [0x2F] + relative, mtime: asset.mtime, mediaType: asset.mediaType)
+        }
+    }
+
+    /// Files named by a report: an asset ID and its escaped path.
+    func remember(_ entries: [(id: String, path: String)]) {
+        for (id, path) in entries where files[id] == nil {
+            guard let relative = EscapedName.unescape(path) else { continue }
+            files[id] = File(path: library + [0x2F] + relative, mtime: nil, mediaType: "image")
         }
     }
 

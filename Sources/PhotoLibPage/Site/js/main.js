@@ -1,7 +1,9 @@
-// The page's router: #apps, #app/ID (edit selected photos).
+// The page's router: #apps, #app/ID (edit selected photos), #report, #library.
 import { session } from './api.js';
 import { showApps } from './apps.js';
 import { showSelection } from './selection.js';
+import { showReport } from './report.js';
+import { showLibrary } from './library.js';
 import { notice } from './notice.js';
 import { followRequests } from './requests.js';
 
@@ -10,7 +12,12 @@ async function route() {
   const hash = decodeURIComponent(location.hash.slice(1));
   try {
     if (hash.startsWith('app/')) await showSelection(main, hash.slice(4));
+    else if (hash === 'report') await showReport(main);
+    else if (hash === 'library') await showLibrary(main);
     else await showApps(main);
+    for (const link of document.querySelectorAll('nav a')) {
+      link.toggleAttribute('aria-current', link.getAttribute('href') === `#${hash.split('/')[0] || 'apps'}`);
+    }
   } catch (error) {
     notice(error.message);
   }
