@@ -28,6 +28,9 @@ struct UICommand: ParsableCommand {
     @Flag(help: "Print a one-time sign-in link instead of opening a browser.")
     var url = false
 
+    @Option(help: "Open this pending request's sheet (the number 'photolibctl requests' shows).")
+    var request: Int64?
+
     func run() throws {
         let socket = PhotoLibConnection.socketPath(explicit: connection.socket)
         // The daemon must answer first: the page is nothing without it.
@@ -41,7 +44,8 @@ struct UICommand: ParsableCommand {
             let owner = try PrivateFiles.owner(of: paths.signInDirectory)
             let handOver = geteuid() == 0 && owner.uid != 0 ? owner : nil
             try PrivateFiles.write(paths.signInDirectory + "/" + id, Array(secret.utf8), owner: handOver)
-            let link = "http://127.0.0.1:\(port)/sign-in?id=\(id)&secret=\(secret)"
+            let next = request.map { "&next=request-\($0)" } ?? ""
+            let link = "http://127.0.0.1:\(port)/sign-in?id=\(id)&secret=\(secret)\(next)"
             if url {
                 print(link)
                 return
@@ -50,6 +54,7 @@ struct UICommand: ParsableCommand {
                 <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Opening your photos…</title></head>
                 <body><form method="post" action="http://127.0.0.1:\(port)/sign-in">
                 <input type="hidden" name="id" value="\(id)"><input type="hidden" name="secret" value="\(secret)">
+                <input type="hidden" name="next" value="\(request.map { "request-\($0)" } ?? "")">
                 <noscript><button>Open your photos</button></noscript></form>
                 <script>document.forms[0].submit()</script></body></html>
                 """

@@ -212,6 +212,7 @@ struct RequestTests {
         let seen = try String(contentsOfFile: monitorOutput, encoding: .utf8)
         #expect(seen.contains("Purpose: Prints &lt;your&gt; holiday photos"), "\(seen)")
         #expect(seen.contains("photolibctl answer \(request)"), "\(seen)")
+        #expect(seen.contains("photolibctl ui --request \(request)"), "the notification names the page: \(seen)")
         // No notification service owns the name here: the daemon says so and carries on.
         try await waitUntil("the daemon to log the outcome") { daemon.log.contains("Request \(request):") }
         #expect(try pending(daemon).count == 1)

@@ -15,7 +15,7 @@ public enum RequestNotice {
         case .review: "limited ASSET…|cancel"
         case .pick: "ASSET…|cancel"
         }
-        return escape("\(why)\nAnswer with: photolibctl answer \(request.id) \(answers)")
+        return escape("\(why)\nAnswer on your photos page: photolibctl ui --request \(request.id)\nOr in a terminal: photolibctl answer \(request.id) \(answers)")
     }
 
     private static func escape(_ text: String) -> String {

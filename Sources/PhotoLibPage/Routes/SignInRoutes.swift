@@ -22,7 +22,7 @@ enum SignInRoutes {
         router.get("/sign-in") { request, _ in
             let id = request.uri.queryParameters.get("id") ?? ""
             let secret = request.uri.queryParameters.get("secret") ?? ""
-            return await signIn(id: id, secret: secret, page)
+            return await signIn(id: id, secret: secret, next: request.uri.queryParameters.get("next"), page)
         }
         router.post("/sign-in") { request, context in
             var request = request
@@ -30,18 +30,24 @@ enum SignInRoutes {
             let fields = URLComponents(string: "?" + String(buffer: body))?.queryItems ?? []
             let id = fields.first { $0.name == "id" }?.value ?? ""
             let secret = fields.first { $0.name == "secret" }?.value ?? ""
-            return await signIn(id: id, secret: secret, page)
+            return await signIn(id: id, secret: secret, next: fields.first { $0.name == "next" }?.value, page)
         }
         router.get("/signed-in.js") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8"],
-                     body: .init(byteBuffer: ByteBuffer(string: "location.replace('/');\n")))
+                     body: .init(byteBuffer: ByteBuffer(string: "location.replace('/' + (document.body.dataset.next || ''));\n")))
         }
     }
 
-    static func signIn(id: String, secret: String, _ page: PageContext) async -> Response {
+    /// `next`: where the page opens, `request-N` for a request's sheet; anything else opens the apps.
+    static func signIn(id: String, secret: String, next: String?, _ page: PageContext) async -> Response {
+        let target = next.flatMap { text -> String? in
+            guard text.hasPrefix("request-"), let number = Int64(text.dropFirst(8)), number > 0 else { return nil }
+            return "#request/\(number)"
+        } ?? ""
         switch await page.signIn.signIn(id: id, secret: secret, now: Date().timeIntervalSince1970) {
         case .signedIn(let session):
-            var response = html(.ok, "Signed in", "<p>Signed in; opening your photos…</p><script src=\"/signed-in.js\"></script>")
+            var response = html(.ok, "Signed in", "<p>Signed in; opening your photos…</p><script src=\"/signed-in.js\"></script>",
+                                next: target)
             response.headers[values: .setCookie].append("\(PageServer.cookieName)=\(session); Path=/; HttpOnly; SameSite=Strict")
             page.logger.notice("A browser signed in to the page.")
             return response
@@ -54,8 +60,9 @@ enum SignInRoutes {
         }
     }
 
-    static func html(_ status: HTTPResponse.Status, _ title: String, _ body: String) -> Response {
-        let page = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>\(title) · Photos</title></head><body>\(body)</body></html>"
+    static func html(_ status: HTTPResponse.Status, _ title: String, _ body: String, next: String = "") -> Response {
+        let page = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>\(title) · Photos</title></head>"
+            + "<body data-next=\"\(next)\">\(body)</body></html>"
         return Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
     }
 }

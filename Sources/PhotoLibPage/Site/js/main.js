@@ -5,7 +5,7 @@ import { showSelection } from './selection.js';
 import { showReport } from './report.js';
 import { showLibrary } from './library.js';
 import { notice } from './notice.js';
-import { followRequests } from './requests.js';
+import { followRequests, focusRequest } from './requests.js';
 
 async function route() {
   const main = document.getElementById('main');
@@ -14,6 +14,7 @@ async function route() {
     if (hash.startsWith('app/')) await showSelection(main, hash.slice(4));
     else if (hash === 'report') await showReport(main);
     else if (hash === 'library') await showLibrary(main);
+    else if (hash.startsWith('request/')) { await showApps(main); focusRequest(Number(hash.slice(8))); }
     else await showApps(main);
     for (const link of document.querySelectorAll('nav a')) {
       link.toggleAttribute('aria-current', link.getAttribute('href') === `#${hash.split('/')[0] || 'apps'}`);

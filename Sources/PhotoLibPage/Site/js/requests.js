@@ -130,3 +130,12 @@ function pickSheet(request) {
   }, { types: pick.types, limit: pick.limit, ordered: pick.ordered, label: (n) => `Add (${n})` });
   return sheet;
 }
+
+// Brings one request's sheet to the front (photolibctl ui --request N); a request no longer pending says so.
+export async function focusRequest(number) {
+  const { requests } = await get('/api/requests');
+  const request = requests.find((candidate) => candidate.request === number);
+  if (!request) return notice(`Request ${number} is no longer pending.`);
+  const sheet = shown.get(number);
+  if (sheet) { sheet.close(); sheet.showModal(); } else show(request);
+}
