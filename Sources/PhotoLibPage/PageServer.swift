@@ -61,6 +61,7 @@ public struct PageServer: Sendable {
         SignInRoutes.add(to: router, context)
         SiteRoutes.add(to: router, context)
         AppRoutes.add(to: router, context)
+        AppRoutes.addRules(to: router, context)
         let book = PathBook(library: status.library)
         AssetRoutes.add(to: router, context, book: book)
         ReportRoutes.add(to: router, context, book: book)

@@ -144,6 +144,13 @@ public struct MemberInfo: Codable, Sendable, Equatable {
     }
 }
 
+/// `albums` (admin): every album of the library, by path.
+public struct AlbumsResult: Codable, Sendable, Equatable {
+    /// Album paths relative to the library (escaped), bytewise in order; the library itself is not one.
+    public var albums: [String]
+    public init(albums: [String]) { self.albums = albums }
+}
+
 public struct AssetsResult: Codable, Sendable, Equatable {
     public var assets: [AssetInfo]
     /// How many assets match the filters, before `offset` and `limit`.

@@ -3,6 +3,7 @@ public enum Method: String, CaseIterable, Sendable {
     // Admin (the daemon's owner or root)
     case status
     case assets
+    case albums
     case apps
     case addApp = "app.add"
     case removeApp = "app.remove"

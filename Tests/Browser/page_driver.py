@@ -9,6 +9,9 @@
       reloading) for a request's sheet to appear and answers it as a person would: "Select
       Photos…" and the tiles NAME… then "Done"; "Allow Full Access"; "Don't Allow"; or, for a
       pick, the tiles NAME… in that order, then "Add (N)".
+  page_driver.py keys URL APP ALBUM
+      opens APP's editor, shares the whole album ALBUM, then from the keyboard alone: Tab into
+      the grid, ArrowRight, Space (ticks that photo), Enter (saves).
   page_driver.py show URL report|library --shots DIR
       signs in, opens that section as a person clicks its link, and prints what it shows.
   page_driver.py probe URL
@@ -106,6 +109,35 @@ def sheet(args):
         driver.quit()
 
 
+def keys(args):
+    from selenium.webdriver.common.keys import Keys
+    driver = browser()
+    try:
+        driver.get(args.url)
+        card = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]'), f"{args.app}'s card")
+        card.find_element(By.LINK_TEXT, "Edit Selected Photos…").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".grid input[type=checkbox]"), "the grid")
+        driver.find_element(By.CSS_SELECTOR, "details.albums summary").click()
+        album = wait(driver, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "details.albums input") if b.accessible_name == f"The whole album {args.album}"],
+                     f"the album {args.album}")[0]
+        album.find_element(By.XPATH, "..").click()
+        active = lambda: driver.switch_to.active_element
+        for _ in range(60):
+            if active().get_attribute("data-id"):
+                break
+            active().send_keys(Keys.TAB)
+        first = active().accessible_name
+        active().send_keys(Keys.ARROW_RIGHT)
+        toggled = active().accessible_name
+        active().send_keys(Keys.SPACE)
+        focus_ring = driver.execute_script("return getComputedStyle(document.activeElement.parentElement).outlineStyle")
+        active().send_keys(Keys.ENTER)
+        notice = wait(driver, lambda d: d.find_element(By.ID, "notice").text.startswith("Saved") and d.find_element(By.ID, "notice").text, "the saved notice")
+        print(json.dumps({"first": first, "toggled": toggled, "notice": notice, "focusRing": focus_ring}))
+    finally:
+        driver.quit()
+
+
 def show(args):
     driver = browser()
     try:
@@ -158,6 +190,10 @@ def main():
     r.add_argument("choice", choices=["select", "full", "deny", "pick"])
     r.add_argument("names", nargs="*")
     r.add_argument("--shots")
+    k = sub.add_parser("keys")
+    k.add_argument("url")
+    k.add_argument("app")
+    k.add_argument("album")
     v = sub.add_parser("show")
     v.add_argument("url")
     v.add_argument("section", choices=["report", "library"])
@@ -165,7 +201,7 @@ def main():
     p = sub.add_parser("probe")
     p.add_argument("url")
     args = parser.parse_args()
-    {"grant": grant, "sheet": sheet, "show": show, "probe": probe}[args.command](args)
+    {"grant": grant, "sheet": sheet, "keys": keys, "show": show, "probe": probe}[args.command](args)
 
 
 if __name__ == "__main__":

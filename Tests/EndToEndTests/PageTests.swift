@@ -219,6 +219,25 @@ struct PageTests {
         #expect(((library["checks"] as? [String]) ?? []).contains { $0.hasPrefix("OK: ") }, "\(library)")
     }
 
+    @Test("from the keyboard alone (Tab into the grid, an arrow, Space, Enter) a photo is granted, with a whole album shared live beside it")
+    func keyboardAndAlbum() async throws {
+        let daemon = try await Self.startedWithPhotos(["Trips/beach.jpg", "Trips/hill.jpg", "Home/cat.jpg"])
+        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
+        try daemon.ok("authorize", Self.viewer.app, "limited")
+        let page = try PageSession(daemon)
+        let result = try page.drive(["keys", page.url, Self.viewer.app, "Home"])
+        let toggled = try #require(result["toggled"] as? String)
+        #expect(toggled != result["first"] as? String, "the arrow moved the focus: \(result)")
+        #expect(result["focusRing"] as? String != "none", "the focused tile shows a ring: \(result)")
+        let selection = try JSONDecoder().decode(SelectionResult.self, from: Data(try daemon.ok("selection", Self.viewer.app, "--json").utf8))
+        #expect(selection.albums == ["Home"], "\(selection)")
+        let name = String(toggled.prefix { $0 != "," })
+        #expect(selection.assets.map { $0.path.split(separator: "/").last.map(String.init) } == [name], "\(selection) \(result)")
+        // The album is live: a photo added to it later joins the app's view.
+        try daemon.library.write("Home/new.jpg")
+        try await waitUntil("the new photo to join the view") { daemon.viewEntries(Self.viewer.app).count == 3 }
+    }
+
     /// A PNG whose header claims `width` × `height` pixels, with almost no pixel data behind it.
     static func pngClaiming(width: UInt32, height: UInt32) -> [UInt8] {
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {

@@ -47,6 +47,16 @@ enum AppRoutes {
         let until: Int64?
     }
 
+    struct RuleChange: Decodable {
+        let takenFrom: Int64
+        let takenTo: Int64
+        let type: String?
+    }
+
+    struct RuleRemoval: Decodable {
+        let rules: [Int64]
+    }
+
     struct SelectionView: Encodable {
         let app: String
         let status: String
@@ -133,6 +143,32 @@ enum AppRoutes {
                     added = result.assets.count + result.albums.count
                 }
                 return try PageServer.json(["added": added, "removed": removed])
+            }
+        }
+    }
+
+    /// Rule grants (by when photos were taken) and the album list the editor offers.
+    static func addRules(to router: Router<BasicRequestContext>, _ page: PageContext) {
+        router.get("/api/albums") { _, _ in
+            try await answer(page) { try PageServer.json(try await page.daemon.call(.albums, NoParams(), returning: AlbumsResult.self)) }
+        }
+        router.post("/api/apps/:app/rules") { request, context in
+            let app = try context.parameters.require("app")
+            let rule = try await request.decode(as: RuleChange.self, context: context)
+            return try await answer(page) {
+                let result = try await page.daemon.call(.select, SelectionEditParams(
+                    app: app, assets: nil, albums: nil, takenFrom: rule.takenFrom, takenTo: rule.takenTo, type: rule.type),
+                    returning: SelectionEditResult.self)
+                return try PageServer.json(["rules": result.rules ?? []])
+            }
+        }
+        router.post("/api/apps/:app/rules/remove") { request, context in
+            let app = try context.parameters.require("app")
+            let removal = try await request.decode(as: RuleRemoval.self, context: context)
+            return try await answer(page) {
+                let result = try await page.daemon.call(.deselect, SelectionEditParams(app: app, assets: nil, albums: nil, rules: removal.rules),
+                                                        returning: SelectionEditResult.self)
+                return try PageServer.json(["rules": result.rules ?? []])
             }
         }
     }

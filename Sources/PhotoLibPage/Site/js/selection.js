@@ -1,27 +1,52 @@
-// Edit Selected Photos: the library as a grid, newest first, the app's selection checked.
+// Edit Selected Photos: the library as a grid, newest first, the app's selection checked;
+// whole albums (live: photos added later join), rules by when photos were taken, and how long.
 import { get, post } from './api.js';
 import { element, labelled } from './dom.js';
 import { notice } from './notice.js';
 import { Grid } from './grid.js';
 
+const typeChoices = [['', 'All'], ['image', 'Photos'], ['video', 'Videos'], ['live', 'Live Photos']];
+
 export async function showSelection(main, app) {
-  const selection = await get(`/api/apps/${encodeURIComponent(app)}/selection`);
+  const path = `/api/apps/${encodeURIComponent(app)}`;
+  const [selection, { albums }] = await Promise.all([get(`${path}/selection`), get('/api/albums')]);
   const initial = new Set(selection.assets);
+  const initialAlbums = new Set(selection.albums);
   const grid = new Grid({ checked: initial });
-  const type = element('select', { 'aria-label': 'Show', onchange: () => grid.filter({ type: type.value, search: search.value }) },
-    [['', 'All'], ['image', 'Photos'], ['video', 'Videos'], ['live', 'Live Photos']].map(([value, words]) => element('option', { value, text: words })));
-  const search = element('input', { type: 'search', placeholder: 'Name, album or date', 'aria-label': 'Search',
-    onchange: () => grid.filter({ type: type.value, search: search.value }) });
-  const duration = element('select', { 'aria-label': 'For how long' },
-    [['', 'Until I change it'], ['3600', '1 hour'], ['86400', '1 day']].map(([value, words]) => element('option', { value, text: words })));
+
+  const type = element('select', { 'aria-label': 'Show', onchange: () => refilter() },
+    typeChoices.map(([value, words]) => element('option', { value, text: words })));
+  const search = element('input', { type: 'search', placeholder: 'Name, album or date', 'aria-label': 'Search', onchange: () => refilter() });
+  const refilter = () => grid.filter({ type: type.value, search: search.value });
+
+  const until = element('input', { type: 'datetime-local', 'aria-label': 'Until', hidden: true });
+  const duration = element('select', { 'aria-label': 'For how long', onchange: () => { until.hidden = duration.value !== 'until'; } },
+    [['', 'Until I change it'], ['3600', '1 hour'], ['86400', '1 day'], ['until', 'Until a date…']]
+      .map(([value, words]) => element('option', { value, text: words })));
+
+  const albumBoxes = albums.map((album) => element('input', { type: 'checkbox', value: album, checked: initialAlbums.has(album),
+    'aria-label': `The whole album ${album}` }));
+  const albumList = element('details', { class: 'albums' },
+    element('summary', { text: `Whole albums (${initialAlbums.size} shared; photos added later join)` }),
+    element('ul', {}, albumBoxes.map((box) => element('li', {}, element('label', { class: 'field' }, box, box.value)))));
+
   const save = element('button', { class: 'primary', type: 'button', text: 'Save', onclick: async () => {
     const now = grid.checkedIDs();
-    const select = [...now].filter((id) => !initial.has(id));
-    const deselect = [...initial].filter((id) => !now.has(id));
+    const albumsNow = new Set(albumBoxes.filter((box) => box.checked).map((box) => box.value));
+    const body = {
+      select: [...now].filter((id) => !initial.has(id)),
+      deselect: [...initial].filter((id) => !now.has(id)),
+      selectAlbums: [...albumsNow].filter((album) => !initialAlbums.has(album)),
+      deselectAlbums: [...initialAlbums].filter((album) => !albumsNow.has(album)),
+    };
+    if (duration.value === 'until') {
+      if (!until.value) return notice('Choose the date the grant ends.');
+      body.until = Math.floor(new Date(until.value).getTime() / 1000);
+    } else if (duration.value) {
+      body.forSeconds = Number(duration.value);
+    }
     try {
-      const body = { select, deselect };
-      if (duration.value) body.forSeconds = Number(duration.value);
-      const answer = await post(`/api/apps/${encodeURIComponent(app)}/selection`, body);
+      const answer = await post(`${path}/selection`, body);
       notice(`Saved: ${answer.added} added, ${answer.removed} removed for ${app}.`);
       location.hash = '#apps';
     } catch (error) {
@@ -29,12 +54,49 @@ export async function showSelection(main, app) {
     }
   } });
   grid.onConfirm = () => save.click();
-  main.replaceChildren(...[
+
+  main.replaceChildren(
     element('h2', { text: `Edit Selected Photos — ${app}` }),
-    selection.albums.length ? element('p', { class: 'note', text: `Whole albums shared: ${selection.albums.join(', ')}` }) : null,
-    element('div', { class: 'toolbar' }, labelled('Show', type), search, labelled('For', duration), save,
+    element('div', { class: 'toolbar' }, labelled('Show', type), search, labelled('For', duration), until, save,
       element('a', { href: '#apps', text: 'Cancel' })),
+    albumList,
+    rules(app, path, selection.rules),
     grid.element,
-  ].filter(Boolean));
+  );
   await grid.load();
+}
+
+// Rule grants: every photo taken in a span (of one type), live as the library changes.
+function rules(app, path, existing) {
+  const from = element('input', { type: 'date', 'aria-label': 'Taken from' });
+  const to = element('input', { type: 'date', 'aria-label': 'Taken until' });
+  const kind = element('select', { 'aria-label': 'Of type' }, typeChoices.map(([value, words]) => element('option', { value, text: words })));
+  const list = element('ul', {}, existing.map((rule) => element('li', { 'data-rule': String(rule.rule) },
+    `Every ${rule.type ?? 'photo or video'} taken from ${new Date(rule.takenFrom * 1000).toLocaleDateString('en')} `
+      + `to ${new Date((rule.takenTo - 1) * 1000).toLocaleDateString('en')} `,
+    element('button', { type: 'button', text: 'Remove', 'aria-label': `Remove rule ${rule.rule}`, onclick: async () => {
+      await act(`${path}/rules/remove`, { rules: [rule.rule] }, `Rule removed for ${app}.`);
+    } }))));
+  const add = element('button', { type: 'button', text: 'Add rule', onclick: async () => {
+    if (!from.value || !to.value) return notice('Choose both dates of the rule.');
+    const takenFrom = Math.floor(new Date(`${from.value}T00:00`).getTime() / 1000);
+    const takenTo = Math.floor(new Date(`${to.value}T00:00`).getTime() / 1000) + 86400;  // the last day is included
+    const body = { takenFrom, takenTo };
+    if (kind.value) body.type = kind.value;
+    await act(`${path}/rules`, body, `${app} now sees what was taken in that span, as the library changes.`);
+  } });
+  return element('details', { class: 'rules' },
+    element('summary', { text: `Rules by when photos were taken (${existing.length})` }),
+    list,
+    element('div', { class: 'toolbar' }, labelled('From', from), labelled('To', to), labelled('Type', kind), add));
+}
+
+async function act(path, body, done) {
+  try {
+    await post(path, body);
+    notice(done);
+    window.dispatchEvent(new HashChangeEvent('hashchange'));   // show the editor again, fresh
+  } catch (error) {
+    notice(error.message);
+  }
 }
