@@ -37,6 +37,7 @@ test: deps
 bench: release
 	@scripts/install-deps --bench
 	scripts/benchmark
+	scripts/benchmark-page
 
 # The units under a real systemd 252 in a throw-away container: socket
 # activation, readiness, the watchdog, journald, an app uid reading its view.
