@@ -58,7 +58,9 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
-        .target(name: "CThumbnail", dependencies: ["CVips"], path: "Sources/CThumbnail"),
+        // Video frames with ffmpegthumbnailer (Debian libffmpegthumbnailer-dev), what desktop thumbnailers use.
+        .target(name: "CThumbnail", dependencies: ["CVips"], path: "Sources/CThumbnail",
+                linkerSettings: [.linkedLibrary("ffmpegthumbnailer")]),
 
         // Pure model and decisions: no I/O at all.
         .target(name: "PhotoLibCore", path: "Sources/PhotoLibCore", swiftSettings: strict),

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <libffmpegthumbnailer/videothumbnailerc.h>
 #include <vips/vips.h>
 
 static void say(char *error, size_t error_size, const char *what) {
@@ -34,6 +35,9 @@ static void on_eval(VipsImage *image, VipsProgress *progress, void *deadline) {
     if (now_seconds() > *(double *)deadline) vips_image_set_kill(image, TRUE);
 }
 
+static int save_png(VipsImage *thumb, const char *uri, int64_t mtime, photolib_thumbnail_limits limits,
+                    void **png, size_t *length, char *error, size_t error_size);
+
 int photolib_thumbnail_dimensions(const char *path, int *width, int *height, char *error, size_t error_size) {
     VipsImage *header = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
     if (!header) {
@@ -61,6 +65,12 @@ int photolib_thumbnail_make(const char *path, const char *uri, int64_t mtime, ph
         say(error, error_size, "cannot make a thumbnail");
         return -1;
     }
+    return save_png(thumb, uri, mtime, limits, png, length, error, error_size);
+}
+
+// Writes `thumb` as a PNG with the cache's two fields and none of the original's metadata; takes `thumb`.
+static int save_png(VipsImage *thumb, const char *uri, int64_t mtime, photolib_thumbnail_limits limits,
+                    void **png, size_t *length, char *error, size_t error_size) {
     double deadline = now_seconds() + limits.max_seconds;
     vips_image_set_progress(thumb, TRUE);
     g_signal_connect(thumb, "eval", G_CALLBACK(on_eval), &deadline);
@@ -112,3 +122,37 @@ int64_t photolib_thumbnail_cached_mtime(const char *path) {
 }
 
 char *photolib_thumbnail_file_uri(const char *path) { return g_filename_to_uri(path, NULL, NULL); }
+
+int photolib_thumbnail_video(const char *path, const char *uri, int64_t mtime, photolib_thumbnail_limits limits,
+                             void **png, size_t *length, char *error, size_t error_size) {
+    video_thumbnailer *thumbnailer = video_thumbnailer_create();
+    image_data *frame = video_thumbnailer_create_image_data();
+    if (!thumbnailer || !frame) {
+        snprintf(error, error_size, "ffmpegthumbnailer could not start");
+        if (thumbnailer) video_thumbnailer_destroy(thumbnailer);
+        if (frame) video_thumbnailer_destroy_image_data(frame);
+        return -1;
+    }
+    video_thumbnailer_set_size(thumbnailer, limits.size, 0);
+    thumbnailer->thumbnail_image_type = Rgb;
+    thumbnailer->seek_percentage = 10;
+    thumbnailer->overlay_film_strip = 0;
+    thumbnailer->maintain_aspect_ratio = 1;
+    int status = video_thumbnailer_generate_thumbnail_to_buffer(thumbnailer, path, frame);
+    int result = -1;
+    if (status != 0 || !frame->image_data_ptr || frame->image_data_width <= 0 || frame->image_data_height <= 0) {
+        snprintf(error, error_size, "no frame could be read from the video");
+    } else {
+        VipsImage *image = vips_image_new_from_memory_copy(frame->image_data_ptr, (size_t)frame->image_data_size,
+                                                           frame->image_data_width, frame->image_data_height, 3, VIPS_FORMAT_UCHAR);
+        if (!image) {
+            say(error, error_size, "cannot take the video's frame");
+        } else {
+            image->Type = VIPS_INTERPRETATION_sRGB;
+            result = save_png(image, uri, mtime, limits, png, length, error, error_size);
+        }
+    }
+    video_thumbnailer_destroy_image_data(frame);
+    video_thumbnailer_destroy(thumbnailer);
+    return result;
+}

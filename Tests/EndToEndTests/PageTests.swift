@@ -109,6 +109,15 @@ struct PageTests {
         let headers = signedIn.headers
         #expect(headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true && headers["x-frame-options"] == "DENY", "\(headers)")
         #expect(headers["content-security-policy"]?.contains("default-src 'self'") == true)
+        // Guessing is cut short: five wrong secrets in a minute (the used link above was one) shut sign-in,
+        // and then even a right link is refused.
+        var statuses: [Int] = []
+        for attempt in 0..<5 {
+            statuses.append(try page.request("GET", "/sign-in?id=\(String(repeating: "0", count: 31))\(attempt)&secret=" + String(repeating: "f", count: 64)).status)
+        }
+        #expect(statuses == [403, 403, 403, 403, 429], "\(statuses)")
+        let refused = try page.request("GET", String((try page.freshLink()).dropFirst(page.base.count)))
+        #expect(refused.status == 429 && refused.body.contains("Too many wrong sign-in attempts"), "\(refused.status) \(refused.body)")
     }
 
     @Test("hostile images get a placeholder while the other thumbnails, and the page, go on")
@@ -236,6 +245,33 @@ struct PageTests {
         // The album is live: a photo added to it later joins the app's view.
         try daemon.library.write("Home/new.jpg")
         try await waitUntil("the new photo to join the view") { daemon.viewEntries(Self.viewer.app).count == 3 }
+    }
+
+    @Test("a video's thumbnail is a frame from it (ffmpegthumbnailer), in the freedesktop cache with its URI and mtime; a video with no frame gets a placeholder")
+    func videoThumbnail() async throws {
+        let daemon = try await RunningDaemon.startedByOwner { lib in
+            let made = lib.root + "/clip.mp4"
+            let result = try run("/usr/bin/ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-t", "2",
+                                                     "-pix_fmt", "yuv420p", made])
+            guard result.status == 0 else { throw TestFailure("ffmpeg could not make a test video: \(result.stderr)") }
+            try lib.copy(made, to: "Home/clip.mp4")
+            try lib.write("Home/broken.mp4", contents: "not a video at all")
+        }
+        let page = try PageSession(daemon)
+        let (cookie, _) = try page.signIn()
+        _ = try page.request("GET", "/api/assets?limit=50", headers: ["Cookie": cookie])
+        let ids = try daemon.assets()
+        let frame = try page.request("GET", "/thumbs/\(try #require(ids["Home/clip.mp4"]))", headers: ["Cookie": cookie])
+        #expect(frame.status == 200 && frame.headers["content-type"] == "image/png", "\(frame.status) \(frame.headers)")
+        let broken = try page.request("GET", "/thumbs/\(try #require(ids["Home/broken.mp4"]))", headers: ["Cookie": cookie])
+        #expect(broken.headers["content-type"] == "image/svg+xml" && broken.body.contains("Video"), "\(broken.headers)")
+        // The cache entry names the video's URI, as every desktop thumbnailer would.
+        let cache = daemon.library.root + "/.cache/thumbnails/large"
+        let cached = try #require((try? FileManager.default.contentsOfDirectory(atPath: cache))?.first { $0.hasSuffix(".png") })
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: cache + "/" + cached))
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let info = try run("/usr/bin/vipsheader", ["-a", cache + "/" + cached])
+        #expect(info.stdout.contains("Thumb::URI") && info.stdout.contains("file://" + daemon.library.path("Home/clip.mp4")), "\(info.stdout)")
     }
 
     /// A PNG whose header claims `width` × `height` pixels, with almost no pixel data behind it.

@@ -29,6 +29,11 @@ typedef struct {
 int photolib_thumbnail_make(const char *path, const char *uri, int64_t mtime, photolib_thumbnail_limits limits,
                             void **png, size_t *length, char *error, size_t error_size);
 
+/// Makes a PNG thumbnail of a video from a frame a tenth of the way in (past a black opening),
+/// with ffmpegthumbnailer (FFmpeg's decoders), then as `photolib_thumbnail_make` does. Returns 0 or -1.
+int photolib_thumbnail_video(const char *path, const char *uri, int64_t mtime, photolib_thumbnail_limits limits,
+                             void **png, size_t *length, char *error, size_t error_size);
+
 /// The width and height libvips reads from a file's header, without decoding pixels. Returns 0 or -1.
 int photolib_thumbnail_dimensions(const char *path, int *width, int *height, char *error, size_t error_size);
 

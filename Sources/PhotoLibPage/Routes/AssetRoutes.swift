@@ -50,7 +50,7 @@ enum AssetRoutes {
                 return PageServer.problem(.notFound, "No asset \(id) has been listed on this page; reload it.")
             }
             let mtime = file.mtime ?? PathInspection.status(String(decoding: file.path, as: UTF8.self)).map(\.modificationTime) ?? 0
-            switch await page.thumbnails.thumbnail(path: file.path, mtime: mtime / 1_000_000_000) {
+            switch await page.thumbnails.thumbnail(path: file.path, mtime: mtime / 1_000_000_000, isVideo: file.mediaType == "video") {
             case .png(let bytes):
                 return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=3600"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
@@ -90,7 +90,10 @@ actor PathBook {
     func remember(_ entries: [(id: String, path: String)]) {
         for (id, path) in entries where files[id] == nil {
             guard let relative = EscapedName.unescape(path) else { continue }
-            files[id] = File(path: library + [0x2F] + relative, mtime: nil, mediaType: "image")
+            // A report names no type: the file's extension tells, by the library's default rule.
+            let name = relative.split(separator: 0x2F).last.flatMap { FileName(bytes: Array($0)) }
+            let type = name.flatMap { AssetNamePolicy.standard.mediaType(of: $0) } ?? .image
+            files[id] = File(path: library + [0x2F] + relative, mtime: nil, mediaType: type.rawValue)
         }
     }
 

@@ -28,7 +28,7 @@ public actor ThumbnailCache {
     }
 
     /// The PNG thumbnail of the file at `path` (modified at `mtime`, in seconds), or why there is none.
-    public func thumbnail(path: [UInt8], mtime: Int64) async -> Thumbnailer.Made {
+    public func thumbnail(path: [UInt8], mtime: Int64, isVideo: Bool = false) async -> Thumbnailer.Made {
         let key = path + [0] + Array(String(mtime).utf8)
         if let reason = failed[key] { return .failed(reason) }
         let cPath = (path + [0]).map { CChar(bitPattern: $0) }
@@ -42,7 +42,7 @@ public actor ThumbnailCache {
         if let cached, photolib_thumbnail_cached_mtime(cached) == mtime, let bytes = (try? PrivateFiles.read(cached, limit: 8 << 20)) ?? nil {
             return .png(bytes)
         }
-        let made = await thumbnailer.make(path: cPath, uri: uri, mtime: mtime)
+        let made = await thumbnailer.make(path: cPath, uri: uri, mtime: mtime, isVideo: isVideo)
         switch made {
         case .png(let bytes):
             if let cached { try? PrivateFiles.write(cached, bytes) }

@@ -39,22 +39,25 @@ public final class Thumbnailer: Sendable {
 
     /// A thumbnail of the file at `path`; `uri` and `mtime` are written into it for the freedesktop cache.
     /// `path` is the file's path as C wants it: its bytes, then a NUL.
-    public func make(path: [CChar], uri: String, mtime: Int64) async -> Made {
+    /// A video (`isVideo`) gets a frame a tenth of the way in, by ffmpegthumbnailer.
+    public func make(path: [CChar], uri: String, mtime: Int64, isVideo: Bool = false) async -> Made {
         await withCheckedContinuation { continuation in
             workers.async { [self] in
                 slots.wait()
                 defer { slots.signal() }
-                continuation.resume(returning: makeHere(path: path, uri: uri, mtime: mtime))
+                continuation.resume(returning: makeHere(path: path, uri: uri, mtime: mtime, isVideo: isVideo))
             }
         }
     }
 
-    private func makeHere(path: [CChar], uri: String, mtime: Int64) -> Made {
+    private func makeHere(path: [CChar], uri: String, mtime: Int64, isVideo: Bool) -> Made {
         var png: UnsafeMutableRawPointer?
         var length = 0
         var error = [CChar](repeating: 0, count: 512)
         let limits = photolib_thumbnail_limits(size: Int32(size), max_pixels: maxPixels, max_seconds: maxSeconds)
-        let status = photolib_thumbnail_make(path, uri, mtime, limits, &png, &length, &error, error.count)
+        let status = isVideo
+            ? photolib_thumbnail_video(path, uri, mtime, limits, &png, &length, &error, error.count)
+            : photolib_thumbnail_make(path, uri, mtime, limits, &png, &length, &error, error.count)
         guard status == 0, let png else {
             return .failed(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
