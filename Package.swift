@@ -146,7 +146,9 @@ let package = Package(
             ],
             path: "Sources/PhotoLibPage",
             resources: [.copy("Site")],
-            swiftSettings: strict
+            // Swift 6.3.1's optimizer spends over ten minutes on this module's route closures
+            // (measured here); its work is libvips' and SwiftNIO's, both optimized, so it is not optimized itself.
+            swiftSettings: strict + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
         ),
         .executableTarget(
             name: "photolibd-page",
