@@ -59,7 +59,7 @@ public struct PageServer: Sendable {
         let router = Router()
         router.add(middleware: PageGuard(port: { port.value }, signIn: signIn, activity: activity))
         SignInRoutes.add(to: router, context)
-        SiteRoutes.add(to: router, context)
+        try SiteRoutes.add(to: router, context)
         AppRoutes.add(to: router, context)
         AppRoutes.addRules(to: router, context)
         let book = PathBook(library: status.library)

@@ -13,9 +13,13 @@ public enum DetachedProcess {
         return pid
     }
 
-    /// True while process `pid` exists (a zombie child counts until reaped).
+    /// True while process `pid` runs. A zombie does not: a detached process whose starter
+    /// is gone waits for its new parent to reap it, and some (a container's init) never do.
     public static func isAlive(_ pid: Int32) -> Bool {
-        pid > 0 && (kill(pid, 0) == 0 || Glibc.errno == EPERM)
+        guard pid > 0, kill(pid, 0) == 0 || Glibc.errno == EPERM else { return false }
+        guard let stat = (try? PrivateFiles.read("/proc/\(pid)/stat", limit: 4096)) ?? nil,
+              let close = stat.lastIndex(of: UInt8(ascii: ")")), close + 2 < stat.count else { return true }
+        return stat[close + 2] != UInt8(ascii: "Z")
     }
 
     /// The executable of this process, from /proc/self/exe.

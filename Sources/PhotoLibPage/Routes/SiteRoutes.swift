@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import PhotoLibCore
 import PhotoLibSystem
 
 /// The page's own files: `/` and what it loads, read from the site directory.
@@ -13,10 +14,16 @@ enum SiteRoutes {
     static let types = ["html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
                         "svg": "image/svg+xml", "png": "image/png"]
 
-    static func add(to router: Router<BasicRequestContext>, _ page: PageContext) {
+    /// Throws, saying where, when the site directory cannot be read: a page server with no page is no use.
+    static func add(to router: Router<BasicRequestContext>, _ page: PageContext) throws {
         var files: [String: String] = ["/": "index.html"]
         for folder in ["", "js/"] {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: page.site + "/" + folder)) ?? []
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: page.site + "/" + folder)
+            } catch {
+                throw PhotoLibError.invalidParameter(name: "site", reason: "the page's files in \(page.site)/\(folder) cannot be read (\(error)); reinstall photolibd or pass --site DIR")
+            }
             for name in names where types[(name as NSString).pathExtension] != nil {
                 files["/" + folder + name] = folder + name
             }

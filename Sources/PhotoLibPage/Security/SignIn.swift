@@ -40,11 +40,18 @@ public actor SignIn {
         guard id.count == 32, id.allSatisfy(\.isHexDigit) else { return fail(now, "That sign-in link is malformed; run 'photolibctl ui' again.") }
         let file = paths.signInDirectory + "/" + id
         // Read, then remove: whatever the outcome, this secret has been tried.
-        let stored = try? PrivateFiles.read(file, limit: 4096)
+        let stored: [UInt8]?
+        do {
+            stored = try PrivateFiles.read(file, limit: 4096)
+        } catch {
+            // Not "used already": something is wrong with the page's directory, and the person should hear what.
+            PrivateFiles.remove(file)
+            return fail(now, "That sign-in could not be read (\(error)); check that \(paths.signInDirectory) is yours, then run 'photolibctl ui' again.")
+        }
         let age = PathInspection.status(file).map { now - Double($0.modificationTime) / 1e9 }
         PrivateFiles.remove(file)
         PrivateFiles.remove(paths.signInPage(id))
-        guard let stored = stored ?? nil, let age else { return fail(now, "That sign-in link was used already, or never made; run 'photolibctl ui' again.") }
+        guard let stored, let age else { return fail(now, "That sign-in link was used already, or never made; run 'photolibctl ui' again.") }
         guard age <= lifetime else { return fail(now, "That sign-in link is older than \(Int(lifetime)) seconds; run 'photolibctl ui' again.") }
         guard PageRequestCheck.secretsEqual(stored, Array(secret.utf8)) else {
             return fail(now, "That sign-in link is not right; run 'photolibctl ui' again.")

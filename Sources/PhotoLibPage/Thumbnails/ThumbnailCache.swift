@@ -19,12 +19,17 @@ public actor ThumbnailCache {
     public init(thumbnailer: Thumbnailer, cacheHome: String?, log: @escaping @Sendable (String) -> Void) {
         self.thumbnailer = thumbnailer
         self.log = log
+        var usable: String?
         if let cacheHome {
             let directory = ThumbnailCacheName.directory(cacheHome: cacheHome, size: .large)
-            self.directory = (try? PrivateFiles.makeDirectory(directory)) != nil ? directory : nil
-        } else {
-            directory = nil
+            do {
+                try PrivateFiles.makeDirectory(directory)
+                usable = directory
+            } catch {
+                log("The thumbnail cache \(directory) cannot be used (\(error)); thumbnails are made each time, and kept nowhere.")
+            }
         }
+        directory = usable
     }
 
     /// The PNG thumbnail of the file at `path` (modified at `mtime`, in seconds), or why there is none.
