@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C: libinotifytools (Debian libinotifytools0-dev), through a module map.
@@ -142,6 +143,7 @@ let package = Package(
                 "PhotoLibClient", "PhotoLibProtocol", "PhotoLibCore", "PhotoLibSystem", "PhotoLibDoctor", "CThumbnail",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/PhotoLibPage",

@@ -66,7 +66,8 @@ public struct PageServer: Sendable {
         AssetRoutes.add(to: router, context, book: book)
         ReportRoutes.add(to: router, context, book: book)
         LibraryRoutes.add(to: router, context)
-        RequestRoutes.add(to: router, context, feed: EventFeed(socket: settings.socket, logger: logger))
+        let feed = EventFeed(socket: settings.socket, logger: logger)
+        RequestRoutes.add(to: router, context, feed: feed)
         let paths = self.paths
         let app = Application(
             router: router,

@@ -22,6 +22,23 @@ public enum DetachedProcess {
         return stat[close + 2] != UInt8(ascii: "Z")
     }
 
+    /// True when something accepts TCP connections on 127.0.0.1:`port` (a server shutting
+    /// down may still run, with its listening socket already closed).
+    public static func loopbackAccepts(port: Int) -> Bool {
+        guard let fd = try? systemCall("socket", { socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }) else { return false }
+        defer { _ = close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+        address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+        let connected = try? systemCall("connect") {
+            withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
+        return connected != nil
+    }
+
     /// The executable of this process, from /proc/self/exe.
     public static var ownExecutable: String? {
         var buffer = [CChar](repeating: 0, count: 4096)

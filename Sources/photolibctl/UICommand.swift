@@ -114,7 +114,8 @@ struct PageLauncher {
     private func running() -> (pid: Int32, port: Int)? {
         guard let bytes = (try? PrivateFiles.read(paths.serverFile)) ?? nil,
               let record = try? JSONDecoder().decode(ServerRecord.self, from: Data(bytes)),
-              DetachedProcess.isAlive(record.pid), record.port > 0 else { return nil }
+              DetachedProcess.isAlive(record.pid), record.port > 0,
+              DetachedProcess.loopbackAccepts(port: record.port) else { return nil }
         return (record.pid, record.port)
     }
 

@@ -274,6 +274,39 @@ struct PageTests {
         #expect(info.stdout.contains("Thumb::URI") && info.stdout.contains("file://" + daemon.library.path("Home/clip.mp4")), "\(info.stdout)")
     }
 
+    @Test("asked to stop with a page open, the page server ends the page's event stream and exits at once; photolibctl ui then starts a new one")
+    func stopsWithAPageOpen() async throws {
+        let daemon = try await Self.startedWithPhotos(["a.jpg"])
+        let page = try PageSession(daemon)
+        let (cookie, _) = try page.signIn()
+        let reader = """
+            import http.client, sys
+            c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=60)
+            c.request("GET", "/api/events", headers={"Host": "127.0.0.1:" + sys.argv[1], "Cookie": sys.argv[2]})
+            r = c.getresponse()
+            print("open", r.status, flush=True)
+            while r.readline(): pass
+            print("ended", flush=True)
+            """
+        let stream = try SpawnedProcess("/usr/bin/python3", ["-c", reader, String(page.port), cookie],
+                                        output: daemon.library.root + "/stream.out")
+        try await waitUntil("the event stream to open", while: stream) { stream.printed.contains("open 200") }
+        let pid = try #require(page.serverPID)
+        let started = Date()
+        kill(pid, SIGTERM)
+        #expect(stream.waitForExit(timeout: 15) == 0, "\(stream.ending)")
+        #expect(stream.printed.contains("ended"))
+        try await waitUntil("the page server to exit", timeout: 15) {
+            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: ")").last?.split(separator: " ").first
+            return state == nil || state == "Z"
+        }
+        #expect(Date().timeIntervalSince(started) < 10, "it stopped within seconds, not at the next ping")
+        // The next photolibctl ui gets a server that answers.
+        let next = try PageSession(daemon)
+        #expect(next.serverPID != pid)
+        #expect(try next.request("GET", "/api/apps").status == 401, "a fresh server answers (and wants a sign-in)")
+    }
+
     /// A PNG whose header claims `width` × `height` pixels, with almost no pixel data behind it.
     static func pngClaiming(width: UInt32, height: UInt32) -> [UInt8] {
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {

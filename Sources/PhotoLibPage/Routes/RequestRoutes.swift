@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import PhotoLibCore
 import PhotoLibProtocol
+import ServiceLifecycle
 
 /// Requests, live: what apps ask, answered on the page as `photolibctl answer` would.
 ///
@@ -54,7 +55,9 @@ enum RequestRoutes {
             return Response(status: .ok, headers: headers, body: .init { writer in
                 defer { Task { await activity.streamClosed() } }
                 try await writer.write(ByteBuffer(string: ": photolibd-page events\n\n"))
-                for await line in lines {
+                // At shutdown the stream ends at once: the server stops its listener first and then
+                // waits for open requests, and an open page would otherwise hold it up until its next ping.
+                for await line in lines.cancelOnGracefulShutdown() {
                     try await writer.write(ByteBuffer(string: line.isEmpty ? ": ping\n\n" : "data: \(line)\n\n"))
                 }
                 try await writer.finish(nil)
