@@ -13,6 +13,8 @@ public actor ThumbnailCache {
     private let thumbnailer: Thumbnailer
     private let directory: String?
     private var failed: [[UInt8]: String] = [:]
+    /// True once a cache read or write failed and was logged: one line, not one per tile.
+    private var cacheProblemLogged = false
     private let log: @Sendable (String) -> Void
 
     /// - Parameter cacheHome: `$XDG_CACHE_HOME` or `~/.cache`; nil keeps no cache on disk.
@@ -44,17 +46,34 @@ public actor ThumbnailCache {
         photolib_thumbnail_md5(uri, &digest)
         let name = String(decoding: digest.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let cached = directory.map { $0 + "/" + name + ".png" }
-        if let cached, photolib_thumbnail_cached_mtime(cached) == mtime, let bytes = (try? PrivateFiles.read(cached, limit: 8 << 20)) ?? nil {
-            return .png(bytes)
+        if let cached, photolib_thumbnail_cached_mtime(cached) == mtime {
+            do {
+                if let bytes = try PrivateFiles.read(cached, limit: 8 << 20) { return .png(bytes) }
+            } catch {
+                // Not "absent": the cache is there but cannot be read. Made again below, and said once.
+                cacheProblem("Cannot read the cached thumbnail \(cached): \(error)")
+            }
         }
         let made = await thumbnailer.make(path: cPath, uri: uri, mtime: mtime, isVideo: isVideo)
         switch made {
         case .png(let bytes):
-            if let cached { try? PrivateFiles.write(cached, bytes) }
+            if let cached {
+                do {
+                    try PrivateFiles.write(cached, bytes)
+                } catch {
+                    cacheProblem("Cannot write the thumbnail \(cached): \(error)")
+                }
+            }
         case .failed(let reason):
             failed[key] = reason
             log("No thumbnail for \(EscapedName.escape(path)): \(reason); the page shows a placeholder.")
         }
         return made
+    }
+
+    private func cacheProblem(_ what: String) {
+        guard !cacheProblemLogged else { return }
+        cacheProblemLogged = true
+        log("\(what); thumbnails are made again as needed (check the permissions of the thumbnail cache). Later failures are not logged.")
     }
 }
