@@ -4,8 +4,12 @@ public import PhotoLibCore
 extension StoreTransaction {
     /// Every location check, by member file row.
     public func locationChecks() throws -> [Int64: LocationCheck] {
-        var result: [Int64: LocationCheck] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT member, inode, size, mtime, outcome, derivedInode, derivedSize, problem FROM locationCheck") {
+        Dictionary(uniqueKeysWithValues: try fetchLocationChecks(where: "1"))
+    }
+
+    func fetchLocationChecks(where condition: String, arguments: StatementArguments = StatementArguments()) throws -> [(Int64, LocationCheck)] {
+        let sql = "SELECT member, inode, size, mtime, outcome, derivedInode, derivedSize, problem FROM locationCheck WHERE \(condition)"
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
             let outcome: LocationCheck.Outcome
             switch row["outcome"] as String {
             case "none": outcome = .noLocation
@@ -15,10 +19,9 @@ extension StoreTransaction {
             default: outcome = .cannotTell(row["problem"] ?? "not known")
             }
             let inode: Int64 = row["inode"]
-            result[row["member"]] = LocationCheck(inode: UInt64(bitPattern: inode), size: row["size"], modificationTime: row["mtime"],
-                                                  outcome: outcome)
+            return (row["member"], LocationCheck(inode: UInt64(bitPattern: inode), size: row["size"], modificationTime: row["mtime"],
+                                                 outcome: outcome))
         }
-        return result
     }
 
     /// Stores a check (nil: forgets it), for a member file that still exists.

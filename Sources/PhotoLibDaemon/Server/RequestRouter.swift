@@ -310,11 +310,24 @@ struct RequestRouter: Sendable {
                 }
                 albumFilter = albums.subtree(of: album)
             }
-            let search = p.search.flatMap(EscapedName.unescape)
-            var records = try tx.assets(albums: albumFilter, mediaType: type, nameContains: search)
-            if p.refused == true { records.removeAll { $0.refusal == nil } }
+            let filter = ListingFilter(albums: albumFilter, mediaType: type, nameContains: p.search.flatMap(EscapedName.unescape),
+                                       refusedOnly: p.refused == true, withheldOnly: p.withheld == true)
+            // Only the keys of every asset are read (and sorted); whole records only for the page asked for.
+            let keys = try tx.listingKeys(filter)
+            var albumPaths: [AlbumTree.ID: [UInt8]] = [:]
+            var sortKeys = ListingSortKeys(capacity: keys.count)
+            for key in keys {
+                let albumPath = albumPaths[key.album] ?? {
+                    let bytes = albums.path(of: key.album)?.bytes ?? []
+                    albumPaths[key.album] = bytes
+                    return bytes
+                }()
+                sortKeys.append(modificationTime: key.modificationTime, path: albumPath, key.name)
+            }
+            let window = page.window(of: sortKeys).map { keys[$0] }
+            let records = try tx.assets(rowIDs: window.map(\.rowID))
             // Why a file is withheld from apps without location, when it is (its check, for its content now).
-            let checks = try tx.locationChecks()
+            let checks = try tx.locationChecks(members: records.flatMap { $0.members.map(\.rowID) })
             func withheld(_ record: AssetRecord) -> String? {
                 record.members.lazy.compactMap { member -> String? in
                     guard let check = checks[member.rowID], check.isCurrent(for: member.file),
@@ -322,21 +335,18 @@ struct RequestRouter: Sendable {
                     return reason
                 }.first
             }
-            if p.withheld == true { records.removeAll { withheld($0) == nil } }
             var ids: AppAssetIDs?
             if let text = p.app {
                 let app = try appID(text)
                 guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
                 ids = record.assetIDs
             }
-            let listed = records.map { record in (record: record, path: Array(AssetInfo(record, albums: albums).path.utf8)) }
-            let window = page.apply(listed, path: \.path, mtime: { $0.record.primary.file.modificationTime })
-            return AssetsResult(assets: window.map { item in
-                var info = AssetInfo(item.record, albums: albums)
-                info.withheld = withheld(item.record)
-                info.appID = ids?.id(for: item.record.id).rawValue
+            return AssetsResult(assets: records.map { record in
+                var info = AssetInfo(record, albums: albums)
+                info.withheld = withheld(record)
+                info.appID = ids?.id(for: record.id).rawValue
                 return info
-            }, total: records.count)
+            }, total: keys.count)
         }
     }
 

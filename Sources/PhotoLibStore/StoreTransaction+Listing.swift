@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+public import PhotoLibCore
+
+/// Which assets a listing holds (`assets` in the protocol); nil or false: no condition.
+public struct ListingFilter: Sendable, Equatable {
+    /// A member file in one of these albums (and, with `nameContains`, that same member's name matches).
+    public var albums: [AlbumTree.ID]?
+    public var mediaType: MediaType?
+    /// A member file whose name holds these bytes, ASCII letters in either case.
+    public var nameContains: [UInt8]?
+    /// Only assets with a member left out of every view.
+    public var refusedOnly: Bool
+    /// Only assets with a member whose current location check could not tell.
+    public var withheldOnly: Bool
+
+    public init(albums: [AlbumTree.ID]? = nil, mediaType: MediaType? = nil, nameContains: [UInt8]? = nil,
+                refusedOnly: Bool = false, withheldOnly: Bool = false) {
+        self.albums = albums
+        self.mediaType = mediaType
+        self.nameContains = nameContains
+        self.refusedOnly = refusedOnly
+        self.withheldOnly = withheldOnly
+    }
+}
+
+/// One asset's place in a listing: its primary member's album, name and time.
+///
+/// Light enough to read for every asset of a 100,000-photo library on each
+/// page the person scrolls to; the whole record is read only for the page.
+public struct ListingKey: Sendable, Equatable {
+    public var rowID: Int64
+    public var album: AlbumTree.ID
+    public var name: [UInt8]
+    public var modificationTime: Int64
+}
+
+extension StoreTransaction {
+    /// The keys of every asset `filter` holds, in no particular order.
+    public func listingKeys(_ filter: ListingFilter) throws -> [ListingKey] {
+        var conditions: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        var memberClauses: [String] = []
+        if let albums = filter.albums {
+            memberClauses.append("album IN (\(albums.map { _ in "?" }.joined(separator: ",")))")
+            arguments += albums.map { $0 as any DatabaseValueConvertible }
+        }
+        if let name = filter.nameContains, !name.isEmpty {
+            // lower() folds ASCII only and leaves other bytes alone: a byte-safe, case-insensitive match.
+            memberClauses.append("instr(lower(CAST(name AS TEXT)), lower(CAST(? AS TEXT))) > 0")
+            arguments.append(Data(name))
+        }
+        if !memberClauses.isEmpty {
+            conditions.append("m.asset IN (SELECT asset FROM member WHERE \(memberClauses.joined(separator: " AND ")))")
+        }
+        if let type = filter.mediaType {
+            conditions.append("m.asset IN (SELECT rowid FROM asset WHERE mediaType = ?)")
+            arguments.append(type.rawValue)
+        }
+        if filter.refusedOnly {
+            conditions.append("m.asset IN (SELECT asset FROM member WHERE refusal IS NOT NULL)")
+        }
+        if filter.withheldOnly {
+            // LocationCheck.isCurrent, in SQL: a check counts for the content it was made for.
+            conditions.append("""
+                m.asset IN (SELECT w.asset FROM member w JOIN locationCheck c ON c.member = w.rowid
+                            WHERE c.outcome = 'cannotTell' AND c.inode = w.inode AND c.size = w.size AND c.mtime = w.mtime)
+                """)
+        }
+        let sql = "SELECT m.asset, m.album, m.name, m.mediaType, m.mtime, m.rowid FROM member m"
+            + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+        let statement = conditions.isEmpty ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
+        var keys: [ListingKey] = []
+        var rank: [Int64] = []  // the member row that gave each key: the primary is the image, then the lowest row
+        var place: [Int64: Int] = [:]
+        while let row = try rows.next() {
+            let asset: Int64 = row[0]
+            let isImage = (row[3] as String) == MediaType.image.rawValue
+            let memberRow: Int64 = row[5]
+            let order = isImage ? memberRow : memberRow + (Int64.max / 2)
+            let key = ListingKey(rowID: asset, album: row[1], name: [UInt8](row[2] as Data), modificationTime: row[4])
+            if let index = place[asset] {
+                if order < rank[index] { (keys[index], rank[index]) = (key, order) }
+            } else {
+                place[asset] = keys.count
+                keys.append(key)
+                rank.append(order)
+            }
+        }
+        return keys
+    }
+
+    /// The assets with these rows, in the order given (a row that no longer exists is left out).
+    public func assets(rowIDs: [Int64]) throws -> [AssetRecord] {
+        var found: [Int64: AssetRecord] = [:]
+        for start in stride(from: 0, to: rowIDs.count, by: 500) {
+            let chunk = Array(rowIDs[start..<min(start + 500, rowIDs.count)])
+            let marks = chunk.map { _ in "?" }.joined(separator: ",")
+            for record in try fetchAssets(where: "a.rowid IN (\(marks))", arguments: StatementArguments(chunk), cached: false) {
+                found[record.rowID] = record
+            }
+        }
+        return rowIDs.compactMap { found[$0] }
+    }
+
+    /// The location checks of these member files, by member row.
+    public func locationChecks(members: [Int64]) throws -> [Int64: LocationCheck] {
+        var result: [Int64: LocationCheck] = [:]
+        for start in stride(from: 0, to: members.count, by: 500) {
+            let chunk = Array(members[start..<min(start + 500, members.count)])
+            let marks = chunk.map { _ in "?" }.joined(separator: ",")
+            for (member, check) in try fetchLocationChecks(where: "member IN (\(marks))", arguments: StatementArguments(chunk)) {
+                result[member] = check
+            }
+        }
+        return result
+    }
+}
