@@ -357,3 +357,26 @@ int photolibd_spawn_detached(const char *path, char *const argv[], const char *o
     if (result == 0) *pid = child;
     return result;
 }
+
+int photolibd_spawn_helper(const char *path, char *const argv[], int channel, int32_t *pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attributes);
+    posix_spawn_file_actions_adddup2(&actions, channel, 0);
+    posix_spawn_file_actions_adddup2(&actions, channel, 1);
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    sigset_t defaults;
+    sigfillset(&defaults);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    pid_t child = 0;
+    int result = posix_spawn(&child, path, &actions, &attributes, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    if (result == 0) *pid = child;
+    return result;
+}

@@ -57,7 +57,13 @@ public final class PhotoLibConnection {
             default: throw .systemCall(name: "connect", path: socketPath, errno: error.errno)
             }
         }
-        if let receiveTimeout { socket.setReceiveTimeout(seconds: receiveTimeout) }
+        if let receiveTimeout {
+            do {
+                try socket.setReceiveTimeout(seconds: receiveTimeout)
+            } catch {
+                throw .systemCall(name: error.call, path: socketPath, errno: error.errno)
+            }
+        }
         var none: [FileDescriptor] = []
         var dropped = false
         let first = try Self.readLine(socket, &framer, &none, &dropped)  // a greeting carries no descriptors

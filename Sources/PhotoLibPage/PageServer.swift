@@ -22,8 +22,10 @@ public struct PageServer: Sendable {
         public var cacheHome: String?
         public var idleSeconds: Double
         public var port: Int
+        public var decoders: DecoderPool.Settings
 
-        public init(socket: String, site: String, cacheHome: String?, idleSeconds: Double, port: Int = 0) {
+        public init(socket: String, site: String, cacheHome: String?, idleSeconds: Double, port: Int = 0, decoders: DecoderPool.Settings) {
+            self.decoders = decoders
             self.socket = socket
             self.site = site
             self.cacheHome = cacheHome
@@ -50,7 +52,7 @@ public struct PageServer: Sendable {
         let status = try await daemon.call(.status, NoParams(), returning: StatusResult.self)
         let logger = self.logger
         let thumbnails = ThumbnailCache(
-            thumbnailer: try Thumbnailer(), cacheHome: settings.cacheHome, log: { logger.warning("\($0)") })
+            decoders: DecoderPool(settings: settings.decoders), cacheHome: settings.cacheHome, log: { logger.warning("\($0)") })
         let signIn = SignIn(paths: paths)
         let activity = Activity()
         let port = BoundPort()

@@ -14,6 +14,11 @@ public final class UnixStreamSocket: @unchecked Sendable {
         descriptor = FileDescriptor(rawValue: fd)
     }
 
+    /// Takes `descriptor`, a connected stream socket, to close it when done.
+    public init(adopting descriptor: FileDescriptor) {
+        self.descriptor = descriptor
+    }
+
     deinit { descriptor.close() }
 
     /// Writes every byte, retrying short writes.
@@ -39,9 +44,17 @@ public final class UnixStreamSocket: @unchecked Sendable {
     }
 
     /// Makes reads fail with `EAGAIN` after `seconds` without data (`SO_RCVTIMEO`).
-    public func setReceiveTimeout(seconds: Int) {
-        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-        _ = setsockopt(descriptor.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    public func setReceiveTimeout(seconds: Int) throws(SystemCallError) {
+        try setReceiveTimeout(seconds: Double(seconds))
+    }
+
+    /// Makes reads fail with `EAGAIN` after `seconds` without data (`SO_RCVTIMEO`).
+    public func setReceiveTimeout(seconds: Double) throws(SystemCallError) {
+        let whole = Int(seconds)
+        var timeout = timeval(tv_sec: whole, tv_usec: Int((seconds - Double(whole)) * 1_000_000))
+        _ = try systemCall("setsockopt SO_RCVTIMEO") {
+            setsockopt(descriptor.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
     }
 
     /// Half-closes the sending side, so the server sees end of input.

@@ -120,27 +120,73 @@ struct PageTests {
         #expect(refused.status == 429 && refused.body.contains("Too many wrong sign-in attempts"), "\(refused.status) \(refused.body)")
     }
 
-    @Test("hostile images get a placeholder while the other thumbnails, and the page, go on")
+    @Test("hostile images get a placeholder while the other thumbnails, and the page, go on; a decoder that dies is replaced")
     func hostileImagesArePlaceholders() async throws {
-        let daemon = try await Self.startedWithPhotos(["good.jpg"]) { lib in
+        let daemon = try await Self.startedWithPhotos(["good.jpg", "good2.jpg", "source.jpg"]) { lib in
             let good = try Data(contentsOf: URL(fileURLWithPath: lib.path("good.jpg")))
             try lib.write("truncated.jpg", contents: "")
             try good.prefix(good.count / 3).write(to: URL(fileURLWithPath: lib.path("truncated.jpg")))
             try lib.write("empty.jpg", contents: "")
             try lib.write("huge.png", contents: "")  // the owner's file first, then the crafted bytes
             try Data(Self.pngClaiming(width: 50_000, height: 50_000)).write(to: URL(fileURLWithPath: lib.path("huge.png")))
+            // A real HEIC whose header (its ispe boxes) claims 60,000 x 60,000 pixels.
+            let heic = lib.root + "/made.heic"
+            let made = try run("/usr/bin/heif-enc", ["-q", "50", lib.path("source.jpg"), "-o", heic])
+            guard made.status == 0 else { throw TestFailure("heif-enc failed: \(made.stderr)") }
+            try lib.write("huge.heic", contents: "")
+            try Data(try Self.heicClaiming(60_000, 60_000, Array(Data(contentsOf: URL(fileURLWithPath: heic)))))
+                .write(to: URL(fileURLWithPath: lib.path("huge.heic")))
+            unlink(heic)
         }
         let page = try PageSession(daemon)
         let (cookie, _) = try page.signIn()
         _ = try page.request("GET", "/api/assets?limit=50", headers: ["Cookie": cookie])
         let ids = try daemon.assets()
-        for name in ["truncated.jpg", "empty.jpg", "huge.png"] {
+        for name in ["truncated.jpg", "empty.jpg", "huge.png", "huge.heic"] {
             let answer = try page.request("GET", "/thumbs/\(try #require(ids[name]))", headers: ["Cookie": cookie])
             #expect(answer.status == 200 && answer.headers["content-type"] == "image/svg+xml", "\(name): \(answer.status) \(answer.headers)")
         }
         let good = try page.request("GET", "/thumbs/\(try #require(ids["good.jpg"]))", headers: ["Cookie": cookie])
         #expect(good.status == 200 && good.headers["content-type"] == "image/png")
-        #expect(page.serverPID.map { kill($0, 0) == 0 } == true, "the page server is still up")
+        let server = try #require(page.serverPID)
+        #expect(kill(server, 0) == 0, "the page server is still up")
+        // No image is decoded in the page server: its decoders are processes of their own. Kill them
+        // all, as a crash would: the next thumbnail comes from a new decoder, and the server goes on.
+        let decoders = Self.children(of: server).filter { Self.commandLine($0).contains("--decoder") }
+        #expect(!decoders.isEmpty, "the page server has decoder processes")
+        for decoder in decoders { kill(decoder, SIGKILL) }
+        let after = try page.request("GET", "/thumbs/\(try #require(ids["good2.jpg"]))", headers: ["Cookie": cookie])
+        #expect(after.status == 200 && after.headers["content-type"] == "image/png", "\(after.status) \(after.headers)")
+        #expect(kill(server, 0) == 0, "the page server is still up")
+    }
+
+    /// A HEIC's bytes with every `ispe` box (the image's stated size) claiming `width` x `height`.
+    static func heicClaiming(_ width: UInt32, _ height: UInt32, _ heic: [UInt8]) throws -> [UInt8] {
+        var bytes = heic
+        var patched = 0
+        var index = 0
+        while index + 16 <= bytes.count {
+            if bytes[index..<index + 4].elementsEqual("ispe".utf8) {
+                bytes.replaceSubrange(index + 8..<index + 16, with: bigEndian(width) + bigEndian(height))
+                patched += 1
+            }
+            index += 1
+        }
+        guard patched > 0 else { throw TestFailure("heif-enc wrote no ispe box") }
+        return bytes
+    }
+
+    static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(pid_t.init).filter { pid in
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("PPid:") }) else { return false }
+            return pid_t(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) == parent
+        }
+    }
+
+    static func commandLine(_ pid: pid_t) -> String {
+        ((try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()).map { $0 == 0 ? " " : String(UnicodeScalar($0)) }.joined()
     }
 
     /// Opens the page in Chromium, waits until it is open, then starts `app` (a command run as the app):

@@ -13,7 +13,7 @@ final class RawClient {
 
     init(_ path: String) throws {
         socket = try UnixStreamSocket(connectingTo: path)
-        socket.setReceiveTimeout(seconds: 30)
+        try socket.setReceiveTimeout(seconds: 30)
         _ = try line()  // greeting
     }
 

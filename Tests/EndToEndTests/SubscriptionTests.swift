@@ -103,7 +103,7 @@ struct UnixStreamSocketClient {
 
     init(_ path: String) throws {
         let socket = try UnixStreamSocket(connectingTo: path)
-        socket.setReceiveTimeout(seconds: 30)
+        try socket.setReceiveTimeout(seconds: 30)
         var bytes: [UInt8] = []
         while !bytes.contains(0x0A) {
             let chunk = try socket.read()

@@ -100,3 +100,31 @@ struct PageRuleTests {
         #expect(throws: PhotoLibError.self) { try ListingPage(order: nil, offset: nil, limit: -5) }
     }
 }
+
+@Suite("PNG text fields, as the thumbnail cache keeps them")
+struct PNGTextTests {
+    func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let length = UInt32(data.count)
+        return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+            + Array(type.utf8) + data + [0, 0, 0, 0]
+    }
+
+    @Test("Thumb::MTime is read from its tEXt chunk; other fields, image data and damage are told apart")
+    func fields() {
+        let header = PNGText.signature + chunk("IHDR", Array(repeating: 0, count: 13))
+        let png = header + chunk("tEXt", Array("Thumb::URI\u{0}file:///a.jpg".utf8)) + chunk("tEXt", Array("Thumb::MTime\u{0}1700000000".utf8))
+            + chunk("IDAT", [1, 2, 3]) + chunk("IEND", [])
+        #expect(PNGText.value(of: "Thumb::MTime", in: png) == "1700000000")
+        #expect(PNGText.value(of: "Thumb::URI", in: png) == "file:///a.jpg")
+        #expect(PNGText.value(of: "Thumb::Size", in: png) == nil)
+        // A field after the image data is not the standard's.
+        let late = header + chunk("IDAT", [1]) + chunk("tEXt", Array("Thumb::MTime\u{0}5".utf8))
+        #expect(PNGText.value(of: "Thumb::MTime", in: late) == nil)
+        // A chunk whose length runs past the end, and bytes that are no PNG.
+        var damaged = header + chunk("tEXt", Array("Thumb::MTime\u{0}7".utf8))
+        damaged[header.count + 3] = 200
+        #expect(PNGText.value(of: "Thumb::MTime", in: damaged) == nil)
+        #expect(PNGText.value(of: "Thumb::MTime", in: Array("GIF89a".utf8)) == nil)
+        #expect(PNGText.value(of: "Thumb::MTime", in: []) == nil)
+    }
+}

@@ -111,4 +111,9 @@ int photolibd_reopen_read_only(int fd);
 /// /dev/null and its output appended to `output`, with every signal unblocked;
 /// the child's pid in *pid. Returns 0, or an errno value.
 int photolibd_spawn_detached(const char *path, char *const argv[], const char *output, int32_t *pid);
+
+/// Starts `path` with `argv` (NULL-ended) as a helper: its standard input and output are `channel`
+/// (one end of a socket pair), its standard error this process's, nothing else of ours open, every
+/// signal unblocked; the child's pid in *pid. Returns 0, or an errno value.
+int photolibd_spawn_helper(const char *path, char *const argv[], int channel, int32_t *pid);
 #endif

@@ -57,6 +57,10 @@ enum AssetRoutes {
             case .failed:
                 return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "private, max-age=3600"],
                                 body: .init(byteBuffer: ByteBuffer(string: Placeholder.svg(file.mediaType))))
+            case .unavailable:
+                // Not the file's fault: the browser asks again next time.
+                return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
+                                body: .init(byteBuffer: ByteBuffer(string: Placeholder.svg(file.mediaType))))
             }
         }
     }

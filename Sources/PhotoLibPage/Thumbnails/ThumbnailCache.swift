@@ -10,16 +10,18 @@ import PhotoLibSystem
 /// that cannot be thumbnailed is remembered for the life of the server and
 /// logged once, so a hostile image costs one attempt, not one per scroll.
 public actor ThumbnailCache {
-    private let thumbnailer: Thumbnailer
+    private let decoders: DecoderPool
     private let directory: String?
     private var failed: [[UInt8]: String] = [:]
     /// True once a cache read or write failed and was logged: one line, not one per tile.
     private var cacheProblemLogged = false
+    /// True once decoders could not be had and that was logged.
+    private var decoderProblemLogged = false
     private let log: @Sendable (String) -> Void
 
     /// - Parameter cacheHome: `$XDG_CACHE_HOME` or `~/.cache`; nil keeps no cache on disk.
-    public init(thumbnailer: Thumbnailer, cacheHome: String?, log: @escaping @Sendable (String) -> Void) {
-        self.thumbnailer = thumbnailer
+    public init(decoders: DecoderPool, cacheHome: String?, log: @escaping @Sendable (String) -> Void) {
+        self.decoders = decoders
         self.log = log
         var usable: String?
         if let cacheHome {
@@ -38,23 +40,26 @@ public actor ThumbnailCache {
     public func thumbnail(path: [UInt8], mtime: Int64, isVideo: Bool = false) async -> Thumbnailer.Made {
         let key = path + [0] + Array(String(mtime).utf8)
         if let reason = failed[key] { return .failed(reason) }
-        let cPath = (path + [0]).map { CChar(bitPattern: $0) }
-        guard let uriPointer = photolib_thumbnail_file_uri(cPath) else { return .failed("the path is not absolute") }
+        guard let uriPointer = photolib_thumbnail_file_uri((path + [0]).map { CChar(bitPattern: $0) }) else { return .failed("the path is not absolute") }
         let uri = String(cString: uriPointer)
         photolib_thumbnail_free(uriPointer)
         var digest = [CChar](repeating: 0, count: 33)
         photolib_thumbnail_md5(uri, &digest)
         let name = String(decoding: digest.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let cached = directory.map { $0 + "/" + name + ".png" }
-        if let cached, photolib_thumbnail_cached_mtime(cached) == mtime {
+        if let cached {
             do {
-                if let bytes = try PrivateFiles.read(cached, limit: 8 << 20) { return .png(bytes) }
+                // One read: the thumbnail is checked (its Thumb::MTime) on the bytes that would be sent.
+                if let bytes = try PrivateFiles.read(cached, limit: 8 << 20),
+                   PNGText.value(of: "Thumb::MTime", in: bytes).flatMap({ Int64($0) }) == mtime {
+                    return .png(bytes)
+                }
             } catch {
                 // Not "absent": the cache is there but cannot be read. Made again below, and said once.
                 cacheProblem("Cannot read the cached thumbnail \(cached): \(error)")
             }
         }
-        let made = await thumbnailer.make(path: cPath, uri: uri, mtime: mtime, isVideo: isVideo)
+        let made = await decoders.make(path: path, uri: uri, mtime: mtime, isVideo: isVideo)
         switch made {
         case .png(let bytes):
             if let cached {
@@ -67,6 +72,12 @@ public actor ThumbnailCache {
         case .failed(let reason):
             failed[key] = reason
             log("No thumbnail for \(EscapedName.escape(path)): \(reason); the page shows a placeholder.")
+        case .unavailable(let reason):
+            // Not this file's fault: asked again next time, and said once.
+            if !decoderProblemLogged {
+                decoderProblemLogged = true
+                log("No thumbnails can be made now: \(reason). Later failures are not logged.")
+            }
         }
         return made
     }

@@ -61,7 +61,11 @@ public enum DBusClient {
         } catch {
             throw .system(error)
         }
-        socket.setReceiveTimeout(seconds: timeoutSeconds)
+        do {
+            try socket.setReceiveTimeout(seconds: timeoutSeconds)
+        } catch {
+            throw .system(error)
+        }
         var pending: [UInt8] = []
         do {
             // SASL EXTERNAL: the bus checks the uid against the socket's credentials.

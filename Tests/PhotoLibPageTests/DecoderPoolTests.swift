@@ -1,0 +1,79 @@
+import Foundation
+import Glibc
+@testable import PhotoLibPage
+import Testing
+
+/// The decoder pool with fake decoders (small shell scripts in place of `photolibd-page --decoder`):
+/// what a crash, a hang, a decoder that had exited and a decoder that cannot start each cost.
+@Suite("The page's decoder processes")
+struct DecoderPoolTests {
+    /// A fake decoder: `body` runs once per request line it reads.
+    static func decoder(_ body: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("photolibd-decoders-\(UInt32.random(in: 0..<UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("decoder").path
+        try "#!/bin/sh\nwhile read -r request; do\n\(body)\ndone\n".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
+
+    static func pool(_ executable: String, maxSeconds: Double = 20) -> DecoderPool {
+        DecoderPool(settings: .init(executable: executable, size: 2, maxSeconds: maxSeconds))
+    }
+
+    @Test("a decoder's PNG and a decoder's refusal come back as they were sent, over and over on the same decoders")
+    func answers() async throws {
+        let pool = Self.pool(try Self.decoder(#"""
+            case "$request" in
+              *'"video":true'*) printf '{"error":"no frame could be read from the video"}\n' ;;
+              *) printf '{"bytes":4}\nPNG!' ;;
+            esac
+            """#))
+        for _ in 0..<5 {
+            #expect(await pool.make(path: Array("/a.jpg".utf8), uri: "file:///a.jpg", mtime: 1, isVideo: false) == .png(Array("PNG!".utf8)))
+        }
+        #expect(await pool.make(path: Array("/v.mp4".utf8), uri: "file:///v.mp4", mtime: 1, isVideo: true)
+                == .failed("no frame could be read from the video"))
+    }
+
+    @Test("a decoder that crashes on a file costs that file a placeholder; the next file gets a new decoder")
+    func crash() async throws {
+        // Crashes on the file named crash.jpg, as a decoder would on a hostile file.
+        let pool = Self.pool(try Self.decoder(#"""
+            case "$request" in
+              *crash*) kill -SEGV $$ ;;
+              *) printf '{"bytes":2}\nok' ;;
+            esac
+            """#))
+        let crashed = await pool.make(path: Array("/crash.jpg".utf8), uri: "file:///crash.jpg", mtime: 1, isVideo: false)
+        guard case .failed(let reason) = crashed else { Issue.record("\(crashed)"); return }
+        #expect(reason.contains("killed by signal 11"), "\(reason)")
+        #expect(await pool.make(path: Array("/fine.jpg".utf8), uri: "file:///fine.jpg", mtime: 1, isVideo: false) == .png(Array("ok".utf8)))
+    }
+
+    @Test("a decoder that takes longer than allowed is killed, and the file gets a placeholder")
+    func hang() async throws {
+        let pool = Self.pool(try Self.decoder("sleep 60"), maxSeconds: 0.3)
+        let started = ContinuousClock.now
+        let made = await pool.make(path: Array("/slow.heic".utf8), uri: "file:///slow.heic", mtime: 1, isVideo: false)
+        #expect(made == .failed("decoding took longer than 0.3 s; its decoder was stopped"))
+        #expect(started.duration(to: .now) < .seconds(10))
+    }
+
+    @Test("a decoder that exited while idle is replaced without blaming the next file")
+    func exitedWhileIdle() async throws {
+        // Answers one request, then leaves as an idle decoder does: it says so, and exits.
+        let pool = Self.pool(try Self.decoder("printf '{\"bytes\":2}\\nok'; printf '{\"idle\":true}\\n'; exit 0"))
+        for name in ["one", "two", "three"] {
+            #expect(await pool.make(path: Array("/\(name).jpg".utf8), uri: "file:///\(name).jpg", mtime: 1, isVideo: false)
+                    == .png(Array("ok".utf8)), "\(name)")
+        }
+    }
+
+    @Test("a decoder that cannot start is not the file's fault")
+    func cannotStart() async throws {
+        let made = await Self.pool("/nonexistent/photolibd-page").make(path: Array("/a.jpg".utf8), uri: "file:///a.jpg", mtime: 1, isVideo: false)
+        guard case .unavailable(let reason) = made else { Issue.record("\(made)"); return }
+        #expect(reason.contains("/nonexistent/photolibd-page"), "\(reason)")
+    }
+}
