@@ -16,10 +16,14 @@
       signs in, opens that section as a person clicks its link, and prints what it shows.
   page_driver.py probe URL
       loads URL and prints what the page shows (for attack tests: a refusal, never data).
+  page_driver.py frame URL
+      signs in with the one-time URL, then opens a page of another origin (served here, on
+      localhost) that frames ours, as a hostile site would; prints what the frame holds and
+      what the browser said about it.
 
 Prints one JSON object on its last line. Debian's chromium and chromedriver, selenium 4 (python3-selenium).
 """
-import argparse, json, os
+import argparse, http.server, json, os, threading
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -31,6 +35,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 def browser():
     options = webdriver.ChromeOptions()
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900", "--disable-dev-shm-usage",
                  "--no-first-run", "--disable-background-networking"):
@@ -171,6 +176,42 @@ def probe(args):
         driver.quit()
 
 
+def frame(args):
+    driver = browser()
+    try:
+        driver.get(args.url)
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.app") or d.find_elements(By.CSS_SELECTOR, "main p"), "the page to open")
+        ours = args.url.split("/sign-in")[0] + "/#apps"
+        hostile = f'<!doctype html><title>A hostile site</title><p>Click here!</p><iframe id="f" src="{ours}" width="800" height="600"></iframe>'.encode()
+
+        class Hostile(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(hostile)))
+                self.end_headers()
+                self.wfile.write(hostile)
+
+            def log_message(self, *_):
+                pass
+
+        server = http.server.HTTPServer(("127.0.0.1", 0), Hostile)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            # localhost, not 127.0.0.1: another origin (and another site) than the page's.
+            driver.get(f"http://localhost:{server.server_address[1]}/")
+            wait(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the hostile page to load")
+            driver.switch_to.frame(driver.find_element(By.ID, "f"))
+            inside = {"url": driver.execute_script("return document.URL"),
+                      "text": driver.execute_script("return document.body ? document.body.innerText : ''")[:500]}
+            driver.switch_to.default_content()
+        finally:
+            server.shutdown()
+        print(json.dumps({"frame": inside, "log": [entry["message"] for entry in driver.get_log("browser")]}))
+    finally:
+        driver.quit()
+
+
 def shot(driver, directory, name):
     if directory:
         os.makedirs(directory, exist_ok=True)
@@ -194,6 +235,8 @@ def main():
     k.add_argument("url")
     k.add_argument("app")
     k.add_argument("album")
+    f = sub.add_parser("frame")
+    f.add_argument("url")
     v = sub.add_parser("show")
     v.add_argument("url")
     v.add_argument("section", choices=["report", "library"])
@@ -201,7 +244,7 @@ def main():
     p = sub.add_parser("probe")
     p.add_argument("url")
     args = parser.parse_args()
-    {"grant": grant, "sheet": sheet, "keys": keys, "show": show, "probe": probe}[args.command](args)
+    {"grant": grant, "sheet": sheet, "keys": keys, "show": show, "probe": probe, "frame": frame}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -54,7 +54,7 @@ struct PageTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []).filter { $0.hasSuffix(".png") }.count >= 4)
     }
 
-    @Test("without the one-time secret nobody gets in: no cookie, a wrong one, a used link, another uid, a sandbox on the network, a rebinding Host, a foreign Origin, no CSRF token")
+    @Test("without the one-time secret nobody gets in: no cookie, a wrong one, a used link, another uid, a sandbox on the network, a rebinding Host, a foreign Origin, no CSRF token, a site that frames the page in Chromium")
     func attacksAreRefused() async throws {
         let daemon = try await Self.startedWithPhotos(["a.jpg"])
         try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
@@ -109,6 +109,12 @@ struct PageTests {
         let headers = signedIn.headers
         #expect(headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true && headers["x-frame-options"] == "DENY", "\(headers)")
         #expect(headers["content-security-policy"]?.contains("default-src 'self'") == true)
+        // And in a real browser, signed in: a page of another origin that frames ours gets nothing in its frame.
+        let framed = try page.drive(["frame", try page.freshLink()])
+        let inside = try #require(framed["frame"] as? [String: Any])
+        #expect((inside["url"] as? String)?.hasPrefix("chrome-error://") == true, "the frame holds the browser's refusal: \(framed)")
+        #expect((inside["text"] as? String)?.contains("Photos") != true, "\(framed)")
+        #expect((framed["log"] as? [String])?.contains { $0.contains("frame-ancestors") } == true, "the browser says why: \(framed)")
         // Guessing is cut short: five wrong secrets in a minute (the used link above was one) shut sign-in,
         // and then even a right link is refused.
         var statuses: [Int] = []
