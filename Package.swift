@@ -63,12 +63,16 @@ let package = Package(
         .target(name: "CThumbnail", dependencies: ["CVips"], path: "Sources/CThumbnail",
                 linkerSettings: [.linkedLibrary("ffmpegthumbnailer")]),
 
+        // sd-bus (Debian libsystemd-dev): the desktop's session bus, for notifications the person can click.
+        .systemLibrary(name: "CSDBus", path: "Sources/CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "CDesktopNotifications", dependencies: ["CSDBus"], path: "Sources/CDesktopNotifications"),
+
         // Pure model and decisions: no I/O at all.
         .target(name: "PhotoLibCore", path: "Sources/PhotoLibCore", swiftSettings: strict),
         // The only module that makes system calls.
         .target(
             name: "PhotoLibSystem",
-            dependencies: ["PhotoLibCore", "CSystemShims", "CInotifyTools"],
+            dependencies: ["PhotoLibCore", "CSystemShims", "CInotifyTools", "CDesktopNotifications"],
             path: "Sources/PhotoLibSystem",
             swiftSettings: strict
         ),

@@ -1,5 +1,6 @@
 #include "thumbnail.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -37,6 +38,7 @@ static void on_eval(VipsImage *image, VipsProgress *progress, void *deadline) {
 
 static int save_png(VipsImage *thumb, const char *uri, int64_t mtime, photolib_thumbnail_limits limits,
                     void **png, size_t *length, char *error, size_t error_size);
+static int with_cache_fields(const void *bare, size_t bare_length, const char *uri, const char *mtime_text, void **png, size_t *length);
 
 int photolib_thumbnail_dimensions(const char *path, int *width, int *height, char *error, size_t error_size) {
     VipsImage *header = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
@@ -74,20 +76,66 @@ static int save_png(VipsImage *thumb, const char *uri, int64_t mtime, photolib_t
     double deadline = now_seconds() + limits.max_seconds;
     vips_image_set_progress(thumb, TRUE);
     g_signal_connect(thumb, "eval", G_CALLBACK(on_eval), &deadline);
-    // The thumbnail would carry the original's metadata, a GPS tag included: keep none of it.
+    // The thumbnail would carry the original's metadata, a GPS tag included: keep none of it
+    // (and strip what libvips would add), then add only the cache's two fields.
     const char *carried[] = {"exif-data", "xmp-data", "iptc-data", "icc-profile-data", NULL};
     for (int i = 0; carried[i]; i++) vips_image_remove(thumb, carried[i]);
-    char mtime_text[32];
-    snprintf(mtime_text, sizeof mtime_text, "%lld", (long long)mtime);
-    vips_image_set_string(thumb, "png-comment-0-Thumb::URI", uri);
-    vips_image_set_string(thumb, "png-comment-1-Thumb::MTime", mtime_text);
-    int failed = vips_pngsave_buffer(thumb, png, length, "compression", 3, "strip", FALSE, NULL);
+    void *bare = NULL;
+    size_t bare_length = 0;
+    int failed = vips_pngsave_buffer(thumb, &bare, &bare_length, "compression", 3, "strip", TRUE, NULL);
     int killed = now_seconds() > deadline;
     g_object_unref(thumb);
     if (failed != 0) {
         say(error, error_size, killed ? "decoding took longer than allowed" : "cannot encode the thumbnail");
         return -1;
     }
+    char mtime_text[32];
+    snprintf(mtime_text, sizeof mtime_text, "%lld", (long long)mtime);
+    if (with_cache_fields(bare, bare_length, uri, mtime_text, png, length) != 0) {
+        g_free(bare);
+        snprintf(error, error_size, "cannot encode the thumbnail (its PNG has no header where expected)");
+        return -1;
+    }
+    g_free(bare);
+    return 0;
+}
+
+static uint32_t crc32_of(const unsigned char *bytes, size_t count, uint32_t crc) {
+    crc = ~crc;
+    for (size_t i = 0; i < count; i++) {
+        crc ^= bytes[i];
+        for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+static unsigned char *put_text_chunk(unsigned char *out, const char *keyword, const char *text) {
+    size_t k = strlen(keyword), t = strlen(text), n = k + 1 + t;
+    out[0] = (unsigned char)(n >> 24); out[1] = (unsigned char)(n >> 16); out[2] = (unsigned char)(n >> 8); out[3] = (unsigned char)n;
+    memcpy(out + 4, "tEXt", 4);
+    memcpy(out + 8, keyword, k);
+    out[8 + k] = 0;
+    memcpy(out + 9 + k, text, t);
+    uint32_t crc = crc32_of(out + 4, 4 + n, 0);
+    unsigned char *end = out + 8 + n;
+    end[0] = (unsigned char)(crc >> 24); end[1] = (unsigned char)(crc >> 16); end[2] = (unsigned char)(crc >> 8); end[3] = (unsigned char)crc;
+    return end + 4;
+}
+
+// The standard's fields as plain tEXt chunks right after IHDR, where every reader looks first
+// (libvips would write them compressed, as zTXt): one read of the file tells whether it is current.
+static int with_cache_fields(const void *bare, size_t bare_length, const char *uri, const char *mtime_text, void **png, size_t *length) {
+    const size_t header = 8 + 25;  // signature, then IHDR: always first, 13 bytes of data
+    const unsigned char *in = bare;
+    if (bare_length < header || memcmp(in + 12, "IHDR", 4) != 0) return -1;
+    size_t extra = 2 * 12 + strlen("Thumb::URI") + 1 + strlen(uri) + strlen("Thumb::MTime") + 1 + strlen(mtime_text);
+    unsigned char *out = g_malloc(bare_length + extra);
+    memcpy(out, in, header);
+    unsigned char *at = put_text_chunk(out + header, "Thumb::URI", uri);
+    at = put_text_chunk(at, "Thumb::MTime", mtime_text);
+    memcpy(at, in + header, bare_length - header);
+    *png = out;
+    *length = bare_length + extra;
     return 0;
 }
 
@@ -97,28 +145,6 @@ void photolib_thumbnail_md5(const char *text, char out[33]) {
     gchar *sum = g_compute_checksum_for_string(G_CHECKSUM_MD5, text, -1);
     snprintf(out, 33, "%s", sum ? sum : "");
     g_free(sum);
-}
-
-int64_t photolib_thumbnail_cached_mtime(const char *path) {
-    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
-    if (!image) {
-        vips_error_clear();
-        return -1;
-    }
-    int64_t mtime = -1;
-    gchar **fields = vips_image_get_fields(image);
-    for (int i = 0; fields && fields[i]; i++) {
-        const char *name = fields[i];
-        const char *suffix = "-Thumb::MTime";
-        size_t n = strlen(name), m = strlen(suffix);
-        if (strncmp(name, "png-comment-", 12) == 0 && n > m && strcmp(name + n - m, suffix) == 0) {
-            const char *value = NULL;
-            if (vips_image_get_string(image, name, &value) == 0 && value) mtime = g_ascii_strtoll(value, NULL, 10);
-        }
-    }
-    g_strfreev(fields);
-    g_object_unref(image);
-    return mtime;
 }
 
 char *photolib_thumbnail_file_uri(const char *path) { return g_filename_to_uri(path, NULL, NULL); }

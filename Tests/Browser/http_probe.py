@@ -3,10 +3,10 @@
 
   http_probe.py METHOD URL [--header 'Name: value']... [--body TEXT]
 
-Prints {"status": N, "headers": {...}, "body": "..."} as one JSON line. Standard library only,
+Prints {"status": N, "headers": {...}, "body": "...", "bytes": "<base64>"} as one JSON line. Standard library only,
 so it runs as any uid and inside a sandbox.
 """
-import argparse, http.client, json, urllib.parse
+import argparse, base64, http.client, json, urllib.parse
 
 parser = argparse.ArgumentParser()
 parser.add_argument("method")
@@ -25,5 +25,6 @@ if body is not None:
     connection.putheader("Content-Length", str(len(body)))
 connection.endheaders(body)
 response = connection.getresponse()
+raw = response.read()
 print(json.dumps({"status": response.status, "headers": {k.lower(): v for k, v in response.getheaders()},
-                  "body": response.read().decode("utf-8", "replace")}))
+                  "body": raw.decode("utf-8", "replace"), "bytes": base64.b64encode(raw).decode()}))

@@ -18,7 +18,7 @@
       loads URL and prints what the page shows (for attack tests: a refusal, never data).
   page_driver.py frame URL
       signs in with the one-time URL, then opens a page of another origin (served here, on
-      localhost) that frames ours, as a hostile site would; prints what the frame holds and
+      another port) that frames ours, as a hostile site would; prints what the frame holds and
       what the browser said about it.
 
 Prints one JSON object on its last line. Debian's chromium and chromedriver, selenium 4 (python3-selenium).
@@ -198,8 +198,9 @@ def frame(args):
         server = http.server.HTTPServer(("127.0.0.1", 0), Hostile)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
-            # localhost, not 127.0.0.1: another origin (and another site) than the page's.
-            driver.get(f"http://localhost:{server.server_address[1]}/")
+            # Another port: another origin, though the same site, so the session cookie (SameSite=Strict)
+            # goes with the frame's request; only the page's frame-ancestors 'none' stands in the way.
+            driver.get(f"http://127.0.0.1:{server.server_address[1]}/")
             wait(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the hostile page to load")
             driver.switch_to.frame(driver.find_element(By.ID, "f"))
             inside = {"url": driver.execute_script("return document.URL"),

@@ -1,7 +1,9 @@
 import Foundation
 import Glibc
 import PhotoLibClient
+import PhotoLibCore
 import PhotoLibProtocol
+import PhotoLibSystem
 import Testing
 
 /// The person's page (SPEC §10) in headless Chromium, against the real daemon run by an ordinary owner.
@@ -54,7 +56,7 @@ struct PageTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []).filter { $0.hasSuffix(".png") }.count >= 4)
     }
 
-    @Test("without the one-time secret nobody gets in: no cookie, a wrong one, a used link, another uid, a sandbox on the network, a rebinding Host, a foreign Origin, no CSRF token, a site that frames the page in Chromium")
+    @Test("without the one-time secret nobody gets in: no cookie, a wrong one, a used link, another uid, a sandbox on the network, a rebinding Host, a foreign Origin, no CSRF token")
     func attacksAreRefused() async throws {
         let daemon = try await Self.startedWithPhotos(["a.jpg"])
         try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
@@ -109,12 +111,6 @@ struct PageTests {
         let headers = signedIn.headers
         #expect(headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true && headers["x-frame-options"] == "DENY", "\(headers)")
         #expect(headers["content-security-policy"]?.contains("default-src 'self'") == true)
-        // And in a real browser, signed in: a page of another origin that frames ours gets nothing in its frame.
-        let framed = try page.drive(["frame", try page.freshLink()])
-        let inside = try #require(framed["frame"] as? [String: Any])
-        #expect((inside["url"] as? String)?.hasPrefix("chrome-error://") == true, "the frame holds the browser's refusal: \(framed)")
-        #expect((inside["text"] as? String)?.contains("Photos") != true, "\(framed)")
-        #expect((framed["log"] as? [String])?.contains { $0.contains("frame-ancestors") } == true, "the browser says why: \(framed)")
         // Guessing is cut short: five wrong secrets in a minute (the used link above was one) shut sign-in,
         // and then even a right link is refused.
         var statuses: [Int] = []
@@ -124,6 +120,17 @@ struct PageTests {
         #expect(statuses == [403, 403, 403, 403, 429], "\(statuses)")
         let refused = try page.request("GET", String((try page.freshLink()).dropFirst(page.base.count)))
         #expect(refused.status == 429 && refused.body.contains("Too many wrong sign-in attempts"), "\(refused.status) \(refused.body)")
+    }
+
+    @Test("a site that frames the page, in Chromium signed in, gets the browser's refusal in its frame, and nothing of the page")
+    func framingIsRefused() async throws {
+        let daemon = try await Self.startedWithPhotos(["a.jpg"])
+        let page = try PageSession(daemon)
+        let framed = try page.drive(["frame", try page.freshLink()])
+        let inside = try #require(framed["frame"] as? [String: Any])
+        #expect((inside["url"] as? String)?.hasPrefix("chrome-error://") == true, "the frame holds the browser's refusal: \(framed)")
+        #expect((inside["text"] as? String)?.contains("Photos") != true, "\(framed)")
+        #expect((framed["log"] as? [String])?.contains { $0.contains("frame-ancestors") } == true, "the browser says why: \(framed)")
     }
 
     @Test("hostile images get a placeholder while the other thumbnails, and the page, go on; a decoder that dies is replaced")
@@ -324,6 +331,58 @@ struct PageTests {
         #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         let info = try run("/usr/bin/vipsheader", ["-a", cache + "/" + cached])
         #expect(info.stdout.contains("Thumb::URI") && info.stdout.contains("file://" + daemon.library.path("Home/clip.mp4")), "\(info.stdout)")
+    }
+
+    @Test("the freedesktop cache is shared: a file manager's current thumbnail is served as it is; a stale one is made again, with the file's URI and MTime as plain tEXt fields")
+    func sharedThumbnailCache() async throws {
+        let daemon = try await Self.startedWithPhotos(["current.jpg", "stale.jpg"])
+        let page = try PageSession(daemon)
+        let (cookie, _) = try page.signIn()
+        _ = try page.request("GET", "/api/assets?limit=50", headers: ["Cookie": cookie])
+        let ids = try daemon.assets()
+        let cache = daemon.library.root + "/.cache/thumbnails/large"
+        let owner = try #require(daemon.library.owner)
+        // What a file manager run by the owner leaves: a 7 x 5 PNG named by the MD5 of the file's URI.
+        func fileManagerThumbnail(of name: String, mtime: Int64) throws -> String {
+            let uri = "file://" + daemon.library.path(name)
+            let md5 = try run("/bin/sh", ["-c", "printf %s \"$0\" | md5sum", uri]).stdout.prefix(32)
+            let plain = daemon.library.root + "/plain-\(name).png"
+            guard try run("/usr/bin/vips", ["black", plain, "7", "5"]).status == 0 else { throw TestFailure("vips black failed") }
+            let path = cache + "/" + md5 + ".png"
+            try Data(Self.withTextFields(Array(try Data(contentsOf: URL(fileURLWithPath: plain))),
+                                         ["Thumb::URI": uri, "Thumb::MTime": String(mtime)])).write(to: URL(fileURLWithPath: path))
+            try owner.own(path)
+            return path
+        }
+        let currentTime = try #require(PathInspection.status(daemon.library.path("current.jpg"))).modificationTime / 1_000_000_000
+        let current = try fileManagerThumbnail(of: "current.jpg", mtime: currentTime)
+        let stale = try fileManagerThumbnail(of: "stale.jpg", mtime: 1_000)
+        let served = try page.request("GET", "/thumbs/\(try #require(ids["current.jpg"]))", headers: ["Cookie": cookie])
+        #expect(served.status == 200 && served.headers["content-type"] == "image/png")
+        let reused = try run("/usr/bin/vipsheader", [current]).stdout
+        #expect(reused.contains("7x5"), "the file manager's thumbnail is left as it was: \(reused)")
+        #expect(served.bodyBytes == Array(try Data(contentsOf: URL(fileURLWithPath: current))), "and served as it is")
+
+        let remade = try page.request("GET", "/thumbs/\(try #require(ids["stale.jpg"]))", headers: ["Cookie": cookie])
+        #expect(remade.status == 200 && remade.headers["content-type"] == "image/png")
+        let staleTime = try #require(PathInspection.status(daemon.library.path("stale.jpg"))).modificationTime / 1_000_000_000
+        let rewritten = Array(try Data(contentsOf: URL(fileURLWithPath: stale)))
+        #expect(PNGText.value(of: "Thumb::MTime", in: rewritten) == String(staleTime), "made again, for the file as it is now")
+        #expect(PNGText.value(of: "Thumb::URI", in: rewritten) == "file://" + daemon.library.path("stale.jpg"))
+        #expect(!(try run("/usr/bin/vipsheader", [stale]).stdout.contains("7x5")))
+        // What every desktop reader sees too (libvips reads the same fields).
+        let fields = try run("/usr/bin/vipsheader", ["-a", stale]).stdout
+        #expect(fields.contains("Thumb::MTime") && fields.contains(String(staleTime)), "\(fields)")
+    }
+
+    /// `png` with tEXt chunks for `fields` inserted right after its IHDR.
+    static func withTextFields(_ png: [UInt8], _ fields: [String: String]) -> [UInt8] {
+        var chunks: [UInt8] = []
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+            let body = Array("tEXt".utf8) + Array(key.utf8) + [0] + Array(value.utf8)
+            chunks += bigEndian(UInt32(body.count - 4)) + body + bigEndian(crc32(body))
+        }
+        return Array(png[0..<33]) + chunks + Array(png[33...])
     }
 
     @Test("asked to stop with a page open, the page server ends the page's event stream and exits at once; photolibctl ui then starts a new one")

@@ -47,7 +47,4 @@ void photolib_thumbnail_md5(const char *text, char out[33]);
 /// GNOME and KDE thumbnailer) writes it; free it with photolib_thumbnail_free. NULL when not absolute.
 char *photolib_thumbnail_file_uri(const char *path);
 
-/// The Thumb::MTime written in the cached thumbnail at `path`, or -1 when it has none or cannot be read.
-int64_t photolib_thumbnail_cached_mtime(const char *path);
-
 #endif

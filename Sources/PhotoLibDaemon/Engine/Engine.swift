@@ -69,7 +69,7 @@ actor Engine {
         self.queue = queue
         self.board = board
         self.logger = logger
-        prompter = DesktopPrompter(logger: logger)
+        prompter = DesktopPrompter(logger: logger, socket: configuration.socket)
         inboxes = InboxDirectories(path: configuration.inboxes, logger: logger)
         do {
             inboxWatcher = try InboxWatcher(logger: logger)

@@ -1,38 +1,71 @@
-import Dispatch
+import Foundation
 import Logging
 import PhotoLibCore
 import PhotoLibSystem
 
 /// Tells the person on their desktop that an app asks: one notification
-/// through the session bus's `org.freedesktop.Notifications` (what
-/// `notify-send` does). Where there is no bus or no notification service, the
-/// request still waits in `photolibctl requests` and `request` events; the
-/// daemon logs why no notification was shown and carries on.
+/// through the session bus's `org.freedesktop.Notifications`. Where the
+/// notification service offers actions, it carries "Review on Your Photos
+/// Page", which opens the request's sheet (`photolibctl ui --request N`); its
+/// text names that command everywhere. Where there is no bus or no
+/// notification service, the request still waits in `photolibctl requests`
+/// and `request` events; the daemon logs why no notification was shown.
 final class DesktopPrompter: Sendable {
-    private let logger: Logger
-    /// One at a time, off the engine: a bus that does not answer delays only other notifications.
-    private let queue = DispatchQueue(label: "photolibd desktop prompter", qos: .utility)
+    /// How long a notification's action is listened for (the service may keep it that long).
+    static let listenSeconds: Double = 3600
 
-    init(logger: Logger) {
+    private let logger: Logger
+    private let socket: String
+
+    init(logger: Logger, socket: String) {
         self.logger = logger
+        self.socket = socket
     }
 
     func announce(_ request: AccessRequest, purpose: String) {
         let summary = RequestNotice.summary(request)
         let body = RequestNotice.body(request, purpose: purpose)
-        let logger = self.logger
-        queue.async {
+        let (logger, socket) = (self.logger, self.socket)
+        // A thread of its own, off the engine: it waits for the click, and a bus that does not answer delays nothing else.
+        let thread = Thread {
+            let notification: DesktopNotification
             do {
-                let socket = try DBusClient.sessionBusSocket(environment: ProcessIdentity.environment)
-                try DBusClient.call(
-                    socketPath: socket, destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                    interface: "org.freedesktop.Notifications", member: "Notify",
-                    arguments: [.string("photolibd"), .uint32(0), .string("dialog-question"), .string(summary), .string(body),
-                                .stringArray([]), .emptyDictionary, .int32(-1)])
-                logger.info("Request \(request.id): the person was notified on the desktop.")
+                notification = try DesktopNotification(appName: "photolibd", icon: "dialog-question", summary: summary, body: body,
+                                                       action: (key: "open-page", label: "Review on Your Photos Page"))
             } catch {
                 logger.info("Request \(request.id): no desktop notification (\(error)); it waits in 'photolibctl requests'.")
+                return
             }
+            logger.info("Request \(request.id): the person was notified on the desktop\(notification.offersAction ? ", with a button that opens the page" : "").")
+            guard notification.offersAction else { return }
+            let outcome: DesktopNotification.Outcome
+            do {
+                outcome = try notification.wait(seconds: Self.listenSeconds)
+            } catch {
+                logger.info("Request \(request.id): stopped listening for a click on its notification (\(error)).")
+                return
+            }
+            guard case .action = outcome else { return }
+            Self.openPage(request: request.id, socket: socket, logger: logger)
+        }
+        thread.name = "photolibd notification \(request.id)"
+        thread.start()
+    }
+
+    /// Runs `photolibctl ui --request N`, which starts the page server when needed and opens the sheet in the browser.
+    static func openPage(request: Int64, socket: String, logger: Logger) {
+        let beside = DetachedProcess.ownExecutable.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path + "/photolibctl" }
+        guard let photolibctl = [beside, "/usr/bin/photolibctl", "/usr/local/bin/photolibctl"].compactMap({ $0 })
+            .first(where: PathInspection.isExecutable) else {
+            logger.warning("Request \(request): the notification was clicked, but photolibctl is not installed beside photolibd to open the page.")
+            return
+        }
+        let log = PagePaths(socket: socket).logFile
+        do {
+            _ = try DetachedProcess.start(photolibctl, ["ui", "--request", String(request), "--socket", socket], output: log)
+            logger.info("Request \(request): the notification was clicked; opening its sheet on the page (photolibctl ui; its output: \(log)).")
+        } catch {
+            logger.warning("Request \(request): the notification was clicked, but \(photolibctl) could not start: \(error).")
         }
     }
 }

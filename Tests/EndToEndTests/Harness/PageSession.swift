@@ -65,7 +65,7 @@ final class PageSession {
 
     /// One raw HTTP request, as any client could send it; `as` runs it as another command prefix (a uid, a sandbox).
     func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil,
-                 as prefix: [String] = []) throws -> (status: Int, headers: [String: String], body: String) {
+                 as prefix: [String] = []) throws -> (status: Int, headers: [String: String], body: String, bodyBytes: [UInt8]) {
         var arguments = [method, path.hasPrefix("http") ? path : base + path]
         var headers = headers
         if headers["Host"] == nil { headers["Host"] = "127.0.0.1:\(port)" }
@@ -76,7 +76,8 @@ final class PageSession {
         guard let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
             throw TestFailure("http_probe.py failed (\(result.status)): \(result.stderr)")
         }
-        return (object["status"] as? Int ?? 0, object["headers"] as? [String: String] ?? [:], object["body"] as? String ?? "")
+        return (object["status"] as? Int ?? 0, object["headers"] as? [String: String] ?? [:], object["body"] as? String ?? "",
+                Array((object["bytes"] as? String).flatMap { Data(base64Encoded: $0) } ?? Data()))
     }
 
     /// Signs in with a fresh one-time link and returns the session cookie and the CSRF token, as the browser holds them.
