@@ -19,7 +19,7 @@ struct UICommand: ParsableCommand {
         abstract: "Open the page where you choose which app sees which photos.",
         discussion: """
             Starts photolibd-page (the page's server, on 127.0.0.1) if it is not running, then opens the page \
-            in your default browser (xdg-open), signed in once. With --url it prints a one-time link instead, \
+            in your default browser ($BROWSER, else xdg-open), signed in once. With --url it prints a one-time link instead, \
             usable once within 60 seconds.
             """)
 
@@ -60,8 +60,7 @@ struct UICommand: ParsableCommand {
                 """
             let file = paths.signInPage(id)
             try PrivateFiles.write(file, Array(page.utf8), owner: handOver)
-            let opener = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"].first(where: PathInspection.isExecutable)
-            guard let opener else {
+            guard let opener = Self.browser() else {
                 print("Open \(file) in your browser (within 60 seconds); xdg-open is not installed to do it for you.")
                 return
             }
@@ -71,6 +70,18 @@ struct UICommand: ParsableCommand {
             Output.error("Cannot write the sign-in in \(paths.directory): \(error); check that directory is yours.")
             throw ExitStatus.failure.exitCode
         }
+    }
+}
+
+extension UICommand {
+    /// The program that opens a page: `$BROWSER` (its first entry, as xdg-open reads it) when set, else xdg-open.
+    static func browser() -> String? {
+        if let entry = ProcessIdentity.environment("BROWSER")?.split(separator: ":").first.map(String.init), !entry.isEmpty {
+            if entry.hasPrefix("/") { return PathInspection.isExecutable(entry) ? entry : nil }
+            let path = ProcessIdentity.environment("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
+            if let found = path.split(separator: ":").map({ "\($0)/\(entry)" }).first(where: PathInspection.isExecutable) { return found }
+        }
+        return ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open"].first(where: PathInspection.isExecutable)
     }
 }
 

@@ -133,6 +133,61 @@ struct PageTests {
         #expect((framed["log"] as? [String])?.contains { $0.contains("frame-ancestors") } == true, "the browser says why: \(framed)")
     }
 
+    @Test("a click on a request's desktop notification opens its sheet on the page, where the person answers it")
+    func notificationOpensTheSheet() async throws {
+        let library = try TestLibrary(owner: try TestOwner())
+        try library.write("a.jpg")
+        let owner = try #require(library.owner)
+        // A private session bus and a notification service run by the owner; the service offers
+        // actions and clicks each notification's button at once, as the person would.
+        let busSocket = library.root + "/bus"
+        let dbus = owner.command("/usr/bin/dbus-daemon")
+        let bus = try SpawnedProcess(dbus[0], Array(dbus.dropFirst()) + [
+            "--session", "--nofork", "--nopidfile", "--address=unix:path=\(busSocket)",
+        ], output: library.root + "/bus.out")
+        defer { bus.signal(SIGTERM) }
+        try await waitUntil("the bus to listen", while: bus) { FileManager.default.fileExists(atPath: busSocket) }
+        let address = "unix:path=\(busSocket)"
+        let record = library.root + "/notifications.jsonl"
+        let serviceCommand = owner.command("/usr/bin/env") + ["DBUS_SESSION_BUS_ADDRESS=\(address)", "/usr/bin/python3",
+                                                             try ReachableCopies.browserTool("notification_service.py"), record, "--click"]
+        let service = try SpawnedProcess(serviceCommand[0], Array(serviceCommand.dropFirst()), output: library.root + "/service.out")
+        defer { service.signal(SIGTERM) }
+        try await waitUntil("the notification service to own its name", while: service) { service.printed.contains("ready") }
+        // The person's browser, as $BROWSER names it: it records what it was asked to open.
+        let opened = library.root + "/opened"
+        let browser = library.root + "/browser.sh"
+        try "#!/bin/sh\nprintf '%s\\n' \"$1\" >> \(opened)\n".write(toFile: browser, atomically: true, encoding: .utf8)
+        chmod(browser, 0o755)
+
+        let daemon = try RunningDaemon(library)
+        try await daemon.start(environment: ["DBUS_SESSION_BUS_ADDRESS": address, "BROWSER": browser])
+        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid), "--purpose", "Shows your holiday photos")
+        let apps = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        let endpoint = try #require(apps.first { $0.app == Self.viewer.app }?.endpoint)
+        let asked = try PhotoLibConnection(socketPath: endpoint, receiveTimeout: 60).requestAuthorization(wait: false)
+        let request = try #require(asked.request)
+        do {
+            try await waitUntil("the click to open the browser") { FileManager.default.fileExists(atPath: opened) }
+        } catch {
+            let page = (try? String(contentsOfFile: PagePaths(socket: library.socket).logFile, encoding: .utf8)) ?? "(no page log)"
+            throw TestFailure("\(error); the daemon logged: \(daemon.log); the service: \(service.printed); the page's log: \(page)")
+        }
+        let shown = try #require(try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").first)
+        #expect(shown.contains("\"open-page\"") && shown.contains("Review on Your Photos Page"), "the notification offers the page: \(shown)")
+        let signIn = try #require(try String(contentsOfFile: opened, encoding: .utf8).split(separator: "\n").first.map(String.init))
+        #expect(try String(contentsOfFile: signIn, encoding: .utf8).contains("request-\(request)"), "the page opens on request \(request)")
+        // What the browser then shows: that request's sheet, answered as the person would.
+        let page = try PageSession(daemon)
+        let sheet = try page.drive(["sheet", "file://" + signIn, "full"])
+        #expect(sheet["title"] as? String == "“\(Self.viewer.app)” Would Like to Access Your Photos", "\(sheet)")
+        try await waitUntil("the request to be answered") {
+            try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.isEmpty
+        }
+        let appsNow = try daemon.ok("apps")
+        #expect(appsNow.contains("Full Access") || appsNow.contains("authorized"), "\(appsNow)")
+    }
+
     @Test("hostile images get a placeholder while the other thumbnails, and the page, go on; a decoder that dies is replaced")
     func hostileImagesArePlaceholders() async throws {
         let daemon = try await Self.startedWithPhotos(["good.jpg", "good2.jpg", "source.jpg"]) { lib in

@@ -60,10 +60,13 @@ final class DesktopPrompter: Sendable {
             logger.warning("Request \(request): the notification was clicked, but photolibctl is not installed beside photolibd to open the page.")
             return
         }
-        let log = PagePaths(socket: socket).logFile
+        let paths = PagePaths(socket: socket)
+        let log = paths.logFile
         do {
+            // The page's own directory holds its log; made here when the page has never been opened.
+            try PrivateFiles.makeDirectory(paths.directory)
             _ = try DetachedProcess.start(photolibctl, ["ui", "--request", String(request), "--socket", socket], output: log)
-            logger.info("Request \(request): the notification was clicked; opening its sheet on the page (photolibctl ui; its output: \(log)).")
+            logger.notice("Request \(request): the notification was clicked; opening its sheet on the page (photolibctl ui; its output: \(log)).")
         } catch {
             logger.warning("Request \(request): the notification was clicked, but \(photolibctl) could not start: \(error).")
         }
