@@ -1,6 +1,7 @@
 import GRDB
 public import PhotoLibCore
 import Foundation
+import Synchronization
 
 /// The daemon's state in SQLite: the asset index, albums, apps and selections.
 ///
@@ -15,6 +16,12 @@ public final class Store: Sendable {
     /// Checkpoints the log off the writer's path (nil for in-memory stores).
     private let checkpointer: Checkpointer?
     public let path: String
+    private let commits = Atomic<UInt64>(0)
+
+    /// How many write transactions have committed since the store was opened. Read before a
+    /// read transaction, it names a state the read's snapshot is at least as new as: what is
+    /// derived from reads (a sorted listing) may be kept while it stays the same.
+    public var generation: UInt64 { commits.load(ordering: .acquiring) }
 
     /// Opens (creating and migrating as needed) the database at `path`.
     public init(path: String) throws(PhotoLibError) {
@@ -65,7 +72,10 @@ public final class Store: Sendable {
 
     /// Runs `body` in one write transaction.
     public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
-        try writer.write { db in try body(StoreTransaction(db: db)) }
+        // Counted even when the body throws: a failed write may have changed nothing, and a
+        // needless miss costs a reread, where a missed change would serve a stale listing.
+        defer { commits.add(1, ordering: .releasing) }
+        return try writer.write { db in try body(StoreTransaction(db: db)) }
     }
 
     /// Runs `body` on a consistent read snapshot, concurrently with writes.

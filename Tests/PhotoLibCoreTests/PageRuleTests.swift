@@ -101,6 +101,25 @@ struct PageRuleTests {
     }
 }
 
+@Suite("Early pages of a long listing")
+struct ListingWindowTests {
+    @Test("an early page, kept as keys pass, is exactly that window of the whole order, ties included")
+    func earlyPages() throws {
+        var generator = SystemRandomNumberGenerator()
+        // Few distinct times, so ties (broken by path) are everywhere, as in a library imported at once.
+        let items = (0..<2_000).map { index in
+            (path: "Album\(Int.random(in: 0..<40, using: &generator))/IMG_\(index).jpg", mtime: Int64.random(in: 0..<5, using: &generator))
+        }
+        for order in ["newest", "path"] {
+            let whole = try ListingPage(order: order, offset: nil, limit: nil).apply(items, path: { Array($0.path.utf8) }, mtime: \.mtime).map(\.path)
+            for (offset, limit) in [(0, 1), (0, 120), (120, 120), (7, 30), (0, 249)] {
+                let page = try ListingPage(order: order, offset: offset, limit: limit).apply(items, path: { Array($0.path.utf8) }, mtime: \.mtime)
+                #expect(page.map(\.path) == Array(whole[offset..<offset + limit]), "\(order) \(offset) \(limit)")
+            }
+        }
+    }
+}
+
 @Suite("PNG text fields, as the thumbnail cache keeps them")
 struct PNGTextTests {
     func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {

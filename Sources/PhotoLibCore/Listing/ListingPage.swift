@@ -66,10 +66,29 @@ public struct ListingPage: Sendable, Equatable {
                         }
                         return lengthA < lengthB
                     }
-                    positions.sort { a, b in
+                    func precedes(_ a: Int32, _ b: Int32) -> Bool {
                         let (a, b) = (Int(a), Int(b))
                         if newestFirst, times[a] != times[b] { return times[a] > times[b] }
                         return pathPrecedes(a, b)
+                    }
+                    if end <= count / 8 {
+                        // An early page of a long listing (the page's first screens): keep only the
+                        // first `end` in order as they pass; most keys are refused by one comparison.
+                        var top: [Int32] = []
+                        top.reserveCapacity(end + 1)
+                        for position in positions {
+                            if top.count == end, let last = top.last, !precedes(position, last) { continue }
+                            var low = 0, high = top.count
+                            while low < high {
+                                let middle = (low + high) / 2
+                                if precedes(position, top[middle]) { high = middle } else { low = middle + 1 }
+                            }
+                            top.insert(position, at: low)
+                            if top.count > end { top.removeLast() }
+                        }
+                        positions = top
+                    } else {
+                        positions.sort(by: precedes)
                     }
                 }
             }

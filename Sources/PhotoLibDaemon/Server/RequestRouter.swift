@@ -22,6 +22,8 @@ struct RequestRouter: Sendable {
     let endpoints: EndpointSet
     let version: String
     let coder = MessageCoder()
+    /// The page's last listing, while the library stands still.
+    let listings = ListingCache()
 
     init(engine: Engine, watcher: LibraryWatcher, store: Store, board: StatusBoard, hub: SubscriptionHub,
          configuration: DaemonConfiguration, endpoints: EndpointSet, version: String) {
@@ -301,6 +303,7 @@ struct RequestRouter: Sendable {
             type = known
         }
         let page = try ListingPage(order: p.order, offset: p.offset, limit: p.limit)
+        let generation = store.generation
         return try store.read { tx in
             let albums = try tx.albumTree()
             var albumFilter: [AlbumTree.ID]?
@@ -313,19 +316,24 @@ struct RequestRouter: Sendable {
             let filter = ListingFilter(albums: albumFilter, mediaType: type, nameContains: p.search.flatMap(EscapedName.unescape),
                                        refusedOnly: p.refused == true, withheldOnly: p.withheld == true)
             // Only the keys of every asset are read (and sorted); whole records only for the page asked for.
-            let keys = try tx.listingKeys(filter)
-            var albumPaths: [AlbumTree.ID: [UInt8]] = [:]
-            var sortKeys = ListingSortKeys(capacity: keys.count)
-            for key in keys {
-                let albumPath = albumPaths[key.album] ?? {
-                    let bytes = albums.path(of: key.album)?.bytes ?? []
-                    albumPaths[key.album] = bytes
-                    return bytes
-                }()
-                sortKeys.append(modificationTime: key.modificationTime, path: albumPath, key.name)
-            }
-            let window = page.window(of: sortKeys).map { keys[$0] }
-            let records = try tx.assets(rowIDs: window.map(\.rowID))
+            let listing = try listings.keys(for: filter, generation: generation) ?? {
+                let keys = try tx.listingKeys(filter)
+                var albumPaths: [AlbumTree.ID: [UInt8]] = [:]
+                var sortKeys = ListingSortKeys(capacity: keys.count)
+                for key in keys {
+                    let albumPath = albumPaths[key.album] ?? {
+                        let bytes = albums.path(of: key.album)?.bytes ?? []
+                        albumPaths[key.album] = bytes
+                        return bytes
+                    }()
+                    sortKeys.append(modificationTime: key.modificationTime, path: albumPath, key.name)
+                }
+                let entry = ListingCache.Entry(generation: generation, filter: filter, rowIDs: keys.map(\.rowID), keys: sortKeys)
+                listings.keep(entry)
+                return entry
+            }()
+            let window = page.window(of: listing.keys).map { listing.rowIDs[$0] }
+            let records = try tx.assets(rowIDs: window)
             // Why a file is withheld from apps without location, when it is (its check, for its content now).
             let checks = try tx.locationChecks(members: records.flatMap { $0.members.map(\.rowID) })
             func withheld(_ record: AssetRecord) -> String? {
@@ -346,7 +354,7 @@ struct RequestRouter: Sendable {
                 info.withheld = withheld(record)
                 info.appID = ids?.id(for: record.id).rawValue
                 return info
-            }, total: keys.count)
+            }, total: listing.rowIDs.count)
         }
     }
 

@@ -24,14 +24,20 @@ export class Grid {
     this.element.addEventListener('keydown', (event) => this.key(event));
   }
 
-  async load() {
+  // The first page, asked for while the rest of the screen is still being asked for (see firstPage).
+  async load(first = null) {
     this.offset = 0;
     this.total = null;
     this.loading = false;
     this.sections.clear();
+    this.observer.unobserve(this.sentinel);
     this.element.replaceChildren(this.sentinel);
+    await this.more(first);
+    // The next page only once the first screenful has painted (or 2 s have passed): asked for at once,
+    // it would compete with the thumbnails the person is waiting to see.
+    const shown = [...this.element.querySelectorAll('.tile img')].slice(0, 60);
+    await Promise.race([Promise.all(shown.map((img) => img.decode().catch(() => null))), new Promise((done) => setTimeout(done, 2000))]);
     this.observer.observe(this.sentinel);
-    await this.more();
   }
 
   filter(query) {
@@ -39,19 +45,27 @@ export class Grid {
     return this.load();
   }
 
-  async more() {
+  static firstPage(query = { type: '', search: '' }) {
+    return get(`/api/assets?${Grid.params(0, query)}`);
+  }
+
+  static params(offset, query) {
+    return new URLSearchParams({ offset, limit: pageSize, type: query.type, search: query.search });
+  }
+
+  async more(prefetched = null) {
     if (this.loading || (this.total !== null && this.offset >= this.total)) return;
     this.loading = true;
-    const params = new URLSearchParams({ offset: this.offset, limit: pageSize, type: this.query.type, search: this.query.search });
-    const page = await get(`/api/assets?${params}`);
+    const page = prefetched ?? await get(`/api/assets?${Grid.params(this.offset, this.query)}`);
     this.total = page.total;
+    const start = this.offset;
     this.offset += page.assets.length;
-    for (const asset of page.assets) this.add(asset);
+    page.assets.forEach((asset, index) => this.add(asset, start + index));
     this.loading = false;
     if (page.assets.length === 0) this.total = this.offset;
   }
 
-  add(asset) {
+  add(asset, position) {
     if (this.types && !this.types.includes(asset.mediaType)) return;
     const date = new Date(asset.mtime / 1e6);
     const month = date.toLocaleString('en', { month: 'long', year: 'numeric' });
@@ -68,7 +82,8 @@ export class Grid {
     const kind = asset.mediaType === 'video' ? 'Video' : asset.mediaType === 'live' ? 'Live' : null;
     const tile = element('label', { class: 'tile', title: `${asset.path}` },
       box,
-      element('img', { src: `/thumbs/${encodeURIComponent(asset.id)}`, alt: '', loading: 'lazy', decoding: 'async' }),
+      // The first screenful is asked for at once; further tiles when they come near the screen.
+      element('img', { src: `/thumbs/${encodeURIComponent(asset.id)}`, alt: '', loading: position < 60 ? 'eager' : 'lazy', decoding: 'async' }),
       kind ? element('span', { class: 'badge', text: kind }) : null,
       element('span', { class: 'order', hidden: true }));
     section.append(tile);

@@ -25,17 +25,22 @@ async function route() {
 }
 
 async function start() {
+  // The session and the first screen are asked for together: a page that waited for one before
+  // the other would add a round trip to every opening.
+  const asked = session();
+  const shown = route();
   let info;
   try {
-    info = await session();
+    info = await asked;
     document.getElementById('library').textContent = `${info.library} · ${Number(info.assets).toLocaleString('en')} photos and videos`;
   } catch (error) {
+    await shown;
     document.getElementById('main').textContent = error.message;
     return;
   }
   followRequests(Number(info.assets));
   window.addEventListener('hashchange', route);
-  await route();
+  await shown;
 }
 
 start();

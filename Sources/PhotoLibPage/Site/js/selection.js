@@ -9,7 +9,7 @@ const typeChoices = [['', 'All'], ['image', 'Photos'], ['video', 'Videos'], ['li
 
 export async function showSelection(main, app) {
   const path = `/api/apps/${encodeURIComponent(app)}`;
-  const [selection, { albums }] = await Promise.all([get(`${path}/selection`), get('/api/albums')]);
+  const [selection, { albums }, first] = await Promise.all([get(`${path}/selection`), get('/api/albums'), Grid.firstPage()]);
   const initial = new Set(selection.assets);
   const initialAlbums = new Set(selection.albums);
   const grid = new Grid({ checked: initial });
@@ -63,7 +63,7 @@ export async function showSelection(main, app) {
     rules(app, path, selection.rules),
     grid.element,
   );
-  await grid.load();
+  await grid.load(first);
 }
 
 // Rule grants: every photo taken in a span (of one type), live as the library changes.
