@@ -62,6 +62,9 @@ let package = Package(
         // Video frames with ffmpegthumbnailer (Debian libffmpegthumbnailer-dev), what desktop thumbnailers use.
         .target(name: "CThumbnail", dependencies: ["CVips"], path: "Sources/CThumbnail",
                 linkerSettings: [.linkedLibrary("ffmpegthumbnailer")]),
+        // GLib alone (the thumbnail cache's names: MD5 and file URIs exactly as GLib writes them), for the page server.
+        .systemLibrary(name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .target(name: "CThumbnailNames", dependencies: ["CGLib"], path: "Sources/CThumbnailNames"),
 
         // sd-bus (Debian libsystemd-dev): the desktop's session bus, for notifications the person can click.
         .systemLibrary(name: "CSDBus", path: "Sources/CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -139,12 +142,12 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // The person's page (SPEC §10): an admin client of the daemon serving HTTP on loopback,
-        // with thumbnails made here, never in the daemon.
+        // The person's page (SPEC §10): an admin client of the daemon serving HTTP on loopback.
+        // Thumbnails are made in its decoder processes (photolibd-thumbnailer), never in it or the daemon.
         .target(
             name: "PhotoLibPage",
             dependencies: [
-                "PhotoLibClient", "PhotoLibProtocol", "PhotoLibCore", "PhotoLibSystem", "PhotoLibDoctor", "CThumbnail",
+                "PhotoLibClient", "PhotoLibProtocol", "PhotoLibCore", "PhotoLibSystem", "PhotoLibDoctor", "CThumbnailNames",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -155,6 +158,13 @@ let package = Package(
             // Swift 6.3.1's optimizer spends over ten minutes on this module's route closures
             // (measured here); its work is libvips' and SwiftNIO's, both optimized, so it is not optimized itself.
             swiftSettings: strict + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+        ),
+        // The page server's decoder process: the only executable that links libvips and ffmpegthumbnailer.
+        .executableTarget(
+            name: "photolibd-thumbnailer",
+            dependencies: ["CThumbnail", "PhotoLibProtocol", "PhotoLibSystem", "PhotoLibCore"],
+            path: "Sources/photolibd-thumbnailer",
+            swiftSettings: strict
         ),
         .executableTarget(
             name: "photolibd-page",

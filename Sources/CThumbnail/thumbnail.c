@@ -141,14 +141,6 @@ static int with_cache_fields(const void *bare, size_t bare_length, const char *u
 
 void photolib_thumbnail_free(void *png) { g_free(png); }
 
-void photolib_thumbnail_md5(const char *text, char out[33]) {
-    gchar *sum = g_compute_checksum_for_string(G_CHECKSUM_MD5, text, -1);
-    snprintf(out, 33, "%s", sum ? sum : "");
-    g_free(sum);
-}
-
-char *photolib_thumbnail_file_uri(const char *path) { return g_filename_to_uri(path, NULL, NULL); }
-
 int photolib_thumbnail_video(const char *path, const char *uri, int64_t mtime, photolib_thumbnail_limits limits,
                              void **png, size_t *length, char *error, size_t error_size) {
     video_thumbnailer *thumbnailer = video_thumbnailer_create();

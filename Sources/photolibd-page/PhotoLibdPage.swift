@@ -18,7 +18,7 @@ struct PhotoLibdPage: AsyncParsableCommand {
             Run as the library's owner: it is an admin client of the daemon on its main socket. It serves \
             HTTP on 127.0.0.1 only, at a port the kernel picks (written to photolibd-page/server.json beside \
             the socket), lets in only a browser signed in by 'photolibctl ui', and exits once no page has been \
-            open for --idle-exit seconds. Thumbnails are made with libvips in decoder processes of its own (one per core, each with its memory and time bounded), never in the daemon, and kept \
+            open for --idle-exit seconds. Thumbnails are made with libvips in decoder processes of its own (photolibd-thumbnailer, one per core, each with its memory and time bounded), never in it or the daemon, and kept \
             in the freedesktop cache (~/.cache/thumbnails/large) shared with the desktop.
             """,
         version: "0.1.0")
@@ -35,25 +35,16 @@ struct PhotoLibdPage: AsyncParsableCommand {
     @Option(help: "The directory of the page's files (default: found beside the executable).")
     var site: String?
 
-    @Flag(help: .private)
-    var decoder = false
-
-    @Option(help: .private)
-    var decoderMemory: UInt64 = 1 << 30
-
-    @Option(help: .private)
-    var decoderIdle: Double = 30
-
     @Option(help: "Stop decoding a file after this many seconds (its tile shows a placeholder).")
     var decodeSeconds: Double = 20
 
     func run() async throws {
-        if decoder {
-            // A decoder process of the page server's (DecoderPool): it decodes, and nothing else.
-            throw ExitCode(DecoderWorker.run(memoryBytes: decoderMemory, idleSeconds: decoderIdle))
+        guard let own = DetachedProcess.ownExecutable else {
+            throw ValidationError("Cannot tell where photolibd-page is (/proc/self/exe); its decoders are found beside it.")
         }
-        guard let executable = DetachedProcess.ownExecutable else {
-            throw ValidationError("Cannot tell where photolibd-page is (/proc/self/exe); its decoders are started from it.")
+        let executable = URL(fileURLWithPath: own).deletingLastPathComponent().path + "/photolibd-thumbnailer"
+        guard PathInspection.isExecutable(executable) else {
+            throw ValidationError("photolibd-thumbnailer (the page's decoder) is not installed beside photolibd-page at \(executable); reinstall photolibd (make install).")
         }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

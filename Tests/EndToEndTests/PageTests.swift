@@ -220,8 +220,10 @@ struct PageTests {
         #expect(kill(server, 0) == 0, "the page server is still up")
         // No image is decoded in the page server: its decoders are processes of their own. Kill them
         // all, as a crash would: the next thumbnail comes from a new decoder, and the server goes on.
-        let decoders = Self.children(of: server).filter { Self.commandLine($0).contains("--decoder") }
+        let decoders = Self.children(of: server).filter { Self.commandLine($0).contains("photolibd-thumbnailer") }
         #expect(!decoders.isEmpty, "the page server has decoder processes")
+        let maps = (try? String(contentsOfFile: "/proc/\(server)/maps", encoding: .utf8)) ?? ""
+        #expect(!maps.isEmpty && !maps.contains("libvips"), "the page server itself maps no image decoder")
         for decoder in decoders { kill(decoder, SIGKILL) }
         let after = try page.request("GET", "/thumbs/\(try #require(ids["good2.jpg"]))", headers: ["Cookie": cookie])
         #expect(after.status == 200 && after.headers["content-type"] == "image/png", "\(after.status) \(after.headers)")

@@ -3,7 +3,7 @@ import Glibc
 @testable import PhotoLibPage
 import Testing
 
-/// The decoder pool with fake decoders (small shell scripts in place of `photolibd-page --decoder`):
+/// The decoder pool with fake decoders (small shell scripts in place of `photolibd-thumbnailer`):
 /// what a crash, a hang, a decoder that had exited and a decoder that cannot start each cost.
 @Suite("The page's decoder processes")
 struct DecoderPoolTests {

@@ -1,8 +1,8 @@
 #ifndef PHOTOLIB_THUMBNAIL_H
 #define PHOTOLIB_THUMBNAIL_H
 // libvips behind a face Swift can call: libvips' options are C varargs, which
-// Swift does not import. Decoding stays in the page server's process (never the
-// daemon's), within the limits each call is given.
+// Swift does not import. Linked only by photolibd-thumbnailer, the page server's decoder
+// processes (never the daemon, never the page server), within the limits each call is given.
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,12 +39,5 @@ int photolib_thumbnail_dimensions(const char *path, int *width, int *height, cha
 
 void photolib_thumbnail_free(void *png);
 
-/// The MD5 of `text` as 32 hex digits and a NUL in `out` (the freedesktop cache names
-/// a thumbnail by the MD5 of its file's URI), with GLib's checksum.
-void photolib_thumbnail_md5(const char *text, char out[33]);
-
-/// The `file://` URI of an absolute path, escaped exactly as GLib (and so every
-/// GNOME and KDE thumbnailer) writes it; free it with photolib_thumbnail_free. NULL when not absolute.
-char *photolib_thumbnail_file_uri(const char *path);
 
 #endif

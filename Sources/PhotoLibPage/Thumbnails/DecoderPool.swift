@@ -1,8 +1,18 @@
 import Dispatch
 import Foundation
+import PhotoLibProtocol
 import PhotoLibSystem
 
-/// Decoder processes (`photolibd-page --decoder`), one per core, that make the page's thumbnails.
+/// What a thumbnail request produced.
+public enum ThumbnailOutcome: Sendable, Equatable {
+    case png([UInt8])
+    /// Why this file has no thumbnail (the page shows a placeholder, and does not ask again).
+    case failed(String)
+    /// Why no thumbnail could be made now, through no fault of the file (a decoder that cannot start).
+    case unavailable(String)
+}
+
+/// Decoder processes (`photolibd-thumbnailer`), one per core, that make the page's thumbnails.
 ///
 /// No image is decoded in the page server itself: a file that crashes a
 /// decoder, hangs it past its time or asks for more memory than it may have
@@ -12,7 +22,7 @@ import PhotoLibSystem
 public actor DecoderPool {
     /// How the decoders are started and bounded.
     public struct Settings: Sendable {
-        /// The `photolibd-page` executable (this one).
+        /// The `photolibd-thumbnailer` executable (installed beside photolibd-page).
         public var executable: String
         /// How many decode at once: the machine's cores, by default.
         public var size: Int
@@ -33,7 +43,7 @@ public actor DecoderPool {
         }
 
         var arguments: [String] {
-            ["--decoder", "--decoder-memory", String(memoryBytes), "--decoder-idle", String(idleSeconds)]
+            ["--memory", String(memoryBytes), "--idle", String(idleSeconds)]
         }
     }
 
@@ -52,8 +62,8 @@ public actor DecoderPool {
     }
 
     /// A thumbnail of the file at `path` (its bytes), made by a decoder.
-    public func make(path: [UInt8], uri: String, mtime: Int64, isVideo: Bool) async -> Thumbnailer.Made {
-        let request = DecodeRequest(path: Data(path).base64EncodedString(), uri: uri, mtime: mtime, video: isVideo)
+    public func make(path: [UInt8], uri: String, mtime: Int64, isVideo: Bool) async -> ThumbnailOutcome {
+        let request = DecodeRequest(path: path, uri: uri, mtime: mtime, video: isVideo)
         for attempt in 0..<2 {
             let helper: HelperProcess
             do {
@@ -81,7 +91,7 @@ public actor DecoderPool {
     }
 
     private enum Outcome {
-        case made(Thumbnailer.Made)
+        case made(ThumbnailOutcome)
         /// `busy`: the decoder had read the request.
         case decoderEnded(HelperProcess.Ending, busy: Bool)
         case timedOut

@@ -1,4 +1,4 @@
-import CThumbnail
+import CThumbnailNames
 import Foundation
 import PhotoLibCore
 import PhotoLibSystem
@@ -37,14 +37,14 @@ public actor ThumbnailCache {
     }
 
     /// The PNG thumbnail of the file at `path` (modified at `mtime`, in seconds), or why there is none.
-    public func thumbnail(path: [UInt8], mtime: Int64, isVideo: Bool = false) async -> Thumbnailer.Made {
+    public func thumbnail(path: [UInt8], mtime: Int64, isVideo: Bool = false) async -> ThumbnailOutcome {
         let key = path + [0] + Array(String(mtime).utf8)
         if let reason = failed[key] { return .failed(reason) }
-        guard let uriPointer = photolib_thumbnail_file_uri((path + [0]).map { CChar(bitPattern: $0) }) else { return .failed("the path is not absolute") }
+        guard let uriPointer = photolib_names_file_uri((path + [0]).map { CChar(bitPattern: $0) }) else { return .failed("the path is not absolute") }
         let uri = String(cString: uriPointer)
-        photolib_thumbnail_free(uriPointer)
+        photolib_names_free(uriPointer)
         var digest = [CChar](repeating: 0, count: 33)
-        photolib_thumbnail_md5(uri, &digest)
+        photolib_names_md5(uri, &digest)
         let name = String(decoding: digest.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let cached = directory.map { $0 + "/" + name + ".png" }
         if let cached {

@@ -14,7 +14,7 @@ import Glibc
 /// hard-linked from the checkout where they share a filesystem and copied where
 /// they do not, and are removed when the test process exits.
 enum ReachableCopies {
-    /// The built executable `name` (`photolibd`, `photolibctl`, `photolibd-page`), reachable by any uid.
+    /// The built executable `name` (`photolibd`, `photolibctl`, `photolibd-page`, `photolibd-thumbnailer`), reachable by any uid.
     static func binary(_ name: String) throws -> String { try made() + "/bin/" + name }
 
     /// `examples/NAME`, reachable by any uid; its siblings (photolib_client.py) are beside it.
@@ -37,7 +37,7 @@ enum ReachableCopies {
         chmod(root, 0o755)
         var problems: [String] = []
         for (folder, source, names, mode) in [
-            ("bin", RunningDaemon.buildDirectory, ["photolibd", "photolibctl", "photolibd-page"], mode_t(0o755)),
+            ("bin", RunningDaemon.buildDirectory, ["photolibd", "photolibctl", "photolibd-page", "photolibd-thumbnailer"], mode_t(0o755)),
             ("examples", RunningDaemon.packageRoot + "/examples", pythonFiles(in: RunningDaemon.packageRoot + "/examples"), mode_t(0o644)),
             ("browser", RunningDaemon.packageRoot + "/Tests/Browser", pythonFiles(in: RunningDaemon.packageRoot + "/Tests/Browser"), mode_t(0o755)),
         ] {

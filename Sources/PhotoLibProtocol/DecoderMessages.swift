@@ -1,46 +1,65 @@
 import Foundation
 
-/// What the page server asks a decoder process for: one thumbnail. One JSON line.
-struct DecodeRequest: Codable, Sendable {
+// The page server's talk with its decoder processes (photolibd-thumbnailer): one
+// request at a time over a socket pair, a JSON line each way, the PNG after its reply.
+
+/// What the page server asks a decoder process for: one thumbnail.
+public struct DecodeRequest: Codable, Sendable {
     /// The file's path bytes, base64 (a name need not be UTF-8).
-    var path: String
-    var uri: String
-    var mtime: Int64
-    var video: Bool
+    public var path: String
+    public var uri: String
+    public var mtime: Int64
+    public var video: Bool
+
+    public init(path: [UInt8], uri: String, mtime: Int64, video: Bool) {
+        self.path = Data(path).base64EncodedString()
+        self.uri = uri
+        self.mtime = mtime
+        self.video = video
+    }
+
+    /// The path's bytes; nil when the request is damaged.
+    public var pathBytes: [UInt8]? { Data(base64Encoded: path).map(Array.init) }
 }
 
 /// A decoder's answer: a JSON line, then `bytes` bytes of PNG when there are any.
-struct DecodeReply: Codable, Sendable {
-    var bytes: Int?
-    var error: String?
+public struct DecodeReply: Codable, Sendable {
+    public var bytes: Int?
+    public var error: String?
     /// Said by a decoder that leaves after waiting idle: a request that crossed it was never read.
-    var idle: Bool?
+    public var idle: Bool?
+
+    public init(bytes: Int? = nil, error: String? = nil, idle: Bool? = nil) {
+        self.bytes = bytes
+        self.error = error
+        self.idle = idle
+    }
 }
 
 /// One JSON line each way: requests and replies are small, the PNG follows its reply raw.
-enum DecoderLine {
-    static func encode<T: Encodable>(_ value: T) -> [UInt8] {
+public enum DecoderLine {
+    public static func encode<T: Encodable>(_ value: T) -> [UInt8] {
         // Encoding these plain structs cannot fail.
         ((try? JSONEncoder().encode(value)) ?? Data()) + [0x0A]
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, _ line: [UInt8]) -> T? {
+    public static func decode<T: Decodable>(_ type: T.Type, _ line: [UInt8]) -> T? {
         try? JSONDecoder().decode(type, from: Data(line))
     }
 }
 
 /// Reads lines and exact byte counts from a stream, keeping what it read ahead.
-struct StreamReader {
+public struct StreamReader {
     private var pending: [UInt8] = []
     private let read: () throws -> [UInt8]
 
     /// `read` returns the next bytes, or none at end of stream.
-    init(read: @escaping () throws -> [UInt8]) {
+    public init(read: @escaping () throws -> [UInt8]) {
         self.read = read
     }
 
     /// The next line without its newline; nil at end of stream.
-    mutating func line(limit: Int = 1 << 20) throws -> [UInt8]? {
+    public mutating func line(limit: Int = 1 << 20) throws -> [UInt8]? {
         while true {
             if let newline = pending.firstIndex(of: 0x0A) {
                 let line = Array(pending[..<newline])
@@ -55,7 +74,7 @@ struct StreamReader {
     }
 
     /// Exactly `count` bytes; nil when the stream ends first.
-    mutating func bytes(_ count: Int) throws -> [UInt8]? {
+    public mutating func bytes(_ count: Int) throws -> [UInt8]? {
         while pending.count < count {
             let more = try read()
             if more.isEmpty { return nil }

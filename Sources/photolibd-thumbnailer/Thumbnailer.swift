@@ -4,28 +4,24 @@ import PhotoLibCore
 
 /// Makes one thumbnail with libvips (ffmpegthumbnailer for a video's frame), within limits.
 ///
-/// Used only inside a decoder process (`DecoderWorker`), never in the page
-/// server or the daemon. Each image is refused before decoding when its header
+/// Used only in this decoder process, never in the page server or the daemon. Each image is refused before decoding when its header
 /// claims more than `maxPixels`, and stopped when it takes longer than
 /// `maxSeconds`; libvips shrinks on load, so a 12 MP JPEG is decoded at an
 /// eighth of its size, never whole.
-public final class Thumbnailer: Sendable {
-    /// What a thumbnail request produced.
-    public enum Made: Sendable, Equatable {
+final class Thumbnailer {
+    /// What one file gave: a PNG, or why none.
+    enum Made {
         case png([UInt8])
-        /// Why this file has no thumbnail (the page shows a placeholder, and does not ask again).
         case failed(String)
-        /// Why no thumbnail could be made now, through no fault of the file (a decoder that cannot start).
-        case unavailable(String)
     }
 
-    public let size: Int
-    public let maxPixels: Int64
-    public let maxSeconds: Double
+    let size: Int
+    let maxPixels: Int64
+    let maxSeconds: Double
 
     /// Starts libvips in this process; fails when it cannot.
-    public init(size: Int = 256, maxPixels: Int64 = 100_000_000, maxSeconds: Double = 10) throws(PhotoLibError) {
-        guard photolib_thumbnail_start("photolibd-page", 1, 64 << 20) == 0 else {
+    init(size: Int = 256, maxPixels: Int64 = 100_000_000, maxSeconds: Double = 10) throws(PhotoLibError) {
+        guard photolib_thumbnail_start("photolibd-thumbnailer", 1, 64 << 20) == 0 else {
             throw .invalidParameter(name: "libvips", reason: "libvips did not start; check that libvips is installed (Debian: libvips42)")
         }
         self.size = size
@@ -35,7 +31,7 @@ public final class Thumbnailer: Sendable {
 
     /// A thumbnail of the file at `path` (its bytes); `uri` and `mtime` are written into it for the freedesktop cache.
     /// A video (`isVideo`) gets a frame a tenth of the way in, by ffmpegthumbnailer.
-    public func make(path: [UInt8], uri: String, mtime: Int64, isVideo: Bool = false) -> Made {
+    func make(path: [UInt8], uri: String, mtime: Int64, isVideo: Bool = false) -> Made {
         let cPath = (path + [0]).map { CChar(bitPattern: $0) }
         var png: UnsafeMutableRawPointer?
         var length = 0

@@ -1,28 +1,29 @@
 import Foundation
+import PhotoLibProtocol
 import PhotoLibSystem
 
-/// The decoder process: `photolibd-page --decoder`, started by the page server's `DecoderPool`.
+/// The decoder process, started by the page server's `DecoderPool`.
 ///
 /// It reads one request at a time on its standard input (a socket pair with
 /// the page server) and answers on the same socket. It runs with its address
 /// space limited, so a hostile image that asks for all the memory gets a
 /// failed allocation here, and whatever crashes takes only this process.
-public enum DecoderWorker {
+enum DecoderWorker {
     /// Serves requests until end of input or `idleSeconds` without one; returns the exit status.
-    public static func run(memoryBytes: UInt64, idleSeconds: Double) -> Int32 {
+    static func run(memoryBytes: UInt64, idleSeconds: Double) -> Int32 {
         let channel = UnixStreamSocket(adopting: FileDescriptor(rawValue: 0))
         do {
             try ResourceLimit.limitAddressSpace(memoryBytes)
             try channel.setReceiveTimeout(seconds: idleSeconds)
         } catch {
-            FileHandle.standardError.write(Data("photolibd-page decoder: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("photolibd-thumbnailer: \(error)\n".utf8))
             return 1
         }
         let thumbnailer: Thumbnailer
         do {
             thumbnailer = try Thumbnailer()
         } catch {
-            FileHandle.standardError.write(Data("photolibd-page decoder: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("photolibd-thumbnailer: \(error)\n".utf8))
             return 1
         }
         var reader = StreamReader { try channel.read() }
@@ -36,14 +37,13 @@ public enum DecoderWorker {
                 try? channel.write(DecoderLine.encode(DecodeReply(idle: true)))
                 return 0
             }
-            guard let line, let request = DecoderLine.decode(DecodeRequest.self, line),
-                  let path = Data(base64Encoded: request.path) else { return 0 }
-            let made = thumbnailer.make(path: Array(path), uri: request.uri, mtime: request.mtime, isVideo: request.video)
+            guard let line, let request = DecoderLine.decode(DecodeRequest.self, line), let path = request.pathBytes else { return 0 }
+            let made = thumbnailer.make(path: path, uri: request.uri, mtime: request.mtime, isVideo: request.video)
             do {
                 switch made {
                 case .png(let png):
                     try channel.write(DecoderLine.encode(DecodeReply(bytes: png.count)) + png)
-                case .failed(let reason), .unavailable(let reason):
+                case .failed(let reason):
                     try channel.write(DecoderLine.encode(DecodeReply(error: reason)))
                 }
             } catch {
