@@ -16,6 +16,9 @@
       signs in, opens that section as a person clicks its link, and prints what it shows.
   page_driver.py probe URL
       loads URL and prints what the page shows (for attack tests: a refusal, never data).
+  page_driver.py follow URL APP WORDS
+      signs in and waits on the apps page; prints "ready", then waits (without reloading) until
+      APP's card says WORDS, and prints what it says.
   page_driver.py frame URL
       signs in with the one-time URL, then opens a page of another origin (served here, on
       another port) that frames ours, as a hostile site would; prints what the frame holds and
@@ -176,6 +179,21 @@ def probe(args):
         driver.quit()
 
 
+def follow(args):
+    driver = browser()
+    try:
+        driver.get(args.url)
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]'), "the app's card")
+        before = driver.find_element(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]').text
+        driver.execute_script("window.notReloaded = true")
+        print("ready", flush=True)
+        card = wait(driver, lambda d: [c for c in d.find_elements(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]') if args.words in c.text],
+                    f"the card to say {args.words}", seconds=60)[0]
+        print(json.dumps({"before": before, "after": card.text, "reloaded": not driver.execute_script("return window.notReloaded === true")}))
+    finally:
+        driver.quit()
+
+
 def frame(args):
     driver = browser()
     try:
@@ -236,6 +254,10 @@ def main():
     k.add_argument("url")
     k.add_argument("app")
     k.add_argument("album")
+    w = sub.add_parser("follow")
+    w.add_argument("url")
+    w.add_argument("app")
+    w.add_argument("words")
     f = sub.add_parser("frame")
     f.add_argument("url")
     v = sub.add_parser("show")
@@ -245,7 +267,7 @@ def main():
     p = sub.add_parser("probe")
     p.add_argument("url")
     args = parser.parse_args()
-    {"grant": grant, "sheet": sheet, "keys": keys, "show": show, "probe": probe, "frame": frame}[args.command](args)
+    {"grant": grant, "sheet": sheet, "keys": keys, "show": show, "probe": probe, "frame": frame, "follow": follow}[args.command](args)
 
 
 if __name__ == "__main__":

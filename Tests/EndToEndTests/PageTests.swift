@@ -122,6 +122,23 @@ struct PageTests {
         #expect(refused.status == 429 && refused.body.contains("Too many wrong sign-in attempts"), "\(refused.status) \(refused.body)")
     }
 
+    @Test("the Apps list follows changes made elsewhere: photolibctl authorize shows on the open page without a reload")
+    func appsFollowChanges() async throws {
+        let daemon = try await Self.startedWithPhotos(["a.jpg", "b.jpg"])
+        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
+        let page = try PageSession(daemon)
+        let output = daemon.library.root + "/follow.out"
+        let driver = try SpawnedProcess("/usr/bin/python3", [try ReachableCopies.browserTool("page_driver.py"), "follow", try page.freshLink(),
+                                                             Self.viewer.app, "Full Access (all 2 photos)"], output: output)
+        try await waitUntil("the apps page to be open", while: driver) { driver.printed.contains("ready\n") }
+        try daemon.ok("authorize", Self.viewer.app, "authorized")
+        guard driver.waitForExit(timeout: 90) == 0 else { throw TestFailure("the browser driver \(driver.ending): \(driver.printed)") }
+        let last = driver.printed.split(separator: "\n").last.map(String.init) ?? ""
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], "\(driver.printed)")
+        #expect((seen["before"] as? String)?.contains("Full Access (all 2 photos)") == false, "\(seen)")
+        #expect(seen["reloaded"] as? Bool == false, "the page was not reloaded: \(seen)")
+    }
+
     @Test("a site that frames the page, in Chromium signed in, gets the browser's refusal in its frame, and nothing of the page")
     func framingIsRefused() async throws {
         let daemon = try await Self.startedWithPhotos(["a.jpg"])

@@ -38,7 +38,13 @@ async function start() {
     document.getElementById('main').textContent = error.message;
     return;
   }
-  followRequests(Number(info.assets));
+  followRequests(Number(info.assets), () => {
+    // Only the Apps list follows: an editor open on an app keeps what the person is ticking.
+    const hash = location.hash.slice(1);
+    if (hash !== '' && hash !== 'apps') return;
+    clearTimeout(start.pending);
+    start.pending = setTimeout(route, 150);  // a burst of events redraws once
+  });
   window.addEventListener('hashchange', route);
   await shown;
 }

@@ -7,7 +7,9 @@ import { Grid } from './grid.js';
 const shown = new Map();   // request number → its sheet
 let libraryCount = 0;
 
-export function followRequests(assets) {
+// `onAccessChange` runs when an app's access or selection changed elsewhere (photolibctl, an
+// answer, a grant that ended): the Apps list then shows it without a reload.
+export function followRequests(assets, onAccessChange = () => {}) {
   libraryCount = assets;
   const source = new EventSource('/api/events');
   source.onmessage = (message) => {
@@ -17,6 +19,9 @@ export function followRequests(assets) {
       else close(event.request);
     } else if (event.event === 'reload') {
       refresh();
+      onAccessChange();
+    } else if (event.event === 'authorization' || event.event === 'selection') {
+      onAccessChange();
     }
   };
   refresh();
