@@ -28,11 +28,14 @@ public struct DecodeReply: Codable, Sendable {
     public var error: String?
     /// Said by a decoder that leaves after waiting idle: a request that crossed it was never read.
     public var idle: Bool?
+    /// With an error for a video: how long it is, in seconds, when its header says (for the placeholder).
+    public var duration: Double?
 
-    public init(bytes: Int? = nil, error: String? = nil, idle: Bool? = nil) {
+    public init(bytes: Int? = nil, error: String? = nil, idle: Bool? = nil, duration: Double? = nil) {
         self.bytes = bytes
         self.error = error
         self.idle = idle
+        self.duration = duration
     }
 }
 

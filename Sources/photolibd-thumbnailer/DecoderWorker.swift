@@ -1,4 +1,5 @@
 import Foundation
+import PhotoLibCore
 import PhotoLibProtocol
 import PhotoLibSystem
 
@@ -44,7 +45,12 @@ enum DecoderWorker {
                 case .png(let png):
                     try channel.write(DecoderLine.encode(DecodeReply(bytes: png.count)) + png)
                 case .failed(let reason):
-                    try channel.write(DecoderLine.encode(DecodeReply(error: reason)))
+                    // A video with no frame to show may still say how long it is.
+                    let duration = request.video ? MovieHeaderFile(path: path).flatMap { file in
+                        defer { file.close() }
+                        return MovieDuration.seconds(file)
+                    } : nil
+                    try channel.write(DecoderLine.encode(DecodeReply(error: reason, duration: duration)))
                 }
             } catch {
                 return 0

@@ -389,6 +389,14 @@ struct PageTests {
             guard result.status == 0 else { throw TestFailure("ffmpeg could not make a test video: \(result.stderr)") }
             try lib.copy(made, to: "Home/clip.mp4")
             try lib.write("Home/broken.mp4", contents: "not a video at all")
+            // Its header intact, its media data gone: no frame, but it still says how long it is.
+            let header = lib.root + "/header-first.mp4"
+            let remux = try run("/usr/bin/ffmpeg", ["-loglevel", "error", "-i", made, "-c", "copy", "-movflags", "+faststart", header])
+            guard remux.status == 0 else { throw TestFailure("ffmpeg could not remux: \(remux.stderr)") }
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: header)))
+            let mdat = try #require(Self.topLevelBox("mdat", in: bytes), "no mdat box in \(header)")
+            try lib.write("Home/cut.mp4", contents: "")
+            try Data(bytes[..<mdat]).write(to: URL(fileURLWithPath: lib.path("Home/cut.mp4")))
         }
         let page = try PageSession(daemon)
         let (cookie, _) = try page.signIn()
@@ -398,6 +406,10 @@ struct PageTests {
         #expect(frame.status == 200 && frame.headers["content-type"] == "image/png", "\(frame.status) \(frame.headers)")
         let broken = try page.request("GET", "/thumbs/\(try #require(ids["Home/broken.mp4"]))", headers: ["Cookie": cookie])
         #expect(broken.headers["content-type"] == "image/svg+xml" && broken.body.contains("Video"), "\(broken.headers)")
+        #expect(!broken.body.contains("y=\"164\""), "a file that is no video has no length to show")
+        let cut = try page.request("GET", "/thumbs/\(try #require(ids["Home/cut.mp4"]))", headers: ["Cookie": cookie])
+        #expect(cut.headers["content-type"] == "image/svg+xml" && cut.body.contains("Video") && cut.body.contains(">0:02<"),
+                "a video with no frame to show says how long it is: \(cut.body)")
         // The cache entry names the video's URI, as every desktop thumbnailer would.
         let cache = daemon.library.root + "/.cache/thumbnails/large"
         let cached = try #require((try? FileManager.default.contentsOfDirectory(atPath: cache))?.first { $0.hasSuffix(".png") })
@@ -447,6 +459,18 @@ struct PageTests {
         // What every desktop reader sees too (libvips reads the same fields).
         let fields = try run("/usr/bin/vipsheader", ["-a", stale]).stdout
         #expect(fields.contains("Thumb::MTime") && fields.contains(String(staleTime)), "\(fields)")
+    }
+
+    /// Where the top-level box `type` of an ISO media file starts.
+    static func topLevelBox(_ type: String, in bytes: [UInt8]) -> Int? {
+        var at = 0
+        while at + 8 <= bytes.count {
+            let size = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            if bytes[at + 4..<at + 8].elementsEqual(type.utf8) { return at }
+            guard size >= 8 else { return nil }
+            at += size
+        }
+        return nil
     }
 
     /// `png` with tEXt chunks for `fields` inserted right after its IHDR.

@@ -25,7 +25,7 @@ struct DecoderPoolTests {
     func answers() async throws {
         let pool = Self.pool(try Self.decoder(#"""
             case "$request" in
-              *'"video":true'*) printf '{"error":"no frame could be read from the video"}\n' ;;
+              *'"video":true'*) printf '{"error":"no frame could be read from the video","duration":12.4}\n' ;;
               *) printf '{"bytes":4}\nPNG!' ;;
             esac
             """#))
@@ -33,7 +33,7 @@ struct DecoderPoolTests {
             #expect(await pool.make(path: Array("/a.jpg".utf8), uri: "file:///a.jpg", mtime: 1, isVideo: false) == .png(Array("PNG!".utf8)))
         }
         #expect(await pool.make(path: Array("/v.mp4".utf8), uri: "file:///v.mp4", mtime: 1, isVideo: true)
-                == .failed("no frame could be read from the video"))
+                == .failed("no frame could be read from the video", duration: 12.4))
     }
 
     @Test("a decoder that crashes on a file costs that file a placeholder; the next file gets a new decoder")
@@ -46,7 +46,7 @@ struct DecoderPoolTests {
             esac
             """#))
         let crashed = await pool.make(path: Array("/crash.jpg".utf8), uri: "file:///crash.jpg", mtime: 1, isVideo: false)
-        guard case .failed(let reason) = crashed else { Issue.record("\(crashed)"); return }
+        guard case .failed(let reason, _) = crashed else { Issue.record("\(crashed)"); return }
         #expect(reason.contains("killed by signal 11"), "\(reason)")
         #expect(await pool.make(path: Array("/fine.jpg".utf8), uri: "file:///fine.jpg", mtime: 1, isVideo: false) == .png(Array("ok".utf8)))
     }

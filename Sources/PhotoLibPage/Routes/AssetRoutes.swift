@@ -54,9 +54,9 @@ enum AssetRoutes {
             case .png(let bytes):
                 return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=3600"],
                                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
-            case .failed:
+            case .failed(_, let duration):
                 return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "private, max-age=3600"],
-                                body: .init(byteBuffer: ByteBuffer(string: Placeholder.svg(file.mediaType))))
+                                body: .init(byteBuffer: ByteBuffer(string: Placeholder.svg(file.mediaType, duration: duration))))
             case .unavailable:
                 // Not the file's fault: the browser asks again next time.
                 return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
@@ -106,12 +106,17 @@ actor PathBook {
 
 /// What a tile shows when no thumbnail can be made.
 enum Placeholder {
-    static func svg(_ mediaType: String) -> String {
+    /// A labelled tile: "Video" (and how long, when known) or "No preview".
+    static func svg(_ mediaType: String, duration: Double? = nil) -> String {
         let label = mediaType == "video" ? "Video" : "No preview"
+        // Digits and a colon only: nothing from the file reaches the SVG's text.
+        let length = duration.map { """
+            <text x="128" y="164" font-family="sans-serif" font-size="18" text-anchor="middle" fill="#555">\(MovieDuration.words($0))</text>
+            """ } ?? ""
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">\
             <rect width="256" height="256" fill="#d9dce1"/><text x="128" y="134" font-family="sans-serif" font-size="22" \
-            text-anchor="middle" fill="#555">\(label)</text></svg>
+            text-anchor="middle" fill="#555">\(label)</text>\(length)</svg>
             """
     }
 }

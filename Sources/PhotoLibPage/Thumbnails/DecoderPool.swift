@@ -6,8 +6,9 @@ import PhotoLibSystem
 /// What a thumbnail request produced.
 public enum ThumbnailOutcome: Sendable, Equatable {
     case png([UInt8])
-    /// Why this file has no thumbnail (the page shows a placeholder, and does not ask again).
-    case failed(String)
+    /// Why this file has no thumbnail (the page shows a placeholder, and does not ask again);
+    /// for a video, how long it is when its header says.
+    case failed(String, duration: Double? = nil)
     /// Why no thumbnail could be made now, through no fault of the file (a decoder that cannot start).
     case unavailable(String)
 }
@@ -121,7 +122,7 @@ public actor DecoderPool {
         do {
             guard let line = try reader.line(), let reply = DecoderLine.decode(DecodeReply.self, line) else { return ended(busy: true) }
             if reply.idle == true { return ended(busy: false) }
-            if let error = reply.error { return .made(.failed(error)) }
+            if let error = reply.error { return .made(.failed(error, duration: reply.duration)) }
             guard let count = reply.bytes, count >= 0, count <= 64 << 20, let png = try reader.bytes(count) else { return ended(busy: true) }
             return .made(.png(png))
         } catch let error as SystemCallError where error.errno == EAGAIN || error.errno == EWOULDBLOCK {

@@ -12,7 +12,7 @@ import PhotoLibSystem
 public actor ThumbnailCache {
     private let decoders: DecoderPool
     private let directory: String?
-    private var failed: [[UInt8]: String] = [:]
+    private var failed: [[UInt8]: ThumbnailOutcome] = [:]
     /// True once a cache read or write failed and was logged: one line, not one per tile.
     private var cacheProblemLogged = false
     /// True once decoders could not be had and that was logged.
@@ -39,7 +39,7 @@ public actor ThumbnailCache {
     /// The PNG thumbnail of the file at `path` (modified at `mtime`, in seconds), or why there is none.
     public func thumbnail(path: [UInt8], mtime: Int64, isVideo: Bool = false) async -> ThumbnailOutcome {
         let key = path + [0] + Array(String(mtime).utf8)
-        if let reason = failed[key] { return .failed(reason) }
+        if let known = failed[key] { return known }
         guard let uriPointer = photolib_names_file_uri((path + [0]).map { CChar(bitPattern: $0) }) else { return .failed("the path is not absolute") }
         let uri = String(cString: uriPointer)
         photolib_names_free(uriPointer)
@@ -69,8 +69,8 @@ public actor ThumbnailCache {
                     cacheProblem("Cannot write the thumbnail \(cached): \(error)")
                 }
             }
-        case .failed(let reason):
-            failed[key] = reason
+        case .failed(let reason, _):
+            failed[key] = made
             log("No thumbnail for \(EscapedName.escape(path)): \(reason); the page shows a placeholder.")
         case .unavailable(let reason):
             // Not this file's fault: asked again next time, and said once.
