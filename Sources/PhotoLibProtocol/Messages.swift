@@ -55,8 +55,12 @@ public struct AssetsParams: Codable, Sendable, Equatable {
     public var album: String?
     /// `image`, `video` or `live`.
     public var type: String?
-    /// A case-insensitive substring of the file name.
+    /// A case-insensitive substring of the file name or of its album's path.
     public var search: String?
+    /// Taken at or after this (seconds since the epoch): the capture time, or the modification time of a file not yet read.
+    public var takenFrom: Int64?
+    /// Taken before this (seconds since the epoch).
+    public var takenTo: Int64?
     /// `true`: only originals left out of every view (see `AssetInfo.refused`).
     public var refused: Bool?
     /// `true`: only assets withheld from apps without location (see `AssetInfo.withheld`).
@@ -71,7 +75,10 @@ public struct AssetsParams: Codable, Sendable, Equatable {
     public var limit: Int?
 
     public init(album: String? = nil, type: String? = nil, search: String? = nil, refused: Bool? = nil, withheld: Bool? = nil,
-                app: String? = nil, order: String? = nil, offset: Int? = nil, limit: Int? = nil) {
+                app: String? = nil, order: String? = nil, offset: Int? = nil, limit: Int? = nil,
+                takenFrom: Int64? = nil, takenTo: Int64? = nil) {
+        self.takenFrom = takenFrom
+        self.takenTo = takenTo
         self.order = order
         self.offset = offset
         self.limit = limit

@@ -7,16 +7,24 @@ public struct ListingFilter: Sendable, Equatable {
     /// A member file in one of these albums (and, with `nameContains`, that same member's name matches).
     public var albums: [AlbumTree.ID]?
     public var mediaType: MediaType?
-    /// A member file whose name holds these bytes, ASCII letters in either case.
+    /// A member file whose name holds these bytes, ASCII letters in either case (or, with
+    /// `orInAlbums`, a member file in one of those albums: the search matched their path).
     public var nameContains: [UInt8]?
+    public var orInAlbums: [AlbumTree.ID]?
+    /// A member taken in this span (seconds; `to` excluded): its capture time, or its modification time until it is read.
+    public var takenFrom: Int64?
+    public var takenTo: Int64?
     /// Only assets with a member left out of every view.
     public var refusedOnly: Bool
     /// Only assets with a member whose current location check could not tell.
     public var withheldOnly: Bool
 
-    public init(albums: [AlbumTree.ID]? = nil, mediaType: MediaType? = nil, nameContains: [UInt8]? = nil,
-                refusedOnly: Bool = false, withheldOnly: Bool = false) {
+    public init(albums: [AlbumTree.ID]? = nil, mediaType: MediaType? = nil, nameContains: [UInt8]? = nil, orInAlbums: [AlbumTree.ID]? = nil,
+                takenFrom: Int64? = nil, takenTo: Int64? = nil, refusedOnly: Bool = false, withheldOnly: Bool = false) {
         self.albums = albums
+        self.orInAlbums = orInAlbums
+        self.takenFrom = takenFrom
+        self.takenTo = takenTo
         self.mediaType = mediaType
         self.nameContains = nameContains
         self.refusedOnly = refusedOnly
@@ -47,8 +55,18 @@ extension StoreTransaction {
         }
         if let name = filter.nameContains, !name.isEmpty {
             // lower() folds ASCII only and leaves other bytes alone: a byte-safe, case-insensitive match.
-            memberClauses.append("instr(lower(CAST(name AS TEXT)), lower(CAST(? AS TEXT))) > 0")
+            var either = "instr(lower(CAST(name AS TEXT)), lower(CAST(? AS TEXT))) > 0"
             arguments.append(Data(name))
+            if let matching = filter.orInAlbums, !matching.isEmpty {
+                either = "(\(either) OR album IN (\(matching.map { _ in "?" }.joined(separator: ","))))"
+                arguments += matching.map { $0 as any DatabaseValueConvertible }
+            }
+            memberClauses.append(either)
+        }
+        if filter.takenFrom != nil || filter.takenTo != nil {
+            memberClauses.append("COALESCE(takenAt, mtime / 1000000000) >= ? AND COALESCE(takenAt, mtime / 1000000000) < ?")
+            arguments.append(filter.takenFrom ?? Int64.min)
+            arguments.append(filter.takenTo ?? Int64.max)
         }
         if !memberClauses.isEmpty {
             conditions.append("m.asset IN (SELECT asset FROM member WHERE \(memberClauses.joined(separator: " AND ")))")

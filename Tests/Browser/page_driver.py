@@ -16,6 +16,9 @@
       signs in, opens that section as a person clicks its link, and prints what it shows.
   page_driver.py probe URL
       loads URL and prints what the page shows (for attack tests: a refusal, never data).
+  page_driver.py search URL APP TEXT...
+      opens APP's editor and, for each TEXT, types it into the search box and presses Enter;
+      prints the names of the tiles each search shows.
   page_driver.py follow URL APP WORDS
       signs in and waits on the apps page; prints "ready", then waits (without reloading) until
       APP's card says WORDS, and prints what it says.
@@ -179,6 +182,30 @@ def probe(args):
         driver.quit()
 
 
+def search(args):
+    driver = browser()
+    try:
+        driver.get(args.url)
+        card = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]'), f"{args.app}'s card")
+        card.find_element(By.LINK_TEXT, "Edit Selected Photos…").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".tile") and not d.find_elements(By.CSS_SELECTOR, ".grid-area[aria-busy]"),
+             "the grid")
+        shown = {}
+        for text in args.texts:
+            box = driver.find_element(By.CSS_SELECTOR, "input[type=search]")
+            for old in driver.find_elements(By.CSS_SELECTOR, ".tile"):
+                driver.execute_script("arguments[0].dataset.before = '1'", old)
+            box.clear()
+            box.send_keys(text + "\n")
+            # The grid starts again (its old tiles go), then is no longer busy.
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, ".tile[data-before]")
+                 and not d.find_elements(By.CSS_SELECTOR, ".grid-area[aria-busy]"), f"the grid for {text!r}")
+            shown[text] = sorted(b.accessible_name.split(",")[0] for b in driver.find_elements(By.CSS_SELECTOR, ".tile input[type=checkbox]"))
+        print(json.dumps({"shown": shown}))
+    finally:
+        driver.quit()
+
+
 def follow(args):
     driver = browser()
     try:
@@ -254,6 +281,10 @@ def main():
     k.add_argument("url")
     k.add_argument("app")
     k.add_argument("album")
+    q = sub.add_parser("search")
+    q.add_argument("url")
+    q.add_argument("app")
+    q.add_argument("texts", nargs="+")
     w = sub.add_parser("follow")
     w.add_argument("url")
     w.add_argument("app")
@@ -267,7 +298,7 @@ def main():
     p = sub.add_parser("probe")
     p.add_argument("url")
     args = parser.parse_args()
-    {"grant": grant, "sheet": sheet, "keys": keys, "show": show, "probe": probe, "frame": frame, "follow": follow}[args.command](args)
+    {"grant": grant, "sheet": sheet, "keys": keys, "show": show, "probe": probe, "frame": frame, "follow": follow, "search": search}[args.command](args)
 
 
 if __name__ == "__main__":

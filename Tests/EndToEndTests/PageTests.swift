@@ -122,6 +122,34 @@ struct PageTests {
         #expect(refused.status == 429 && refused.body.contains("Too many wrong sign-in attempts"), "\(refused.status) \(refused.body)")
     }
 
+    @Test("the search box finds photos by name, by album and by date (a year, a month, a day, \"July 2024\"), in the person's time zone")
+    func searchByNameAlbumAndDate() async throws {
+        // Taken (here: last modified, as no photo carries a date of its own) on days around a month's edges, at noon local time.
+        let days: [String: (Int32, Int32, Int32)] = ["Trips/beach.jpg": (2024, 7, 14), "Trips/hill.jpg": (2024, 8, 1),
+                                                     "Home/cat.jpg": (2023, 3, 1), "Home/summer-dog.jpg": (2024, 7, 31)]
+        let daemon = try await Self.startedWithPhotos(Array(days.keys).sorted()) { lib in
+            for (name, day) in days {
+                var noon = tm()
+                (noon.tm_year, noon.tm_mon, noon.tm_mday, noon.tm_hour, noon.tm_isdst) = (day.0 - 1900, day.1 - 1, day.2, 12, -1)
+                let seconds = mktime(&noon)
+                var times = [timespec(tv_sec: seconds, tv_nsec: 0), timespec(tv_sec: seconds, tv_nsec: 0)]
+                guard utimensat(AT_FDCWD, lib.path(name), &times, 0) == 0 else { throw TestFailure("cannot date \(name)") }
+            }
+        }
+        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
+        try daemon.ok("authorize", Self.viewer.app, "limited")
+        let page = try PageSession(daemon)
+        let result = try page.drive(["search", page.url, Self.viewer.app, "trips", "summer", "2024", "2024-07", "July 2024", "2024-08-01", "dog", ""])
+        let shown = try #require(result["shown"] as? [String: [String]], "\(result)")
+        #expect(shown["trips"] == ["beach.jpg", "hill.jpg"], "by album: \(shown)")
+        #expect(shown["summer"] == ["summer-dog.jpg"], "by name: \(shown)")
+        #expect(shown["2024"] == ["beach.jpg", "hill.jpg", "summer-dog.jpg"], "by year: \(shown)")
+        #expect(shown["2024-07"] == ["beach.jpg", "summer-dog.jpg"], "by month: \(shown)")
+        #expect(shown["July 2024"] == ["beach.jpg", "summer-dog.jpg"], "by month's name: \(shown)")
+        #expect(shown["2024-08-01"] == ["hill.jpg"], "by day: \(shown)")
+        #expect(shown[""]?.count == 4, "all again: \(shown)")
+    }
+
     @Test("the Apps list follows changes made elsewhere: photolibctl authorize shows on the open page without a reload")
     func appsFollowChanges() async throws {
         let daemon = try await Self.startedWithPhotos(["a.jpg", "b.jpg"])

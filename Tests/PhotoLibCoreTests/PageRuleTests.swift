@@ -175,3 +175,20 @@ struct MovieDurationTests {
         #expect(MovieDuration.words(3723) == "1:02:03")
     }
 }
+
+@Suite("A search names albums too")
+struct AlbumSearchTests {
+    @Test("albums whose path holds the text, either case, with their sub-albums; not the library's root")
+    func albums() {
+        var tree = AlbumTree()
+        let (trips, summer, home): (AlbumTree.ID, AlbumTree.ID, AlbumTree.ID) = (2, 3, 4)
+        tree.insert(id: trips, parent: AlbumTree.rootID, name: FileName("Trips")!)
+        tree.insert(id: summer, parent: trips, name: FileName("2024 Summer")!)
+        tree.insert(id: home, parent: AlbumTree.rootID, name: FileName("Home")!)
+        #expect(AlbumSearch.matching(Array("trips".utf8), in: tree) == [trips, summer])
+        #expect(AlbumSearch.matching(Array("SUMMER".utf8), in: tree) == [summer])
+        #expect(AlbumSearch.matching(Array("beach".utf8), in: tree).isEmpty)
+        #expect(AlbumSearch.matching([], in: tree).isEmpty)
+        _ = home
+    }
+}

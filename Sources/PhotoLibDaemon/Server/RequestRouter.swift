@@ -313,7 +313,10 @@ struct RequestRouter: Sendable {
                 }
                 albumFilter = albums.subtree(of: album)
             }
-            let filter = ListingFilter(albums: albumFilter, mediaType: type, nameContains: p.search.flatMap(EscapedName.unescape),
+            let search = p.search.flatMap(EscapedName.unescape)
+            let filter = ListingFilter(albums: albumFilter, mediaType: type, nameContains: search,
+                                       orInAlbums: search.map { AlbumSearch.matching($0, in: albums) },
+                                       takenFrom: p.takenFrom, takenTo: p.takenTo,
                                        refusedOnly: p.refused == true, withheldOnly: p.withheld == true)
             // Only the keys of every asset are read (and sorted); whole records only for the page asked for.
             let listing = try listings.keys(for: filter, generation: generation) ?? {

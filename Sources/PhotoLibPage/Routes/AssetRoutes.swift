@@ -30,7 +30,8 @@ enum AssetRoutes {
             let params = AssetsParams(
                 album: query.get("album").flatMap { $0.isEmpty ? nil : $0 }, type: query.get("type").flatMap { $0.isEmpty ? nil : $0 },
                 search: query.get("search").flatMap { $0.isEmpty ? nil : $0 }, order: "newest",
-                offset: query.get("offset", as: Int.self) ?? 0, limit: min(query.get("limit", as: Int.self) ?? 120, 500))
+                offset: query.get("offset", as: Int.self) ?? 0, limit: min(query.get("limit", as: Int.self) ?? 120, 500),
+                takenFrom: query.get("takenFrom", as: Int64.self), takenTo: query.get("takenTo", as: Int64.self))
             return try await AppRoutes.answer(page) {
                 let result = try await page.daemon.call(.assets, params, returning: AssetsResult.self)
                 await book.remember(result.assets)

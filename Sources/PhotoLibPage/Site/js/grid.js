@@ -4,6 +4,25 @@ import { get } from './api.js';
 import { element } from './dom.js';
 
 const pageSize = 120;
+const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+// A search that names a date ("2024", "2024-07", "2024-07-14", "July 2024") is a span of when
+// photos were taken, in the person's own time zone: [start, end). Anything else is a name or album.
+export function dateSpan(text) {
+  let match = text.match(/^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$/);
+  let year, month = null, day = null;
+  if (match) {
+    [year, month, day] = [Number(match[1]), match[2] ? Number(match[2]) - 1 : null, match[3] ? Number(match[3]) : null];
+  } else if ((match = text.toLowerCase().match(/^([a-z]+)\.? (\d{4})$/)) && months.includes(match[1].slice(0, 3))) {
+    [year, month] = [Number(match[2]), months.indexOf(match[1].slice(0, 3))];
+  } else {
+    return null;
+  }
+  if (month !== null && (month < 0 || month > 11)) return null;
+  if (day !== null) return [new Date(year, month, day), new Date(year, month, day + 1)];
+  if (month !== null) return [new Date(year, month, 1), new Date(year, month + 1, 1)];
+  return [new Date(year, 0, 1), new Date(year + 1, 0, 1)];
+}
 
 export class Grid {
   constructor({ checked = new Set(), limit = 0, ordered = false, types = null } = {}) {
@@ -32,7 +51,12 @@ export class Grid {
     this.sections.clear();
     this.observer.unobserve(this.sentinel);
     this.element.replaceChildren(this.sentinel);
-    await this.more(first);
+    this.element.setAttribute('aria-busy', 'true');  // what assistive technology (and the tests) wait on
+    try {
+      await this.more(first);
+    } finally {
+      this.element.removeAttribute('aria-busy');
+    }
     // The next page only once the first screenful has painted (or 2 s have passed): asked for at once,
     // it would compete with the thumbnails the person is waiting to see.
     const shown = [...this.element.querySelectorAll('.tile img')].slice(0, 60);
@@ -50,7 +74,15 @@ export class Grid {
   }
 
   static params(offset, query) {
-    return new URLSearchParams({ offset, limit: pageSize, type: query.type, search: query.search });
+    const params = new URLSearchParams({ offset, limit: pageSize, type: query.type });
+    const span = dateSpan(query.search.trim());
+    if (span) {
+      params.set('takenFrom', Math.floor(span[0].getTime() / 1000));
+      params.set('takenTo', Math.floor(span[1].getTime() / 1000));
+    } else {
+      params.set('search', query.search);
+    }
+    return params;
   }
 
   async more(prefetched = null) {
