@@ -190,7 +190,7 @@ def search(args):
         card.find_element(By.LINK_TEXT, "Edit Selected Photos…").click()
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".tile") and not d.find_elements(By.CSS_SELECTOR, ".grid-area[aria-busy]"),
              "the grid")
-        shown = {}
+        shown, notes = {}, {}
         for text in args.texts:
             box = driver.find_element(By.CSS_SELECTOR, "input[type=search]")
             for old in driver.find_elements(By.CSS_SELECTOR, ".tile"):
@@ -201,7 +201,8 @@ def search(args):
             wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, ".tile[data-before]")
                  and not d.find_elements(By.CSS_SELECTOR, ".grid-area[aria-busy]"), f"the grid for {text!r}")
             shown[text] = sorted(b.accessible_name.split(",")[0] for b in driver.find_elements(By.CSS_SELECTOR, ".tile input[type=checkbox]"))
-        print(json.dumps({"shown": shown}))
+            notes[text] = " ".join(p.text for p in driver.find_elements(By.CSS_SELECTOR, ".grid-area p.note"))
+        print(json.dumps({"shown": shown, "notes": notes}))
     finally:
         driver.quit()
 

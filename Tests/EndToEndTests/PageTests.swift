@@ -139,7 +139,7 @@ struct PageTests {
         try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
         try daemon.ok("authorize", Self.viewer.app, "limited")
         let page = try PageSession(daemon)
-        let result = try page.drive(["search", page.url, Self.viewer.app, "trips", "summer", "2024", "2024-07", "July 2024", "2024-08-01", "dog", ""])
+        let result = try page.drive(["search", page.url, Self.viewer.app, "trips", "summer", "2024", "2024-07", "July 2024", "2024-08-01", "zebra", ""])
         let shown = try #require(result["shown"] as? [String: [String]], "\(result)")
         #expect(shown["trips"] == ["beach.jpg", "hill.jpg"], "by album: \(shown)")
         #expect(shown["summer"] == ["summer-dog.jpg"], "by name: \(shown)")
@@ -147,6 +147,7 @@ struct PageTests {
         #expect(shown["2024-07"] == ["beach.jpg", "summer-dog.jpg"], "by month: \(shown)")
         #expect(shown["July 2024"] == ["beach.jpg", "summer-dog.jpg"], "by month's name: \(shown)")
         #expect(shown["2024-08-01"] == ["hill.jpg"], "by day: \(shown)")
+        #expect(shown["zebra"] == [] && (result["notes"] as? [String: String])?["zebra"] == "No photos match.", "\(result)")
         #expect(shown[""]?.count == 4, "all again: \(shown)")
     }
 

@@ -57,6 +57,11 @@ export class Grid {
     } finally {
       this.element.removeAttribute('aria-busy');
     }
+    if (this.total === 0) {
+      this.element.insertBefore(element('p', { class: 'note', role: 'status',
+        text: this.query.search || this.query.type ? 'No photos match.' : 'The library has no photos yet.' }), this.sentinel);
+      return;
+    }
     // The next page only once the first screenful has painted (or 2 s have passed): asked for at once,
     // it would compete with the thumbnails the person is waiting to see.
     const shown = [...this.element.querySelectorAll('.tile img')].slice(0, 60);
