@@ -193,6 +193,14 @@ def search(args):
         shown, notes = {}, {}
         for text in args.texts:
             box = driver.find_element(By.CSS_SELECTOR, "input[type=search]")
+            if box.get_attribute("value") == text:
+                # Nothing to type: the grid shows that search already (the whole library, at first).
+                wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, ".grid-area[aria-busy]"), "the grid")
+                wait(driver, lambda d: all(d.execute_script("return arguments[0].complete", i) for i in d.find_elements(By.CSS_SELECTOR, ".tile img")),
+                     "the thumbnails to load")
+                shown[text] = sorted(b.accessible_name.split(",")[0] for b in driver.find_elements(By.CSS_SELECTOR, ".tile input[type=checkbox]"))
+                notes[text] = " ".join(p.text for p in driver.find_elements(By.CSS_SELECTOR, ".grid-area p.note"))
+                continue
             for old in driver.find_elements(By.CSS_SELECTOR, ".tile"):
                 driver.execute_script("arguments[0].dataset.before = '1'", old)
             box.clear()
@@ -202,7 +210,11 @@ def search(args):
                  and not d.find_elements(By.CSS_SELECTOR, ".grid-area[aria-busy]"), f"the grid for {text!r}")
             shown[text] = sorted(b.accessible_name.split(",")[0] for b in driver.find_elements(By.CSS_SELECTOR, ".tile input[type=checkbox]"))
             notes[text] = " ".join(p.text for p in driver.find_elements(By.CSS_SELECTOR, ".grid-area p.note"))
-        print(json.dumps({"shown": shown, "notes": notes}))
+        badges = {t.find_element(By.TAG_NAME, "input").accessible_name.split(",")[0]: t.find_element(By.CSS_SELECTOR, ".badge").text
+                  for t in driver.find_elements(By.CSS_SELECTOR, ".tile") if t.find_elements(By.CSS_SELECTOR, ".badge")}
+        painted = sorted(t.find_element(By.TAG_NAME, "input").accessible_name.split(",")[0] for t in driver.find_elements(By.CSS_SELECTOR, ".tile")
+                         if driver.execute_script("const i = arguments[0].querySelector('img'); return i.complete && i.naturalWidth > 0", t))
+        print(json.dumps({"shown": shown, "notes": notes, "badges": badges, "painted": painted}))
     finally:
         driver.quit()
 

@@ -122,6 +122,35 @@ struct PageTests {
         #expect(refused.status == 429 && refused.body.contains("Too many wrong sign-in attempts"), "\(refused.status) \(refused.body)")
     }
 
+    @Test("every kind of photo a library holds gets a thumbnail (JPEG, PNG, WebP, TIFF, HEIC, AVIF), and a Live Photo shows its still with a Live badge")
+    func everyFormatHasAThumbnail() async throws {
+        let daemon = try await Self.startedWithPhotos(["source.jpg"]) { lib in
+            let source = lib.path("source.jpg")
+            let made = lib.root + "/made"
+            for (name, command) in [("photo.png", ["/usr/bin/vips", "copy", source, made + ".png"]),
+                                    ("photo.webp", ["/usr/bin/vips", "copy", source, made + ".webp"]),
+                                    ("photo.tif", ["/usr/bin/vips", "copy", source, made + ".tif"]),
+                                    ("photo.heic", ["/usr/bin/heif-enc", "-q", "50", source, "-o", made + ".heic"]),
+                                    ("photo.avif", ["/usr/bin/heif-enc", "--avif", "-q", "50", source, "-o", made + ".avif"]),
+                                    ("Live/IMG_7.HEIC", ["/usr/bin/heif-enc", "-q", "50", source, "-o", made + "-live.heic"])] {
+                let result = try run(command[0], Array(command.dropFirst()))
+                guard result.status == 0 else { throw TestFailure("\(command[0]) failed: \(result.stderr)") }
+                let output = command.last == made + "-live.heic" ? made + "-live.heic" : command.last!
+                try lib.copy(output, to: name)
+                unlink(output)
+            }
+            try lib.write("Live/IMG_7.MOV", contents: "the motion half")
+        }
+        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
+        try daemon.ok("authorize", Self.viewer.app, "limited")
+        let page = try PageSession(daemon)
+        let result = try page.drive(["search", page.url, Self.viewer.app, ""])
+        let expected = ["IMG_7.HEIC", "photo.avif", "photo.heic", "photo.png", "photo.tif", "photo.webp", "source.jpg"]
+        #expect((result["shown"] as? [String: [String]])?[""] == expected, "one tile each, the Live Photo once: \(result)")
+        #expect(result["painted"] as? [String] == expected, "each with its thumbnail painted: \(result)")
+        #expect((result["badges"] as? [String: String])?["IMG_7.HEIC"] == "Live", "\(result)")
+    }
+
     @Test("the search box finds photos by name, by album and by date (a year, a month, a day, \"July 2024\"), in the person's time zone")
     func searchByNameAlbumAndDate() async throws {
         // Taken (here: last modified, as no photo carries a date of its own) on days around a month's edges, at noon local time.
