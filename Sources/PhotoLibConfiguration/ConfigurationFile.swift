@@ -35,7 +35,14 @@ public struct ConfigurationFile: Sendable, Equatable {
     static let protocolKeys: Set<String> = ["history_retention", "max_connections", "max_connections_per_uid", "idle_timeout_seconds"]
 
     public static func load(path: String) throws(PhotoLibError) -> ConfigurationFile {
-        guard let status = PathInspection.status(path) else { throw .configurationFileMissing(path: path) }
+        let found: FileStatus?
+        do {
+            found = try PathInspection.lookUp(path)
+        } catch {
+            // A directory on the way this user may not enter is not a missing file.
+            throw .configurationInvalid(file: path, line: nil, key: nil, reason: "it cannot be reached (\(error)); check the permissions of its directories")
+        }
+        guard let status = found else { throw .configurationFileMissing(path: path) }
         guard status.kind != .directory else {
             throw .configurationInvalid(file: path, line: nil, key: nil, reason: "it is a directory, not a file")
         }

@@ -35,12 +35,13 @@ public enum Daemon {
         let board = StatusBoard()
         let queue = EventQueue()
         let hub = SubscriptionHub()
-        let engine = try Engine(configuration: configuration, store: store, queue: queue, board: board, hub: hub, logger: logger)
+        let engine = try Engine(configuration: configuration, store: store, queue: queue, board: board, hub: hub, logger: logger,
+                                clock: SystemClock(), ownerUID: ProcessIdentity.userID)
         await engine.dropStalePicks()
         // Grants that ended while the daemon was stopped end now, before any view is reconciled.
         let firstEnd = await engine.expireGrants()
         let watcher = try LibraryWatcher(libraryPath: configuration.library, queue: queue, board: board, logger: logger)
-        let endpoints = EndpointSet(directory: configuration.endpointsDirectory, logger: logger, units: EndpointUnits(logger: logger))
+        let endpoints = EndpointSet(directory: configuration.endpointsDirectory, ownerUID: engine.ownerUID, logger: logger, units: EndpointUnits(logger: logger))
         let passed = SocketActivation.take()
         let router = RequestRouter(engine: engine, watcher: watcher, store: store, board: board, hub: hub,
                                    configuration: configuration, endpoints: endpoints, version: version)

@@ -58,10 +58,12 @@ public enum AccessControl {
 
     /// Removes any ACL, leaving the owner alone in a 0700 directory.
     public static func clear(_ directory: FileDescriptor) throws(SystemCallError) {
-        for name in [accessName, defaultName] where fremovexattr(directory.rawValue, name) != 0 {
-            let code = errno
-            // ENODATA: there was none; EOPNOTSUPP: the filesystem has no ACLs, so none can be there.
-            guard code == ENODATA || code == EOPNOTSUPP else { throw SystemCallError("fremovexattr", errno: code) }
+        for name in [accessName, defaultName] {
+            do {
+                _ = try systemCall("fremovexattr \(name)") { fremovexattr(directory.rawValue, name) }
+            } catch where error.errno == ENODATA || error.errno == EOPNOTSUPP {
+                // ENODATA: there was none; EOPNOTSUPP: the filesystem has no ACLs, so none can be there.
+            }
         }
         var status = stat()
         _ = try systemCall("fstat") { fstat(directory.rawValue, &status) }

@@ -48,8 +48,9 @@ public final class InotifySource {
 
     private static func isInotify(_ fd: Int32) -> Bool {
         var buffer = [CChar](repeating: 0, count: 64)
-        let count = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
-        guard count > 0 else { return false }
+        // A descriptor that closed between listing and reading is no inotify instance of ours.
+        guard let count = try? systemCall("readlink /proc/self/fd/\(fd)", { readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1) }),
+              count > 0 else { return false }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) == "anon_inode:inotify"
     }
 
@@ -63,7 +64,8 @@ public final class InotifySource {
 
     /// Stops watching; the kernel then queues `IN_IGNORED` for it.
     public func removeWatch(_ watch: WatchDescriptor) {
-        _ = inotify_rm_watch(descriptor, watch.rawValue)
+        // EINVAL: the kernel removed it already (its directory went; IN_IGNORED says so). Either way it is gone.
+        _ = try? systemCall("inotify_rm_watch") { inotify_rm_watch(descriptor, watch.rawValue) }
     }
 
     /// The next event, waiting at most `timeoutSeconds` (0: do not wait).

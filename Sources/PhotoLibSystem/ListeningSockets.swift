@@ -33,7 +33,12 @@ public final class ListeningSockets<Key: Hashable & Sendable>: Sendable {
     /// Binds and listens at `path` for `key` (replacing a socket it had under that key).
     public func add(_ key: Key, path: String, backlog: Int32 = 64) throws(SystemCallError) {
         let fd = try systemCall("bind") { photolibd_unix_listen(path, backlog) }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        do throws(SystemCallError) {
+            try makeNonBlocking(fd)
+        } catch {
+            _ = Glibc.close(fd)
+            throw error
+        }
         state.withLock { state in
             if let old = state.listeners.updateValue(fd, forKey: key) { state.closing.append(old) }
         }
@@ -42,8 +47,8 @@ public final class ListeningSockets<Key: Hashable & Sendable>: Sendable {
 
     /// Listens on an already listening socket for `key` (one systemd passed);
     /// from now on this set owns the descriptor.
-    public func adopt(_ key: Key, descriptor fd: Int32) {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    public func adopt(_ key: Key, descriptor fd: Int32) throws(SystemCallError) {
+        try makeNonBlocking(fd)
         state.withLock { state in
             if let old = state.listeners.updateValue(fd, forKey: key) { state.closing.append(old) }
         }
@@ -124,4 +129,10 @@ private final class UnsafeThread: @unchecked Sendable {
         }, context)
         pthread_detach(thread)
     }
+}
+
+/// Accepting must never block the one thread that serves every listener.
+private func makeNonBlocking(_ fd: Int32) throws(SystemCallError) {
+    let flags = try systemCall("fcntl F_GETFL") { fcntl(fd, F_GETFL) }
+    _ = try systemCall("fcntl F_SETFL") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
 }

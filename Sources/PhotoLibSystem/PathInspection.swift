@@ -11,10 +11,21 @@ public enum PathInspection {
         (try? systemCall("access \(path)") { access(path, X_OK) }) != nil
     }
 
-    /// `stat` of a path, or nil when nothing is there (or it cannot be reached).
+    /// `stat` of a path, or nil when nothing is there (or it cannot be reached: `doctor` then
+    /// shows it missing, and `lookUp` tells the two apart where that matters).
     public static func status(_ path: String) -> FileStatus? {
+        try? lookUp(path)
+    }
+
+    /// `stat` of a path; nil when nothing is there, any other failure thrown.
+    public static func lookUp(_ path: String) throws(SystemCallError) -> FileStatus? {
         var st = stat()
-        return stat(path, &st) == 0 ? FileStatus(st) : nil
+        do {
+            _ = try systemCall("stat \(path)") { stat(path, &st) }
+        } catch where error.isNotFound {
+            return nil
+        }
+        return FileStatus(st)
     }
 
     /// The mount ID (`statx`) of the directory at `path`, or of its nearest existing

@@ -43,7 +43,8 @@ public enum ProcessIdentity {
     /// True when `path` names an existing directory (following symlinks: for configured paths only).
     public static func isDirectory(_ path: String) -> Bool {
         var st = stat()
-        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+        // A path that cannot be looked at is no directory this process can use: callers say so by name.
+        return (try? systemCall("stat \(path)") { stat(path, &st) }) != nil && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// True when stderr is journald's stream: `JOURNAL_STREAM` names its device
@@ -53,7 +54,8 @@ public enum ProcessIdentity {
         guard let value = environment("JOURNAL_STREAM") else { return false }
         let parts = value.split(separator: ":")
         var st = stat()
-        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]), fstat(2, &st) == 0 else { return false }
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]),
+              (try? systemCall("fstat stderr") { fstat(2, &st) }) != nil else { return false }
         return UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
     }
 
@@ -67,10 +69,11 @@ public enum ProcessIdentity {
         var created: [String] = []
         for part in path.split(separator: "/") {
             prefix += part
-            if mkdir(prefix, mode_t(mode)) == 0 {
+            do {
+                _ = try systemCall("mkdir \(prefix)") { mkdir(prefix, mode_t(mode)) }
                 created.append(prefix)
-            } else if errno != EEXIST {
-                throw SystemCallError("mkdir \(prefix)", errno: errno)
+            } catch where error.isExists {
+                // There already: only the ones made here are reported.
             }
             prefix += "/"
         }
@@ -109,10 +112,12 @@ public enum ProcessIdentity {
     @discardableResult
     public static func raiseOpenFileLimit() -> Int {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        guard (try? systemCall("getrlimit RLIMIT_NOFILE") { getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) }) != nil else { return 0 }
         if limit.rlim_cur < limit.rlim_max {
-            limit.rlim_cur = limit.rlim_max
-            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            // Refused (a sandbox's seccomp, say): the old limit stands, and is what is returned.
+            if (try? systemCall("setrlimit RLIMIT_NOFILE") { setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) }) != nil { limit = raised }
         }
         return Int(limit.rlim_cur)
     }

@@ -30,7 +30,8 @@ public final class RawInotify: @unchecked Sendable {
     }
 
     public func removeWatch(_ watch: Int32) {
-        _ = inotify_rm_watch(descriptor, watch)
+        // EINVAL: the kernel removed it already (its directory went; IN_IGNORED says so). Either way it is gone.
+        _ = try? systemCall("inotify_rm_watch") { inotify_rm_watch(descriptor, watch) }
     }
 
     /// Waits until events arrive or `wakeup` is signalled; returns the events read (none after a wakeup).

@@ -70,7 +70,9 @@ public enum SocketActivation {
         unsetenv("LISTEN_FDNAMES")
         let (main, endpoints) = classify(count: count, names: names)
         for index in 0..<count {
-            _ = fcntl(Int32(3 + index), F_SETFD, FD_CLOEXEC)
+            // A descriptor systemd passed that cannot be marked close-on-exec is left as it is: the
+            // daemon starts no program that could inherit it (photolibctl ui starts with closefrom).
+            _ = try? systemCall("fcntl F_SETFD") { fcntl(Int32(3 + index), F_SETFD, FD_CLOEXEC) }
             if index != main, !endpoints.values.contains(index) { _ = close(Int32(3 + index)) }
         }
         return Passed(main: main.map { Int32(3 + $0) }, endpoints: endpoints.mapValues { Int32(3 + $0) })

@@ -84,3 +84,11 @@ public struct PeerCredentials: Sendable, Equatable {
         return PeerCredentials(pid: pid, uid: uid, gid: gid)
     }
 }
+
+/// The socket options the daemon asks of its peers' connections through SwiftNIO, by their kernel numbers.
+public enum PeerSocketOption {
+    /// `SO_PEERCRED`: the peer's pid, uid and gid as of connect.
+    public static let credentials = Int32(SO_PEERCRED)
+    /// `SO_PEERPIDFD` (Linux 6.5): a pidfd of the peer. Bookworm's glibc headers predate it, so its number is spelled here.
+    public static let pidfd: Int32 = 77
+}

@@ -18,12 +18,14 @@ public final class Wakeup: Sendable {
     /// Wakes the waiting thread, now or at its next wait; signals before then merge into one.
     public func signal() {
         var one: UInt64 = 1
-        _ = write(descriptor, &one, MemoryLayout<UInt64>.size)
+        // Fails only with EAGAIN, when the counter is already at its limit: a wakeup is pending anyway.
+        _ = try? systemCall("write eventfd") { write(descriptor, &one, MemoryLayout<UInt64>.size) }
     }
 
     /// Clears the signal, so the next wait blocks again.
     func drain() {
         var count: UInt64 = 0
-        _ = read(descriptor, &count, MemoryLayout<UInt64>.size)
+        // Fails only with EAGAIN, when nothing was signalled: cleared already.
+        _ = try? systemCall("read eventfd") { read(descriptor, &count, MemoryLayout<UInt64>.size) }
     }
 }

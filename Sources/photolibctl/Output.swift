@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotoLibCore
+import PhotoLibSystem
 
 /// Printing for people and for programs.
 enum Output {
@@ -10,8 +11,7 @@ enum Output {
 
     /// A line (or lines) on stderr, as they are.
     static func standardError(_ text: String) {
-        var bytes = Array((text.hasSuffix("\n") ? text : text + "\n").utf8)
-        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+        StandardError.write(text.hasSuffix("\n") ? text : text + "\n")
     }
 
     /// A warning on stderr: the command did what was asked, but something needs the person's attention.

@@ -4,6 +4,7 @@ import Glibc
 import PhotoLibClient
 import PhotoLibCore
 import PhotoLibProtocol
+import PhotoLibSystem
 
 struct RescanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -71,7 +72,6 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     private func draw(_ text: String) {
-        var bytes = Array("\r\u{1B}[K\(text)".utf8)
-        _ = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        StandardError.write("\r\u{1B}[K\(text)")
     }
 }

@@ -16,7 +16,7 @@ extension Engine {
                                assetIDs: AppAssetIDs.random(using: &generator))
         try store.write { tx in
             if let existing = try tx.app(id) { throw PhotoLibError.appExists(id, uid: existing.uid) }
-            try tx.insertApp(record, createdAt: Int64(time(nil)))
+            try tx.insertApp(record, createdAt: clock.now())
         }
         try updatePassages()
         _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)

@@ -10,11 +10,11 @@ import PhotoLibStore
 /// carried out at start, before any view is reconciled.
 extension Engine {
     /// Who ends a grant, in the events: the daemon itself, for the person who set the end.
-    static let expiryActor = EventActor(uid: getuid(), role: "expiry")
+    var expiryActor: EventActor { EventActor(uid: ownerUID, role: "expiry") }
 
     /// Ends every grant whose time has come; returns when the next one ends (nil: none).
     func expireGrants() -> Int64? {
-        let now = Int64(time(nil))
+        let now = clock.now()
         let grants: [ExpiringGrant]
         do {
             grants = try store.read { try $0.expiringGrants() }
@@ -49,7 +49,7 @@ extension Engine {
             case .asset(let row): assetRows.append(row)
             case .album(let album): albums.append(album)
             case .authorization(let level, let returnsTo):
-                _ = try authorize(app, access: level, status: returnsTo, by: Self.expiryActor, reason: "expired")
+                _ = try authorize(app, access: level, status: returnsTo, by: expiryActor, reason: "expired")
             }
         }
         guard !assetRows.isEmpty || !albums.isEmpty else { return }
@@ -65,7 +65,7 @@ extension Engine {
                 _ = try tx.deselectAlbums(app, albums: unnamedAlbums)
             }
         }
-        _ = try editSelection(app, assets: assetIDs, albums: albumPaths, adding: false, by: Self.expiryActor, reason: "expired")
+        _ = try editSelection(app, assets: assetIDs, albums: albumPaths, adding: false, by: expiryActor, reason: "expired")
         logger.notice("The timed grant of \(assetIDs.count) assets and \(albumPaths.count) albums to \(app) ended.")
     }
 }

@@ -27,7 +27,7 @@ extension Engine {
                 return RequestOutcome(app: app.rawValue, request: nil, kind: kind.name, access: kind.access?.rawValue,
                                       state: "answered", answer: nil, status: status.rawValue, addedAssets: nil)
             case .pending:
-                let (request, isNew) = try tx.pendingRequest(app, kind: kind, now: Int64(time(nil)))
+                let (request, isNew) = try tx.pendingRequest(app, kind: kind, now: clock.now())
                 if isNew { made = (request, record.purpose) }
                 return RequestOutcome(app: app.rawValue, request: request.id, kind: kind.name, access: kind.access?.rawValue,
                                       state: "pending", answer: nil, status: Self.status(for: kind, of: record).rawValue, addedAssets: nil)

@@ -15,6 +15,10 @@ import PhotoLibSystem
 actor Engine {
     let configuration: DaemonConfiguration
     let store: Store
+    /// The time of day, for grant ends, requests, imports and the report.
+    let clock: any WallClock
+    /// The uid the daemon runs as: the library's owner.
+    let ownerUID: UInt32
     let board: StatusBoard
     let logger: Logger
     let queue: EventQueue
@@ -61,8 +65,11 @@ actor Engine {
     /// Changes recorded by one rescan before the apps are told "reload" instead of a list.
     static let rescanChangeLimit = 20_000
 
-    init(configuration: DaemonConfiguration, store: Store, queue: EventQueue, board: StatusBoard, hub: SubscriptionHub, logger: Logger) throws {
+    init(configuration: DaemonConfiguration, store: Store, queue: EventQueue, board: StatusBoard, hub: SubscriptionHub, logger: Logger,
+         clock: any WallClock, ownerUID: UInt32) throws {
         self.configuration = configuration
+        self.clock = clock
+        self.ownerUID = ownerUID
         self.hub = hub
         journal = ChangeJournal(retention: configuration.historyRetention)
         self.store = store
@@ -70,10 +77,10 @@ actor Engine {
         self.board = board
         self.logger = logger
         prompter = DesktopPrompter(logger: logger, socket: configuration.socket)
-        inboxes = InboxDirectories(path: configuration.inboxes, logger: logger)
+        inboxes = InboxDirectories(path: configuration.inboxes, ownerUID: ownerUID, logger: logger)
         do {
             inboxWatcher = try InboxWatcher(logger: logger)
-            viewOpens = configuration.reportWatchesOpens ? try ViewOpenWatcher(logger: logger) : nil
+            viewOpens = configuration.reportWatchesOpens ? try ViewOpenWatcher(logger: logger, clock: clock) : nil
         } catch {
             throw PhotoLibError.systemCall(name: error.call, path: configuration.inboxes, errno: error.errno)
         }
@@ -84,7 +91,7 @@ actor Engine {
             throw PhotoLibError.libraryMissing(path: configuration.library)
         }
         access = LibraryAccess(root: root)
-        index = try LibraryIndex(store: store, policy: configuration.namePolicy, access: access, board: board, logger: logger)
+        index = try LibraryIndex(store: store, policy: configuration.namePolicy, access: access, board: board, ownerUID: ownerUID, logger: logger)
         let viewsRoot: FileDescriptor
         do {
             viewsRoot = try Directory.open(path: configuration.views)
@@ -98,7 +105,7 @@ actor Engine {
             throw PhotoLibError.cannotCreateDirectory(path: configuration.views + "/" + DerivativeCatalog.directoryName.description,
                                                       errno: error.errno)
         }
-        views = ViewMaintainer(viewsRoot: viewsRoot, access: access, derivatives: derivatives, logger: logger,
+        views = ViewMaintainer(viewsRoot: viewsRoot, access: access, derivatives: derivatives, ownerUID: ownerUID, logger: logger,
                                paths: (configuration.library, configuration.views))
         if try store.read({ try $0.anyRules() }) { index.captureClock = CaptureClock(access: access) }
     }

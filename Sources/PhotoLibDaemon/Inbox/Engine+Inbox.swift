@@ -74,7 +74,7 @@ extension Engine {
         // row that could still tell such a file from a new one goes.
         if everyEntryJudged {
             do {
-                try store.write { try $0.pruneImports(before: Int64(time(nil)) - 86_400) }
+                try store.write { try $0.pruneImports(before: clock.now() - 86_400) }
             } catch {
                 logger.warning("Cannot drop import records older than a day: \(error); they are dropped at the next sweep.")
             }
@@ -91,7 +91,7 @@ extension Engine {
             // A new regular file is still being written: its close (or rename) says when it is complete.
             if onlyCreated, found.kind == FileStatus.Kind.regular, found.linkCount <= 1 { return true }
             if onlyCreated, found.kind == FileStatus.Kind.directory, name == InboxPolicy.rejectedDirectory { return true }
-            let now = Int64(time(nil))
+            let now = clock.now()
             if found.kind == FileStatus.Kind.regular, try store.read({
                 try $0.wasImported(app.id, source: name, device: found.device, inode: found.inode, birth: found.birthTime)
             }) {
@@ -256,7 +256,7 @@ extension Engine {
         defer { rejected.close() }
         guard let target = try moveAside(name, from: inbox, into: rejected) else { return }  // gone meanwhile
         let published = try store.write { tx in
-            try tx.recordRejectedImport(app.id, source: name, bytes: bytes, code: refusal.code, at: Int64(time(nil)))
+            try tx.recordRejectedImport(app.id, source: name, bytes: bytes, code: refusal.code, at: clock.now())
             return try journal.recordImport(app.id, name: name, state: "rejected", refusal: refusal, rejectedAs: target, tx: tx)
         }
         logger.info("Refused \(name) in the inbox of \(app.id): \(refusal.reason)")

@@ -16,10 +16,11 @@ import PhotoLibSystem
 final class InboxDirectories {
     let path: String
     private let logger: Logger
-    private let ownerUID = getuid()
+    private let ownerUID: UInt32
     private var open: [AppID: (app: AppRecord, directory: FileDescriptor)] = [:]
 
-    init(path: String, logger: Logger) {
+    init(path: String, ownerUID: UInt32, logger: Logger) {
+        self.ownerUID = ownerUID
         self.path = path
         self.logger = logger
     }

@@ -27,7 +27,7 @@ final class LibraryIndex {
     private(set) var albums: AlbumTree
     private var generator = SystemRandomNumberGenerator()
     /// The uid photolibd runs as: files it does not own are refused (`LinkRefusal`).
-    let daemonUID = getuid()
+    let daemonUID: UInt32
     /// Library paths that could not be read at the last look, and why: their
     /// rows are kept as they were, and `status` says `degraded` until they can be read.
     private(set) var unreadable: [RelativePath: FileSystemFailure] = [:] {
@@ -40,7 +40,8 @@ final class LibraryIndex {
     /// Set while some app has a rule grant: new and changed files are looked at for when they were taken.
     var captureClock: CaptureClock?
 
-    init(store: Store, policy: AssetNamePolicy, access: LibraryAccess, board: StatusBoard, logger: Logger) throws {
+    init(store: Store, policy: AssetNamePolicy, access: LibraryAccess, board: StatusBoard, ownerUID: UInt32, logger: Logger) throws {
+        daemonUID = ownerUID
         self.store = store
         self.policy = policy
         self.access = access

@@ -50,7 +50,7 @@ extension Engine {
                     entries.append(AccessLogEntry(app: app.id, asset: asset, how: "open", request: nil, at: open.at))
                 }
             }
-            let now = Int64(time(nil))
+            let now = clock.now()
             let prune = now - lastAccessPrune >= 3_600
             if entries.isEmpty && !prune { return }
             try store.write { tx in
@@ -68,7 +68,7 @@ extension Engine {
 
     /// Drops what is older than the retention (at start; then hourly with the opens).
     func pruneAccessLog() {
-        let now = Int64(time(nil))
+        let now = clock.now()
         do {
             try store.write { try $0.pruneAccessLog(before: now - configuration.reportRetention) }
             lastAccessPrune = now

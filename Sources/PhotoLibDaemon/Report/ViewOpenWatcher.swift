@@ -42,9 +42,11 @@ final class ViewOpenWatcher: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let state = Mutex(State())
     private let logger: Logger
+    private let clock: any WallClock
     private static let mask = UInt32(IN_OPEN | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM) | UInt32(IN_ONLYDIR) | UInt32(IN_EXCL_UNLINK)
 
-    init(logger: Logger) throws(SystemCallError) {
+    init(logger: Logger, clock: any WallClock) throws(SystemCallError) {
+        self.clock = clock
         inotify = try RawInotify()
         wakeup = try Wakeup()
         (opens, continuation) = AsyncStream.makeStream(of: [Open].self)
@@ -115,7 +117,7 @@ final class ViewOpenWatcher: Sendable {
             var lostReported = false
             while !stopping.load(ordering: .relaxed) {
                 let events = inotify.wait(orWakeup: wakeup)
-                let now = Int64(time(nil))
+                let now = clock.now()
                 var batch: [Open] = []
                 var moved = Set<AppID>()
                 for event in events {

@@ -47,7 +47,7 @@ extension Engine {
         let (request, purpose) = try store.write { tx -> (AccessRequest, String) in
             guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
             if let existing = try tx.request(app: app, kind: kind) { throw PhotoLibError.pick(.pending(app: app, request: existing.id)) }
-            return (try tx.pendingRequest(app, kind: kind, now: Int64(time(nil))).request, record.purpose)
+            return (try tx.pendingRequest(app, kind: kind, now: clock.now()).request, record.purpose)
         }
         picks.register(request.id, waiter)
         hub.publish([try journal.requestEvent(request, purpose: purpose, state: "pending", answer: nil)])
@@ -87,7 +87,7 @@ extension Engine {
                 PickedFile(name: member.path.lastComponent?.escaped ?? member.path.escaped, mediaType: member.mediaType.rawValue,
                            size: prepared.opened.first { $0.member == member }?.size ?? member.file.size,
                            mtime: member.file.modificationTime,
-                           copy: PickPolicy.sharesOriginal(peerUID: prepared.waiter.peerUID, ownerUID: getuid()) ? nil : true)
+                           copy: PickPolicy.sharesOriginal(peerUID: prepared.waiter.peerUID, ownerUID: ownerUID) ? nil : true)
             })
         })
         do {
@@ -113,7 +113,7 @@ extension Engine {
             // Its connection closed a moment ago; the close withdraws it.
             throw PhotoLibError.pick(.appGone(app: request.app))
         }
-        let copies = !PickPolicy.sharesOriginal(peerUID: waiter.peerUID, ownerUID: getuid())
+        let copies = !PickPolicy.sharesOriginal(peerUID: waiter.peerUID, ownerUID: ownerUID)
         let appRecord = try store.read { try $0.app(request.app) }
         let location = appRecord?.location ?? .none
         var opened: [PreparedPick.OpenedMember] = []
@@ -178,7 +178,7 @@ extension Engine {
             fd.close()
             throw cannot(error.errno)
         }
-        switch LinkVerdict.judge(status.observation, expectedInode: member.file.inode, daemonUID: getuid()) {
+        switch LinkVerdict.judge(status.observation, expectedInode: member.file.inode, daemonUID: ownerUID) {
         case .link:
             return fd
         case .refuse(let refusal) where !refusal.forbidsSharing:
@@ -272,7 +272,7 @@ extension Engine {
     /// Ends a pick that was handed over: removes the request, logs what the
     /// app received, tells the person's tools.
     private func finishPick(_ prepared: PreparedPick) throws -> RequestOutcome {
-        let now = Int64(time(nil))
+        let now = clock.now()
         let picked = prepared.deliveries.map(\.asset.id)
         let (status, purpose) = try store.write { tx -> (AuthorizationStatus, String) in
             try tx.deleteRequest(prepared.request.id)

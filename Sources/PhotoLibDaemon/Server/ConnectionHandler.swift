@@ -52,7 +52,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             return
         }
         let credentials: EventLoopFuture<RawPeerCredentials> = provider.unsafeGetSocketOption(
-            level: .socket, name: NIOBSDSocket.Option(rawValue: 17 /* SO_PEERCRED */))
+            level: .socket, name: NIOBSDSocket.Option(rawValue: PeerSocketOption.credentials))
         let loop = context.eventLoop
         credentials.whenComplete { result in
             loop.assertInEventLoop()
@@ -61,7 +61,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                 // SO_PEERPIDFD (Linux 6.5) pins the very peer process; where the
                 // kernel lacks it, PeerProcess opens a pidfd from the pid instead.
                 let pidfd: EventLoopFuture<CInt> = provider.unsafeGetSocketOption(
-                    level: .socket, name: NIOBSDSocket.Option(rawValue: 77 /* SO_PEERPIDFD */))
+                    level: .socket, name: NIOBSDSocket.Option(rawValue: PeerSocketOption.pidfd))
                 pidfd.whenComplete { pidfdResult in
                     loop.assertInEventLoop()
                     var peerPIDFD: CInt?

@@ -26,7 +26,7 @@ actor EndpointSet {
 
     let directory: String
     private let logger: Logger
-    private let ownerUID = getuid()
+    private let ownerUID: UInt32
     /// The thread that accepts on every endpoint (nil until `start`).
     private var listeners: ListeningSockets<AppID>?
     private var open: [AppID: Endpoint] = [:]
@@ -34,7 +34,8 @@ actor EndpointSet {
     private var passed: [String: Int32] = [:]
     private let units: EndpointUnits
 
-    init(directory: String, logger: Logger, units: EndpointUnits) {
+    init(directory: String, ownerUID: UInt32, logger: Logger, units: EndpointUnits) {
+        self.ownerUID = ownerUID
         self.directory = directory
         self.logger = logger
         self.units = units
@@ -98,7 +99,7 @@ actor EndpointSet {
                 // systemd's socket, already listening there: connections queued
                 // while the daemon started are accepted now.
                 if let inode = try SocketFile.inode(at: path) {
-                    listeners.adopt(app.id, descriptor: fd)
+                    try listeners.adopt(app.id, descriptor: fd)
                     try SocketFile.restrict(path, alsoTo: appUID)
                     open[app.id] = Endpoint(app: app, path: path, inode: inode, heldBySystemd: true)
                     return

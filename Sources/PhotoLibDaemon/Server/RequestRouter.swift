@@ -41,7 +41,7 @@ struct RequestRouter: Sendable {
     /// its uid and its sandbox; a peer that is nobody is refused.
     func role(listener: PeerAdmission.Listener, uid: UInt32, sandbox: SandboxIdentity) -> Result<PeerRole, PhotoLibError> {
         var apps: [AppID] = []
-        if listener == .main, uid != 0, uid != getuid() {
+        if listener == .main, uid != 0, uid != engine.ownerUID {
             do {
                 apps = try store.read { try $0.apps(uid: uid) }.map(\.id)
             } catch {
@@ -57,7 +57,7 @@ struct RequestRouter: Sendable {
                 return .failure(.databaseFailed(path: store.path, detail: "\(error)"))
             }
         }
-        return PeerAdmission.decide(listener: listener, uid: uid, daemonUID: getuid(), appsForUID: apps, sandbox: sandbox)
+        return PeerAdmission.decide(listener: listener, uid: uid, daemonUID: engine.ownerUID, appsForUID: apps, sandbox: sandbox)
     }
 
     func greeting(for role: PeerRole) -> [UInt8] {
@@ -152,7 +152,7 @@ struct RequestRouter: Sendable {
                 guard let parsed = AccessLevel(spelling: text) else { throw PhotoLibError.invalidAccessLevel(text) }
                 level = parsed
             }
-            let endsAt = try GrantEnd.expiry(now: Int64(time(nil)), forSeconds: p.forSeconds, until: p.until)
+            let endsAt = try GrantEnd.expiry(now: engine.clock.now(), forSeconds: p.forSeconds, until: p.until)
             let record = try await engine.authorize(try appID(p.app), access: level, status: status, by: by, endsAt: endsAt).record
             return reply(id, try store.read { try appInfo(record, $0) })
         case .select, .deselect:
@@ -160,7 +160,7 @@ struct RequestRouter: Sendable {
             if p.takenFrom != nil || p.takenTo != nil || p.rules != nil || p.allRules == true {
                 return reply(id, try await editRules(p, adding: method == .select, by: by))
             }
-            let endsAt = try GrantEnd.expiry(now: Int64(time(nil)), forSeconds: p.forSeconds, until: p.until)
+            let endsAt = try GrantEnd.expiry(now: engine.clock.now(), forSeconds: p.forSeconds, until: p.until)
             if method == .deselect, endsAt != nil {
                 throw PhotoLibError.invalidParameter(name: "for", reason: "a deselection takes effect at once; give --for or --until to select")
             }

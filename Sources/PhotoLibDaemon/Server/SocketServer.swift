@@ -30,7 +30,11 @@ final class SocketServer: Sendable {
         activated = passed != nil
         if passed == nil {
             if Self.isLive(path) { throw PhotoLibError.socketInUse(path: path) }
-            unlink(path)
+            do {
+                try SocketFile.removeStale(path)
+            } catch {
+                throw PhotoLibError.systemCall(name: error.call, path: path, errno: error.errno)
+            }
         }
         // More than one loop, so a connection pushing a huge line (up to the
         // 1 MiB limit) holds up only the connections on its own loop.
@@ -89,7 +93,8 @@ final class SocketServer: Sendable {
 
     func close() {
         try? channel.close().wait()
-        if !activated { unlink(path) }
+        // Left behind if it cannot be removed now: the next start replaces a stale socket.
+        if !activated { try? SocketFile.removeStale(path) }
         try? group.syncShutdownGracefully()
     }
 }

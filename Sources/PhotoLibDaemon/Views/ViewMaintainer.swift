@@ -63,7 +63,7 @@ final class ViewMaintainer {
     /// Derivatives without location, for apps whose policy is `none`.
     let derivatives: DerivativeCatalog
     /// The daemon's uid: the library's owner.
-    let ownerUID = getuid()
+    let ownerUID: UInt32
     let logger: Logger
     /// For messages only.
     let paths: (library: String, views: String)
@@ -71,9 +71,10 @@ final class ViewMaintainer {
     private var learnedRefusals: [Int64: LinkRefusal] = [:]
     private var generator = SystemRandomNumberGenerator()
 
-    init(viewsRoot: FileDescriptor, access: LibraryAccess, derivatives: DerivativeCatalog, logger: Logger,
+    init(viewsRoot: FileDescriptor, access: LibraryAccess, derivatives: DerivativeCatalog, ownerUID: UInt32, logger: Logger,
          paths: (library: String, views: String)) {
         self.viewsRoot = viewsRoot
+        self.ownerUID = ownerUID
         self.access = access
         self.derivatives = derivatives
         self.logger = logger

@@ -1,0 +1,9 @@
+/// Where the time of day comes from: the system's in the daemon, a set one in tests.
+///
+/// Grant ends, request times, the access report and import quotas all read
+/// it through here, so a rule that depends on the time can be tested without
+/// waiting for it.
+public protocol WallClock: Sendable {
+    /// Seconds since the Unix epoch.
+    func now() -> Int64
+}
