@@ -3,12 +3,12 @@ public import PhotoLibCore
 /// Who made an edit: the admin's or the app's uid.
 public struct EventActor: Codable, Sendable, Equatable {
     public var uid: UInt32
-    /// `admin` or `app`.
+    /// `admin`, `app` or `expiry` (`ActorRole`).
     public var role: String
 
-    public init(uid: UInt32, role: String) {
+    public init(uid: UInt32, role: ActorRole) {
         self.uid = uid
-        self.role = role
+        self.role = role.rawValue
     }
 }
 

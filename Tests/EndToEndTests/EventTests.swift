@@ -66,7 +66,7 @@ struct EventTests {
         #expect(auth.head.event == "authorization")
         let authorization = try auth.decode(AuthorizationEvent.self)
         #expect(authorization.status == "limited")
-        #expect(authorization.by == EventActor(uid: getuid(), role: "admin"))
+        #expect(authorization.by == EventActor(uid: getuid(), role: .admin))
         #expect(try events.nextChange().incremental == false)  // reload: the view changed wholesale
 
         let id = try daemon.assets()["Album/keep.jpg"]!

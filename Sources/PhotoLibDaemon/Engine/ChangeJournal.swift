@@ -90,38 +90,38 @@ struct ChangeJournal {
     /// - Parameter request: the app's request this answers (`answered` or `cancelled`), if any.
     func recordAuthorization(
         _ app: AppID, access: AccessLevel, status: AuthorizationStatus, by: EventActor,
-        request: (id: Int64, state: String)? = nil, reason: String? = nil, endsAt: Int64? = nil, tx: StoreTransaction
+        request: (id: Int64, state: RequestState)? = nil, reason: String? = nil, endsAt: Int64? = nil, tx: StoreTransaction
     ) throws -> PublishedEvent {
         try append(app, kind: "authorization", tx: tx) { token in
             AuthorizationEvent(app: app.rawValue, token: token, access: access.rawValue, status: status.rawValue, by: by,
-                               request: request?.id, state: request?.state, reason: reason, endsAt: endsAt)
+                               request: request?.id, state: request?.state.rawValue, reason: reason, endsAt: endsAt)
         }
     }
 
     func recordSelection(
         _ app: AppID, addedAssets: [String], removedAssets: [String], addedAlbums: Int, removedAlbums: Int, by: EventActor,
-        request: (id: Int64, state: String)? = nil, reason: String? = nil, endsAt: Int64? = nil, tx: StoreTransaction
+        request: (id: Int64, state: RequestState)? = nil, reason: String? = nil, endsAt: Int64? = nil, tx: StoreTransaction
     ) throws -> PublishedEvent {
         try append(app, kind: "selection", tx: tx) { token in
             SelectionEvent(app: app.rawValue, token: token, addedAssets: addedAssets, removedAssets: removedAssets,
-                           addedAlbums: addedAlbums, removedAlbums: removedAlbums, by: by, request: request?.id, state: request?.state,
+                           addedAlbums: addedAlbums, removedAlbums: removedAlbums, by: by, request: request?.id, state: request?.state.rawValue,
                            reason: reason, endsAt: endsAt)
         }
     }
 
-    func recordImport(_ app: AppID, name: FileName, state: String, asset: ViewAsset? = nil, assetID: AssetID? = nil,
+    func recordImport(_ app: AppID, name: FileName, state: ImportRecord.State, asset: ViewAsset? = nil, assetID: AssetID? = nil,
                       refusal: InboxRefusal? = nil, rejectedAs: FileName? = nil, tx: StoreTransaction) throws -> PublishedEvent {
         try append(app, kind: "import", tx: tx) { token in
-            ImportEvent(app: app.rawValue, token: token, name: name.escaped, state: state, asset: asset,
+            ImportEvent(app: app.rawValue, token: token, name: name.escaped, state: state.rawValue, asset: asset,
                         assetID: asset == nil ? assetID?.rawValue : nil, code: refusal?.code, reason: refusal?.reason,
                         rejected: rejectedAs.map { "rejected/" + $0.escaped })
         }
     }
 
     /// An admin `request` event: not logged (it is in no app's history).
-    func requestEvent(_ request: AccessRequest, purpose: String, state: String, answer: String?) throws -> PublishedEvent {
+    func requestEvent(_ request: AccessRequest, purpose: String, state: RequestState, answer: String?) throws -> PublishedEvent {
         let event = RequestEvent(app: request.app.rawValue, request: request.id, kind: request.kind.name, access: request.kind.access?.rawValue,
-                                 purpose: purpose, state: state, answer: answer, createdAt: request.createdAt,
+                                 purpose: purpose, state: state.rawValue, answer: answer, createdAt: request.createdAt,
                                  pick: request.kind.pickOptions.map(PickInfo.init))
         return PublishedEvent(app: request.app, token: nil, line: try coder.encodeLine(event))
     }

@@ -57,7 +57,7 @@ extension Engine {
             return record
         }
         // The person's tools take down prompts for an app that is gone.
-        hub.publish(try withdrawn.map { try journal.requestEvent($0, purpose: removed.purpose, state: "cancelled", answer: nil) })
+        hub.publish(try withdrawn.map { try journal.requestEvent($0, purpose: removed.purpose, state: .cancelled, answer: nil) })
         try views.removeView(removed)
         collectDerivatives()
         try syncInboxes()
@@ -91,7 +91,7 @@ extension Engine {
             let answered = settled.first { $0.request.id == answering?.request.id }
                 ?? settled.first { $0.request.kind == .authorization(level) }
             published.append(try journal.recordAuthorization(
-                id, access: level, status: status, by: by, request: answered.map { ($0.request.id, "answered") }, reason: reason,
+                id, access: level, status: status, by: by, request: answered.map { ($0.request.id, .answered) }, reason: reason,
                 endsAt: endsAt, tx: tx))
             if level == .readWrite, before.readWrite != status {
                 published.append(try journal.recordReload(id, tx: tx))
@@ -210,14 +210,14 @@ extension Engine {
                 try tx.deleteRequest(answering.id)
                 settled.append(RequestSettlement(request: answering, outcome: RequestOutcome(
                     app: id.rawValue, request: answering.id, kind: answering.kind.name, access: answering.kind.access?.rawValue,
-                    state: "answered", answer: RequestAnswer.limited.rawValue, status: app.readWrite.rawValue,
+                    state: RequestState.answered.rawValue, answer: RequestAnswer.limited.rawValue, status: app.readWrite.rawValue,
                     addedAssets: added.map { app.assetIDs.id(for: $0).rawValue })))
             }
             published.append(try journal.recordSelection(
                 id, addedAssets: adding ? changedIDs.map { app.assetIDs.id(for: $0).rawValue } : [],
                 removedAssets: adding ? [] : changedIDs.map { app.assetIDs.id(for: $0).rawValue },
                 addedAlbums: adding ? changedAlbums.count : 0, removedAlbums: adding ? 0 : changedAlbums.count, by: by,
-                request: answering.map { ($0.id, "answered") }, reason: reason, endsAt: adding ? endsAt : nil, tx: tx))
+                request: answering.map { ($0.id, .answered) }, reason: reason, endsAt: adding ? endsAt : nil, tx: tx))
             // What the view gained or lost: visibility before the edit against after it.
             if app.layout == .limited, let before {
                 let after = AppViewContext(app: app, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id),

@@ -10,7 +10,7 @@ import PhotoLibStore
 /// carried out at start, before any view is reconciled.
 extension Engine {
     /// Who ends a grant, in the events: the daemon itself, for the person who set the end.
-    var expiryActor: EventActor { EventActor(uid: ownerUID, role: "expiry") }
+    var expiryActor: EventActor { EventActor(uid: ownerUID, role: .expiry) }
 
     /// Ends every grant whose time has come; returns when the next one ends (nil: none).
     func expireGrants() -> Int64? {

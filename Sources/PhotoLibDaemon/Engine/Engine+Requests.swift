@@ -8,6 +8,9 @@ import PhotoLibStore
 struct RequestSettlement: Sendable {
     let request: AccessRequest
     let outcome: RequestOutcome
+
+    /// Answered, or cancelled: what the `request` event says of it.
+    var state: RequestState { outcome.state == RequestState.cancelled.rawValue ? .cancelled : .answered }
 }
 
 /// Apps asking the person, and the person answering (SPEC §5, §6). The rules
@@ -25,20 +28,20 @@ extension Engine {
             switch try RequestPolicy.ask(kind, app: app, readWrite: record.readWrite, addOnly: record.addOnly) {
             case .answeredNow(let status):
                 return RequestOutcome(app: app.rawValue, request: nil, kind: kind.name, access: kind.access?.rawValue,
-                                      state: "answered", answer: nil, status: status.rawValue, addedAssets: nil)
+                                      state: RequestState.answered.rawValue, answer: nil, status: status.rawValue, addedAssets: nil)
             case .pending:
                 let (request, isNew) = try tx.pendingRequest(app, kind: kind, now: clock.now())
                 if isNew { made = (request, record.purpose) }
                 return RequestOutcome(app: app.rawValue, request: request.id, kind: kind.name, access: kind.access?.rawValue,
-                                      state: "pending", answer: nil, status: Self.status(for: kind, of: record).rawValue, addedAssets: nil)
+                                      state: RequestState.pending.rawValue, answer: nil, status: Self.status(for: kind, of: record).rawValue, addedAssets: nil)
             }
         }
         if let made {
-            hub.publish([try journal.requestEvent(made.0, purpose: made.purpose, state: "pending", answer: nil)])
+            hub.publish([try journal.requestEvent(made.0, purpose: made.purpose, state: .pending, answer: nil)])
             prompter.announce(made.0, purpose: made.purpose)
             logger.notice("App \(app) asks \(made.0.kind.described) (request \(made.0.id)); answer with 'photolibctl answer \(made.0.id) …'.")
         }
-        if let waiter, let request = outcome.request, outcome.state == "pending" {
+        if let waiter, let request = outcome.request, outcome.state == RequestState.pending.rawValue {
             try answers.wait(for: request, waiter)
         }
         return outcome
@@ -84,16 +87,16 @@ extension Engine {
             switch request.kind {
             case .authorization(let level):
                 published.append(try journal.recordAuthorization(
-                    request.app, access: level, status: status, by: by, request: (request.id, "cancelled"), tx: tx))
+                    request.app, access: level, status: status, by: by, request: (request.id, .cancelled), tx: tx))
             case .review:
                 published.append(try journal.recordSelection(
                     request.app, addedAssets: [], removedAssets: [], addedAlbums: 0, removedAlbums: 0, by: by,
-                    request: (request.id, "cancelled"), tx: tx))
+                    request: (request.id, .cancelled), tx: tx))
             case .pick:
                 break  // not part of the app's history: it hears through its pick's reply
             }
             return (RequestOutcome(app: request.app.rawValue, request: request.id, kind: request.kind.name, access: request.kind.access?.rawValue,
-                                   state: "cancelled", answer: nil, status: status.rawValue, addedAssets: nil), record.purpose)
+                                   state: RequestState.cancelled.rawValue, answer: nil, status: status.rawValue, addedAssets: nil), record.purpose)
         }
         hub.publish(published)
         deliver([RequestSettlement(request: request, outcome: outcome)], purpose: purpose)
@@ -121,7 +124,7 @@ extension Engine {
             let mine = answering?.request.id == request.id
             settled.append(RequestSettlement(request: request, outcome: RequestOutcome(
                 app: record.id.rawValue, request: request.id, kind: request.kind.name, access: request.kind.access?.rawValue,
-                state: "answered", answer: answer, status: Self.status(for: request.kind, of: record).rawValue,
+                state: RequestState.answered.rawValue, answer: answer, status: Self.status(for: request.kind, of: record).rawValue,
                 addedAssets: mine ? addedAssets.map { record.assetIDs.id(for: $0).rawValue } : nil)))
         }
         return settled
@@ -134,7 +137,7 @@ extension Engine {
         var events: [PublishedEvent] = []
         for settlement in settled {
             do {
-                events.append(try journal.requestEvent(settlement.request, purpose: purpose, state: settlement.outcome.state,
+                events.append(try journal.requestEvent(settlement.request, purpose: purpose, state: settlement.state,
                                                        answer: settlement.outcome.answer))
             } catch {
                 // The decision stands; only the prompt's update is lost, and `requests` is right.

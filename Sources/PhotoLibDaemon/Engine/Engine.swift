@@ -182,7 +182,11 @@ actor Engine {
             return recorder.changes.count
         } catch {
             logger.error("Applying \(batch.count) library changes failed: \(error); rescanning.")
-            try? rescanAndReconcile()
+            do {
+                try rescanAndReconcile()
+            } catch {
+                logger.error("The rescan after that failed too: \(error). The views stay as they were; the next library change, or 'photolibctl rescan', tries again.")
+            }
             return batch.count
         }
     }
@@ -210,6 +214,7 @@ actor Engine {
     func rescanAndReconcile(reloadEveryApp: Bool = false) throws {
         defer { finishScanWaiters() }
         if !libraryAvailable {
+            // Still not there (or not reachable): the library stays unavailable, as status says, until it is.
             guard let root = try? Directory.open(path: configuration.library) else { return }
             access.replaceRoot(root)
             libraryAvailable = true

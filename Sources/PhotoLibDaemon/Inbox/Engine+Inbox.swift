@@ -233,7 +233,7 @@ extension Engine {
             let seen = right == .addOnly ? nil : contexts.first { $0.app.id == app.id }?.viewAsset(asset.flatMap(index.locate))
             try tx.finishImport(id, state: right == .addOnly ? .accepted : .added, asset: asset?.id)
             published.append(try journal.recordImport(
-                app.id, name: source, state: right == .addOnly ? "accepted" : "added", asset: seen,
+                app.id, name: source, state: right == .addOnly ? .accepted : .added, asset: seen,
                 assetID: right == .addOnly ? nil : asset.map { app.assetIDs.id(for: $0.id) }, tx: tx))
         }
         let changes = recorder.changes + (joinedUnchanged.map { [ViewChange.asset(old: nil, new: $0)] } ?? [])
@@ -257,7 +257,7 @@ extension Engine {
         guard let target = try moveAside(name, from: inbox, into: rejected) else { return }  // gone meanwhile
         let published = try store.write { tx in
             try tx.recordRejectedImport(app.id, source: name, bytes: bytes, code: refusal.code, at: clock.now())
-            return try journal.recordImport(app.id, name: name, state: "rejected", refusal: refusal, rejectedAs: target, tx: tx)
+            return try journal.recordImport(app.id, name: name, state: .rejected, refusal: refusal, rejectedAs: target, tx: tx)
         }
         logger.info("Refused \(name) in the inbox of \(app.id): \(refusal.reason)")
         hub.publish([published])

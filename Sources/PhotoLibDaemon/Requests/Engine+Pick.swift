@@ -50,7 +50,7 @@ extension Engine {
             return (try tx.pendingRequest(app, kind: kind, now: clock.now()).request, record.purpose)
         }
         picks.register(request.id, waiter)
-        hub.publish([try journal.requestEvent(request, purpose: purpose, state: "pending", answer: nil)])
+        hub.publish([try journal.requestEvent(request, purpose: purpose, state: .pending, answer: nil)])
         // The connection may have closed while this was on its way here, after
         // its close withdrew what it had: withdraw this one too.
         if !waiter.isOpen() {
@@ -281,10 +281,10 @@ extension Engine {
             return (record?.readWrite ?? .notDetermined, record?.purpose ?? "")
         }
         let outcome = RequestOutcome(app: prepared.request.app.rawValue, request: prepared.request.id, kind: "pick", access: nil,
-                                     state: "answered", answer: RequestAnswer.pick.rawValue, status: status.rawValue,
+                                     state: RequestState.answered.rawValue, answer: RequestAnswer.pick.rawValue, status: status.rawValue,
                                      addedAssets: nil, pickedAssets: picked.map { (prepared.ids?.id(for: $0) ?? $0).rawValue })
         do {
-            hub.publish([try journal.requestEvent(prepared.request, purpose: purpose, state: "answered", answer: RequestAnswer.pick.rawValue)])
+            hub.publish([try journal.requestEvent(prepared.request, purpose: purpose, state: .answered, answer: RequestAnswer.pick.rawValue)])
         } catch {
             logger.error("Could not encode the request event for request \(prepared.request.id): \(error)")
         }
@@ -310,7 +310,7 @@ extension Engine {
                 try tx.deleteRequest(request.id)
                 return try tx.app(request.app)?.purpose ?? ""
             }
-            hub.publish([try journal.requestEvent(request, purpose: purpose, state: "cancelled", answer: nil)])
+            hub.publish([try journal.requestEvent(request, purpose: purpose, state: .cancelled, answer: nil)])
             logger.notice("Request \(request.id) of \(request.app) was withdrawn: the connection that asked closed.")
         } catch {
             logger.error("Cannot withdraw pick request \(request.id): \(error); it is dropped at the next start.")
@@ -330,7 +330,7 @@ extension Engine {
     /// Hands a cancelled pick its reply: nothing chosen, no descriptor.
     func cancelPick(_ request: AccessRequest) {
         guard let waiter = picks.claim(request.id) else { return }
-        let result = PickResult(request: request.id, state: "cancelled", assets: [])
+        let result = PickResult(request: request.id, state: RequestState.cancelled.rawValue, assets: [])
         Task {
             do {
                 try await waiter.deliver(result, [])

@@ -62,8 +62,8 @@ struct RequestRouter: Sendable {
 
     func greeting(for role: PeerRole) -> [UInt8] {
         switch role {
-        case .admin: encode(Greeting(role: "admin", apps: nil))
-        case .app(let apps): encode(Greeting(role: "app", apps: apps.map(\.rawValue)))
+        case .admin: encode(Greeting(role: ActorRole.admin.rawValue, apps: nil))
+        case .app(let apps): encode(Greeting(role: ActorRole.app.rawValue, apps: apps.map(\.rawValue)))
         }
     }
 
@@ -92,7 +92,7 @@ struct RequestRouter: Sendable {
     }
 
     private func dispatch(_ method: Method, line: [UInt8], id: RequestID?, connection: Connection) async throws -> [UInt8]? {
-        let by = EventActor(uid: connection.uid, role: connection.role == .admin ? "admin" : "app")
+        let by = EventActor(uid: connection.uid, role: connection.role == .admin ? .admin : .app)
         switch method {
         case .authorizationStatus:
             let app = try targetApp(try params(OptionalAppParams.self, line).app, connection)
@@ -264,7 +264,7 @@ struct RequestRouter: Sendable {
             channel.writeAndFlush(ByteBuffer(bytes: reply(id, outcome)), promise: nil)
         } : nil
         let outcome = try await engine.ask(app, kind: kind, waiter: waiter)
-        if wait, outcome.state == "pending" { return nil }
+        if wait, outcome.state == RequestState.pending.rawValue { return nil }
         return reply(id, outcome)
     }
 

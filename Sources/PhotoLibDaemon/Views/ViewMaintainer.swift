@@ -201,8 +201,12 @@ final class ViewMaintainer {
                 for name in children.keys { wanted[name] = .directory }
                 try sync(directory, wanted: wanted, sources: sources, report: &report)
                 for (name, child) in children {
-                    if let fd = try? Directory.open(name, in: directory) {
-                        pending.append((child, fd, path.appending(name)))
+                    do {
+                        pending.append((child, try Directory.open(name, in: directory), path.appending(name)))
+                    } catch {
+                        // sync made it a directory just now: failing to open it is a real problem, not an absence.
+                        report.refused += 1
+                        logger.warning("Cannot open \(path.appending(name)) in the view of \(app.id): \(error); what it should hold is not linked until the next reconcile.")
                     }
                 }
             }

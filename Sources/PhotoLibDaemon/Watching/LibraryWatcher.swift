@@ -236,7 +236,17 @@ private struct WatchLoop {
     /// Watches a directory that just appeared under a watched one.
     private mutating func watchNewDirectory(_ name: FileName, parentKey: WatchTree.Key, parentPath: RelativePath) {
         guard let root else { return }
-        guard let parent = try? Directory.open(parentPath, in: root) else { return }
+        let parent: FileDescriptor
+        do {
+            parent = try Directory.open(parentPath, in: root)
+        } catch where error.isNotFound {
+            return  // the parent went meanwhile: its deletion event follows
+        } catch {
+            failedWatches += 1
+            logger.error("Cannot open \(parentPath) to watch its new directory \(name.escaped): \(error). Changes there are missed until a rescan.")
+            queue.push(.watchFailed(parentPath.appending(name), errno: error.errno))
+            return
+        }
         defer { parent.close() }
         watchChild(name, of: parent, parentKey: parentKey, parentPath: parentPath)
         publishWatchCounts()
