@@ -186,6 +186,7 @@ let package = Package(
         .testTarget(name: "PhotoLibProtocolTests", dependencies: ["PhotoLibProtocol"], swiftSettings: strict),
         .testTarget(name: "PhotoLibStoreTests", dependencies: ["PhotoLibStore", "PhotoLibCore", .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: strict),
+        .testTarget(name: "PhotoLibSystemTests", dependencies: ["PhotoLibSystem", "PhotoLibCore"], swiftSettings: strict),
         .testTarget(name: "PhotoLibPageTests", dependencies: ["PhotoLibPage", "PhotoLibSystem"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",

@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+import PhotoLibCore
+import PhotoLibSystem
+import Testing
+
+/// The system layer on a real kernel and a temporary directory: what each call
+/// answers, and that a failure is told apart from an absence.
+@Suite("The system layer")
+final class SystemLayerTests {
+    let directory: String
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("photolibd-system-\(UInt32.random(in: 0..<UInt32.max))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)  // a leftover in /tmp is all a failure here costs
+    }
+
+    @Test("a helper process talks over its socket pair, and says how it ended: an exit status, or the signal that killed it")
+    func helperProcess() throws {
+        let echo = try HelperProcess("/bin/sh", ["-c", #"read -r line; printf '%s!\n' "$line"; exit 3"#])
+        try echo.channel.write(Array("hello\n".utf8))
+        var heard: [UInt8] = []
+        while !heard.contains(0x0A) {
+            let chunk = try echo.channel.read()
+            if chunk.isEmpty { break }
+            heard += chunk
+        }
+        #expect(String(decoding: heard, as: UTF8.self) == "hello!\n")
+        #expect(try echo.reap() == .exited(3))
+
+        let stuck = try HelperProcess("/bin/sh", ["-c", "exec sleep 60"])
+        stuck.kill()
+        #expect(try stuck.reap() == .killed(signal: SIGKILL))
+        #expect(HelperProcess.Ending.killed(signal: SIGSEGV).description.contains("signal 11"))
+    }
+
+    @Test("a helper that cannot be started is an error naming it, not a process")
+    func helperThatCannotStart() {
+        #expect(throws: SystemCallError.self) { try HelperProcess(directory + "/no-such-program", []) }
+    }
+
+    @Test("private files: written 0600 and read back; a missing file is nil; a directory is an error")
+    func privateFiles() throws {
+        let path = directory + "/secret"
+        try PrivateFiles.write(path, Array("s3cret".utf8))
+        #expect(try PrivateFiles.read(path) == Array("s3cret".utf8))
+        #expect(try PathInspection.lookUp(path).map { $0.permissions & 0o777 } == 0o600)
+        #expect(try PrivateFiles.read(directory + "/absent") == nil)
+        #expect(throws: SystemCallError.self) { try PrivateFiles.read(directory) }
+    }
+
+    @Test("looking up a path: nil only when nothing is there, the file's facts otherwise")
+    func lookUp() throws {
+        #expect(try PathInspection.lookUp(directory + "/absent") == nil)
+        try PrivateFiles.write(directory + "/file", [1, 2, 3])
+        #expect(try PathInspection.lookUp(directory + "/file")?.size == 3)
+        // A path through a file (ENOTDIR) is as absent as a missing one: nothing can be there.
+        #expect(try PathInspection.lookUp(directory + "/file/below") == nil)
+        #expect(try PathInspection.lookUp(directory)?.kind == .directory)
+    }
+
+    @Test("a stale socket file is removed before binding again; anything else found there is left")
+    func staleSockets() throws {
+        let notASocket = directory + "/sock"
+        try PrivateFiles.write(notASocket, Array("mine".utf8))
+        try SocketFile.removeStale(notASocket)
+        #expect(try PrivateFiles.read(notASocket) == Array("mine".utf8), "a regular file is not a socket to remove")
+        try SocketFile.removeStale(directory + "/nothing-here")
+    }
+
+    @Test("making directories reports only those it made, outermost first, and is quiet about those already there")
+    func makeDirectories() throws {
+        let made = try ProcessIdentity.makeDirectories(directory + "/a/b/c")
+        #expect(made == [directory + "/a", directory + "/a/b", directory + "/a/b/c"])
+        #expect(try ProcessIdentity.makeDirectories(directory + "/a/b/c").isEmpty)
+        try PrivateFiles.write(directory + "/plain", [])
+        #expect(throws: SystemCallError.self) { try ProcessIdentity.makeDirectories(directory + "/plain/x") }
+    }
+
+    @Test("the system clock is the kernel's time of day")
+    func clock() {
+        let before = Int64(Date().timeIntervalSince1970)
+        let now = SystemClock().now()
+        #expect(now >= before && now <= before + 5)
+    }
+}
