@@ -127,6 +127,37 @@ struct PickTests {
         #expect(daemon.viewEntries(Self.printer.app).isEmpty)
     }
 
+    @Test("an admin that subscribes while a pick waits hears it pending with what it asks for (types, limit, order), as the live event said")
+    func pendingPickIsReplayedWhole() async throws {
+        let daemon = try await RunningDaemon.startedByOwner { lib in
+            chmod(lib.root, 0o711)
+            try lib.write("Trips/a.jpg", contents: "photo a")
+        }
+        let examples = try ReachableCopies.examples()
+        try daemon.ok("app", "add", Self.printer.app, "--uid", String(Self.printer.uid), "--location", "precise")
+        let app = try SpawnedProcess("/usr/bin/setpriv", ["--reuid=\(Self.printer.uid)", "--regid=\(Self.printer.uid)", "--clear-groups",
+                                                          "/usr/bin/python3", examples + "/pick_photos.py", "--socket", daemon.library.socket,
+                                                          "--limit", "2", "--ordered"],
+                                     output: daemon.library.root + "/pick.out")
+        var pending: RequestInfo?
+        try await waitUntil("the pick to be pending", timeout: 30, while: app) {
+            pending = try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.first
+            return pending != nil
+        }
+        // A page opened now (an admin subscriber) must be able to draw the pick's sheet from the replay alone.
+        let admin = try PhotoLibConnection(socketPath: daemon.library.socket, receiveTimeout: 30)
+        _ = try admin.subscribe(app: nil, since: nil)
+        var replayed: RequestEvent?
+        while replayed == nil {
+            let event = try admin.nextEvent()
+            if event.head.event == "request" { replayed = try event.decode(RequestEvent.self) }
+        }
+        #expect(replayed?.state == "pending" && replayed?.request == pending?.request)
+        #expect(replayed?.pick == PickInfo(types: ["image", "video", "live"], limit: 2, ordered: true), "\(String(describing: replayed))")
+        _ = try daemon.ctlOK(["answer", String(try #require(pending).request), "cancel"])
+        #expect(app.waitForExit(timeout: 30) != nil)
+    }
+
     @Test("a sandboxed app on the owner's uid picks through its endpoint and gets private copies: the originals cannot be changed through them")
     func sandboxedPickGetsCopies() async throws {
         let daemon = try await RunningDaemon.startedByOwner { lib in

@@ -120,9 +120,7 @@ struct ChangeJournal {
 
     /// An admin `request` event: not logged (it is in no app's history).
     func requestEvent(_ request: AccessRequest, purpose: String, state: RequestState, answer: String?) throws -> PublishedEvent {
-        let event = RequestEvent(app: request.app.rawValue, request: request.id, kind: request.kind.name, access: request.kind.access?.rawValue,
-                                 purpose: purpose, state: state.rawValue, answer: answer, createdAt: request.createdAt,
-                                 pick: request.kind.pickOptions.map(PickInfo.init))
+        let event = RequestEvent(request, purpose: purpose, state: state, answer: answer)
         return PublishedEvent(app: request.app, token: nil, line: try coder.encodeLine(event))
     }
 

@@ -88,8 +88,7 @@ extension RequestRouter {
     /// A `request` event (state `pending`) for each request waiting for the person.
     private func pendingRequestLines(_ app: AppID?, tx: StoreTransaction) throws -> [[UInt8]] {
         try tx.requests(app: app).map { request in
-            encode(RequestEvent(app: request.app.rawValue, request: request.id, kind: request.kind.name, access: request.kind.access?.rawValue,
-                                purpose: try tx.app(request.app)?.purpose ?? "", state: RequestState.pending.rawValue, answer: nil, createdAt: request.createdAt))
+            encode(RequestEvent(request, purpose: try tx.app(request.app)?.purpose ?? "", state: .pending, answer: nil))
         }
     }
 
