@@ -196,10 +196,7 @@ extension Engine {
     /// place of an original that holds one (the same one its view would link).
     private func withoutLocation(_ original: FileDescriptor, _ member: LocatedMember, asset: AssetID,
                                  policy: LocationPolicy) throws -> (FileDescriptor, Int64) {
-        guard policy == .none, let name = member.path.lastComponent else { return (original, member.file.size) }
-        let decided = views.derivatives.source(policy: policy, rowID: member.rowID, file: member.file,
-                                               album: access.directory(member.path.parent ?? .root), name: name)
-        switch decided {
+        switch views.source(ofMember: member.rowID, file: member.file, at: member.path, policy: policy) {
         case .original:
             return (original, member.file.size)
         case .derivative(let inode, _):

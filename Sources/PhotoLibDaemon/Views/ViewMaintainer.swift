@@ -85,10 +85,7 @@ final class ViewMaintainer {
     /// an app that may not see locations, the derivative when the original
     /// holds one; nil when the app gets no entry for it now (withheld).
     func resolve(_ source: LinkSource, file: FileFacts, for app: AppRecord) -> LinkSource? {
-        guard app.location == .none else { return source }
-        let decided = derivatives.source(policy: app.location, rowID: source.rowID, file: file,
-                                         album: access.directory(source.album), name: source.name)
-        switch decided {
+        switch self.source(ofMember: source.rowID, file: file, at: source.album.appending(source.name), policy: app.location) {
         case .original: return source
         case .derivative(let inode, _): return LinkSource(derivativeOf: source.rowID, inode: inode)
         case .withheld, .needsCheck: return nil
@@ -100,10 +97,15 @@ final class ViewMaintainer {
     /// withheld files included, is what their views will hold.
     func prepareWithoutLocation(_ asset: LocatedAsset) {
         for member in asset.members where member.refusal == nil {
-            guard let name = member.path.lastComponent else { continue }
-            _ = derivatives.source(policy: .none, rowID: member.rowID, file: member.file,
-                                   album: access.directory(member.path.parent ?? .root), name: name)
+            _ = source(ofMember: member.rowID, file: member.file, at: member.path, policy: .none)
         }
+    }
+
+    /// Which file an entry for this member (at `path` in the library) links for an app with `policy`:
+    /// the one answer a view and a pick share (`EntrySource.decide`, deriving a copy first where needed).
+    func source(ofMember rowID: Int64, file: FileFacts, at path: RelativePath, policy: LocationPolicy) -> EntrySource {
+        guard policy == .none, let name = path.lastComponent else { return .original }
+        return derivatives.source(policy: policy, rowID: rowID, file: file, album: access.directory(path.parent ?? .root), name: name)
     }
 
     // MARK: Whole views
