@@ -42,10 +42,12 @@ struct ChangeJournal {
                     guard let id = (old ?? new)?.id.rawValue else { continue }
                     coalescer.add(id: id, old: context.viewAsset(old), new: context.viewAsset(new))
                 case .albumMoved(let from, let to):
-                    if context.layout == .limited {
-                        // An album grant may now cover more or less: too broad to describe.
-                        if !context.selectedAlbums.isEmpty { reload = true }
+                    switch AlbumMoveEffect.of(layout: context.layout, hasAlbumGrants: !context.selectedAlbums.isEmpty) {
+                    case .nothing: continue
+                    case .reconcile:
+                        reload = true
                         continue
+                    case .moveDirectory: break
                     }
                     guard let album = albums.album(at: to) else {
                         reload = true

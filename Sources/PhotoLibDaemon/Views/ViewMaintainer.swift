@@ -389,7 +389,11 @@ final class ViewMaintainer {
             if layout == .full { return view.directory(path, create: true) != nil }
             return true
         case .albumMoved(let from, let to):
-            if layout == .limited { return context.selectedAlbums.isEmpty }
+            switch AlbumMoveEffect.of(layout: layout, hasAlbumGrants: !context.selectedAlbums.isEmpty) {
+            case .nothing: return true
+            case .reconcile: return false
+            case .moveDirectory: break
+            }
             view.invalidate()
             guard let fromName = from.lastComponent, let toName = to.lastComponent,
                   let fromParent = view.directory(from.parent ?? .root, create: false),
