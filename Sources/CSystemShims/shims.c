@@ -333,50 +333,41 @@ int photolibd_find_socket(uint64_t cookie) {
 
 extern char **environ;
 
-int photolibd_spawn_detached(const char *path, char *const argv[], const char *output, int32_t *pid) {
-    posix_spawn_file_actions_t actions;
+// Starts `path` with `actions` already holding the child's standard descriptors: nothing else
+// of the starter's stays open (a pipe it inherited would never see EOF while the child lives),
+// every signal unblocked and at its default. `flags` may add POSIX_SPAWN_SETSID.
+static int spawn_clean(const char *path, char *const argv[], posix_spawn_file_actions_t *actions, short flags, int32_t *pid) {
     posix_spawnattr_t attributes;
-    posix_spawn_file_actions_init(&actions);
     posix_spawnattr_init(&attributes);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0600);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    // Nothing else of the starter's: a pipe it inherited would never see EOF while this child lives.
-    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    posix_spawn_file_actions_addclosefrom_np(actions, 3);
     sigset_t none;
     sigemptyset(&none);
     posix_spawnattr_setsigmask(&attributes, &none);
     sigset_t defaults;
     sigfillset(&defaults);
     posix_spawnattr_setsigdefault(&attributes, &defaults);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setflags(&attributes, flags | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     pid_t child = 0;
-    int result = posix_spawn(&child, path, &actions, &attributes, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
+    int result = posix_spawn(&child, path, actions, &attributes, argv, environ);
+    posix_spawn_file_actions_destroy(actions);
     posix_spawnattr_destroy(&attributes);
     if (result == 0) *pid = child;
     return result;
 }
 
+int photolibd_spawn_detached(const char *path, char *const argv[], const char *output, int32_t *pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    return spawn_clean(path, argv, &actions, POSIX_SPAWN_SETSID, pid);
+}
+
 int photolibd_spawn_helper(const char *path, char *const argv[], int channel, int32_t *pid) {
     posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attributes;
     posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attributes);
     posix_spawn_file_actions_adddup2(&actions, channel, 0);
     posix_spawn_file_actions_adddup2(&actions, channel, 1);
-    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attributes, &none);
-    sigset_t defaults;
-    sigfillset(&defaults);
-    posix_spawnattr_setsigdefault(&attributes, &defaults);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    pid_t child = 0;
-    int result = posix_spawn(&child, path, &actions, &attributes, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-    if (result == 0) *pid = child;
-    return result;
+    return spawn_clean(path, argv, &actions, 0, pid);
 }

@@ -31,7 +31,7 @@ public enum LocationStripper {
             if inspection.locationFields > 0 && !inspection.writable { throw .notWritable }
             return Finding(hasLocation: inspection.locationFields > 0, captureDate: inspection.captureDate)
         case .isoMedia:
-            let file = try DescriptorMediaFile(fd)
+            let file = try mediaFile(fd)
             let plan = try isoPlan(file)
             var found = Finding(hasLocation: !plan.blankBoxes.isEmpty,
                                 movieCreated: plan.movieCreated.map { Int64($0) - CaptureTime.quickTimeEpochOffset })
@@ -56,7 +56,7 @@ public enum LocationStripper {
     public static func strip(_ copy: FileDescriptor, path: String) throws(DerivativeProblem) {
         let header = try io { () throws(SystemCallError) in try PositionalIO.read(copy, at: 0, count: MetadataContainer.headerLength) }
         if MetadataContainer.sniff(header) == .isoMedia {
-            let file = try DescriptorMediaFile(copy)
+            let file = try mediaFile(copy)
             let plan = try isoPlan(file)
             for span in plan.blankBoxes {
                 let boxHeader = try read(file, IsoLocationPlan.Span(offset: span.offset, length: min(16, span.length)))
@@ -85,7 +85,15 @@ public enum LocationStripper {
         if try inspect(fd).hasLocation { throw .locationRemains(fields: 1) }
     }
 
-    private static func isoPlan(_ file: DescriptorMediaFile) throws(DerivativeProblem) -> IsoLocationPlan {
+    private static func mediaFile(_ fd: FileDescriptor) throws(DerivativeProblem) -> DescriptorIsoFile {
+        do {
+            return try DescriptorIsoFile(fd)
+        } catch {
+            throw .io(call: error.call, errno: error.errno)
+        }
+    }
+
+    private static func isoPlan(_ file: DescriptorIsoFile) throws(DerivativeProblem) -> IsoLocationPlan {
         do {
             return try IsoLocationPlan.plan(file)
         } catch {
@@ -93,7 +101,7 @@ public enum LocationStripper {
         }
     }
 
-    private static func read(_ file: DescriptorMediaFile, _ span: IsoLocationPlan.Span) throws(DerivativeProblem) -> [UInt8] {
+    private static func read(_ file: DescriptorIsoFile, _ span: IsoLocationPlan.Span) throws(DerivativeProblem) -> [UInt8] {
         do {
             return try file.read(at: span.offset, count: span.length)
         } catch {

@@ -46,10 +46,7 @@ enum DecoderWorker {
                     try channel.write(DecoderLine.encode(DecodeReply(bytes: png.count)) + png)
                 case .failed(let reason):
                     // A video with no frame to show may still say how long it is.
-                    let duration = request.video ? MovieHeaderFile(path: path).flatMap { file in
-                        defer { file.close() }
-                        return MovieDuration.seconds(file)
-                    } : nil
+                    let duration = request.video ? MovieHeaderFile.duration(path: path) : nil
                     try channel.write(DecoderLine.encode(DecodeReply(error: reason, duration: duration)))
                 }
             } catch {
