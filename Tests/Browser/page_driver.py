@@ -29,7 +29,7 @@
 
 Prints one JSON object on its last line. Debian's chromium and chromedriver, selenium 4 (python3-selenium).
 """
-import argparse, http.server, json, os, threading
+import argparse, contextlib, http.server, json, os, threading
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -49,6 +49,22 @@ def browser():
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
+@contextlib.contextmanager
+def signed_in(url):
+    """Chromium on URL (a one-time sign-in link signs it in), quit however the caller ends."""
+    driver = browser()
+    try:
+        driver.get(url)
+        yield driver
+    finally:
+        driver.quit()
+
+
+def tile_name(tile):
+    """A tile's file name: its checkbox's accessible name, before the date."""
+    return tile.find_element(By.TAG_NAME, "input").accessible_name.split(",")[0]
+
+
 def wait(driver, condition, what, seconds=30):
     try:
         # The page replaces what it shows as it loads: an element found a moment ago may be gone.
@@ -66,9 +82,7 @@ def tile(driver, name):
 
 
 def grant(args):
-    driver = browser()
-    try:
-        driver.get(args.url)
+    with signed_in(args.url) as driver:
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.app"), "the apps to be listed")
         shot(driver, args.shots, "apps")
         card = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]'), f"{args.app}'s card")
@@ -86,14 +100,10 @@ def grant(args):
         access = driver.find_element(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"] .access').text
         shot(driver, args.shots, "apps-after")
         print(json.dumps({"checked": checked, "notice": notice, "access": access}))
-    finally:
-        driver.quit()
 
 
 def sheet(args):
-    driver = browser()
-    try:
-        driver.get(args.url)
+    with signed_in(args.url) as driver:
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "h2"), "the page to open")
         print("ready", flush=True)
         dialog = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.sheet[open]"), "a request's sheet", seconds=60)
@@ -116,15 +126,11 @@ def sheet(args):
             press("Add (" if args.choice == "pick" else "Done")
         wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.sheet[open]"), "the sheet to close")
         print(json.dumps({"title": title, "kind": kind, "notice": driver.find_element(By.ID, "notice").text}))
-    finally:
-        driver.quit()
 
 
 def keys(args):
     from selenium.webdriver.common.keys import Keys
-    driver = browser()
-    try:
-        driver.get(args.url)
+    with signed_in(args.url) as driver:
         card = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]'), f"{args.app}'s card")
         card.find_element(By.LINK_TEXT, "Edit Selected Photos…").click()
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".grid input[type=checkbox]"), "the grid")
@@ -145,14 +151,10 @@ def keys(args):
         active().send_keys(Keys.ENTER)
         notice = wait(driver, lambda d: d.find_element(By.ID, "notice").text.startswith("Saved") and d.find_element(By.ID, "notice").text, "the saved notice")
         print(json.dumps({"first": first, "toggled": toggled, "notice": notice, "focusRing": focus_ring}))
-    finally:
-        driver.quit()
 
 
 def show(args):
-    driver = browser()
-    try:
-        driver.get(args.url)
+    with signed_in(args.url) as driver:
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.app") or d.find_elements(By.CSS_SELECTOR, "main p"), "the page to open")
         driver.find_element(By.LINK_TEXT, args.section.capitalize()).click()
         heading = {"report": "App Privacy Report", "library": "Your library"}[args.section]
@@ -169,23 +171,15 @@ def show(args):
             "state": " ".join(e.text for e in driver.find_elements(By.CSS_SELECTOR, "p.state")),
             "checks": [e.text for e in driver.find_elements(By.CSS_SELECTOR, "li.check")],
         }))
-    finally:
-        driver.quit()
 
 
 def probe(args):
-    driver = browser()
-    try:
-        driver.get(args.url)
+    with signed_in(args.url) as driver:
         print(json.dumps({"title": driver.title, "text": driver.find_element(By.TAG_NAME, "body").text[:2000]}))
-    finally:
-        driver.quit()
 
 
 def search(args):
-    driver = browser()
-    try:
-        driver.get(args.url)
+    with signed_in(args.url) as driver:
         card = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]'), f"{args.app}'s card")
         card.find_element(By.LINK_TEXT, "Edit Selected Photos…").click()
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".tile") and not d.find_elements(By.CSS_SELECTOR, ".grid-area[aria-busy]"),
@@ -210,19 +204,15 @@ def search(args):
                  and not d.find_elements(By.CSS_SELECTOR, ".grid-area[aria-busy]"), f"the grid for {text!r}")
             shown[text] = sorted(b.accessible_name.split(",")[0] for b in driver.find_elements(By.CSS_SELECTOR, ".tile input[type=checkbox]"))
             notes[text] = " ".join(p.text for p in driver.find_elements(By.CSS_SELECTOR, ".grid-area p.note"))
-        badges = {t.find_element(By.TAG_NAME, "input").accessible_name.split(",")[0]: t.find_element(By.CSS_SELECTOR, ".badge").text
+        badges = {tile_name(t): t.find_element(By.CSS_SELECTOR, ".badge").text
                   for t in driver.find_elements(By.CSS_SELECTOR, ".tile") if t.find_elements(By.CSS_SELECTOR, ".badge")}
-        painted = sorted(t.find_element(By.TAG_NAME, "input").accessible_name.split(",")[0] for t in driver.find_elements(By.CSS_SELECTOR, ".tile")
+        painted = sorted(tile_name(t) for t in driver.find_elements(By.CSS_SELECTOR, ".tile")
                          if driver.execute_script("const i = arguments[0].querySelector('img'); return i.complete && i.naturalWidth > 0", t))
         print(json.dumps({"shown": shown, "notes": notes, "badges": badges, "painted": painted}))
-    finally:
-        driver.quit()
 
 
 def follow(args):
-    driver = browser()
-    try:
-        driver.get(args.url)
+    with signed_in(args.url) as driver:
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]'), "the app's card")
         before = driver.find_element(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]').text
         driver.execute_script("window.notReloaded = true")
@@ -230,14 +220,10 @@ def follow(args):
         card = wait(driver, lambda d: [c for c in d.find_elements(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]') if args.words in c.text],
                     f"the card to say {args.words}", seconds=60)[0]
         print(json.dumps({"before": before, "after": card.text, "reloaded": not driver.execute_script("return window.notReloaded === true")}))
-    finally:
-        driver.quit()
 
 
 def frame(args):
-    driver = browser()
-    try:
-        driver.get(args.url)
+    with signed_in(args.url) as driver:
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.app") or d.find_elements(By.CSS_SELECTOR, "main p"), "the page to open")
         ours = args.url.split("/sign-in")[0] + "/#apps"
         hostile = f'<!doctype html><title>A hostile site</title><p>Click here!</p><iframe id="f" src="{ours}" width="800" height="600"></iframe>'.encode()
@@ -267,8 +253,6 @@ def frame(args):
         finally:
             server.shutdown()
         print(json.dumps({"frame": inside, "log": [entry["message"] for entry in driver.get_log("browser")]}))
-    finally:
-        driver.quit()
 
 
 def shot(driver, directory, name):
