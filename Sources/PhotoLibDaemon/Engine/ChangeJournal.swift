@@ -24,53 +24,25 @@ struct ChangeJournal {
         self.retention = retention
     }
 
-    /// One change event per app whose view a batch of library changes touched.
+    /// One change event per app whose view a batch of library changes touched,
+    /// as `ChangeHearing` decides; the assets under a moved album are read once for every app.
     func recordLibraryChanges(
         _ changes: [ViewChange], overflowed: Bool, contexts: [AppViewContext], albums: AlbumTree, tx: StoreTransaction
     ) throws -> [PublishedEvent] {
+        var movedAssets: [RelativePath: [LocatedAsset]] = [:]
+        if !overflowed, contexts.contains(where: { $0.layout == .full }) {
+            for case .albumMoved(_, let to) in changes {
+                guard let album = albums.album(at: to) else { continue }
+                movedAssets[to] = try tx.assets(inAlbums: albums.subtree(of: album)).compactMap { LibraryIndex.locate($0, in: albums) }
+            }
+        }
         var out: [PublishedEvent] = []
-        for context in contexts where context.layout != .empty {
-            if overflowed {
-                out.append(try recordReload(context.app.id, tx: tx))
-                continue
-            }
-            var coalescer = ChangeCoalescer()
-            var reload = false
-            for change in changes {
-                switch change {
-                case .asset(let old, let new):
-                    guard let id = (old ?? new)?.id.rawValue else { continue }
-                    coalescer.add(id: id, old: context.viewAsset(old), new: context.viewAsset(new))
-                case .albumMoved(let from, let to):
-                    switch AlbumMoveEffect.of(layout: context.layout, hasAlbumGrants: !context.selectedAlbums.isEmpty) {
-                    case .nothing: continue
-                    case .reconcile:
-                        reload = true
-                        continue
-                    case .moveDirectory: break
-                    }
-                    guard let album = albums.album(at: to) else {
-                        reload = true
-                        continue
-                    }
-                    for record in try tx.assets(inAlbums: albums.subtree(of: album)) {
-                        guard let now = LibraryIndex.locate(record, in: albums) else { continue }
-                        var before = now
-                        for index in before.members.indices {
-                            let path = before.members[index].path
-                            before.members[index].path = path.replacingPrefix(to, with: from) ?? path
-                        }
-                        coalescer.add(id: record.id.rawValue, old: context.viewAsset(before), new: context.viewAsset(now))
-                    }
-                case .albumCreated, .albumRemoved:
-                    continue
-                }
-            }
-            if reload {
-                out.append(try recordReload(context.app.id, tx: tx))
-            } else {
-                let details = coalescer.details
-                if !details.isEmpty { out.append(try recordChange(context.app.id, details, tx: tx)) }
+        for context in contexts {
+            switch ChangeHearing.notice(layout: context.layout, hasAlbumGrants: !context.selectedAlbums.isEmpty, changes: changes,
+                                        overflowed: overflowed, movedAssets: movedAssets, viewAsset: context.viewAsset) {
+            case .nothing: continue
+            case .reload: out.append(try recordReload(context.app.id, tx: tx))
+            case .details(let details): out.append(try recordChange(context.app.id, details, tx: tx))
             }
         }
         return out
