@@ -63,11 +63,11 @@ struct MessyLibraryRuleTests {
     func eventLookupErrors() {
         let known = IndexedFile(rowID: 1, file: facts(inode: 10))
         let eacces = FileSystemFailure(call: "statx", errno: 13)
-        #expect(FileRefresh.decide(known: known, found: .unreadable(eacces), mayCreate: { _ in true }, daemonUID: Self.owner) == .keep(eacces))
-        #expect(FileRefresh.decide(known: known, found: .gone, mayCreate: { _ in true }, daemonUID: Self.owner) == .delete)
-        #expect(FileRefresh.decide(known: known, found: .found(file(facts(inode: 10), kind: .symlink)), mayCreate: { _ in true },
+        #expect(FileRefresh.decide(known: known, found: .unreadable(eacces), admission: .always, daemonUID: Self.owner) == .keep(eacces))
+        #expect(FileRefresh.decide(known: known, found: .gone, admission: .always, daemonUID: Self.owner) == .delete)
+        #expect(FileRefresh.decide(known: known, found: .found(file(facts(inode: 10), kind: .symlink)), admission: .always,
                                    daemonUID: Self.owner) == .delete)
-        #expect(FileRefresh.decide(known: nil, found: .unreadable(eacces), mayCreate: { _ in true }, daemonUID: Self.owner) == .nothing)
+        #expect(FileRefresh.decide(known: nil, found: .unreadable(eacces), admission: .always, daemonUID: Self.owner) == .nothing)
     }
 
     // MARK: Dot-directories
@@ -111,12 +111,12 @@ struct MessyLibraryRuleTests {
     @Test("learning a birth time is no change apps see; a different one is")
     func birthTimeBackfill() {
         let known = IndexedFile(rowID: 1, file: facts(inode: 10, birth: nil))
-        #expect(FileRefresh.decide(known: known, found: .found(file(facts(inode: 10, birth: 7))), mayCreate: { _ in false },
+        #expect(FileRefresh.decide(known: known, found: .found(file(facts(inode: 10, birth: 7))), admission: .never,
                                    daemonUID: Self.owner) == .update(facts(inode: 10, birth: 7), refusal: nil, isVisible: false))
         let dated = IndexedFile(rowID: 1, file: facts(inode: 10, birth: 7))
-        #expect(FileRefresh.decide(known: dated, found: .found(file(facts(inode: 10, birth: 8))), mayCreate: { _ in false },
+        #expect(FileRefresh.decide(known: dated, found: .found(file(facts(inode: 10, birth: 8))), admission: .never,
                                    daemonUID: Self.owner) == .update(facts(inode: 10, birth: 8), refusal: nil, isVisible: true))
-        #expect(FileRefresh.decide(known: dated, found: .found(file(facts(inode: 10, birth: 7))), mayCreate: { _ in false },
+        #expect(FileRefresh.decide(known: dated, found: .found(file(facts(inode: 10, birth: 7))), admission: .never,
                                    daemonUID: Self.owner) == .nothing)
     }
 

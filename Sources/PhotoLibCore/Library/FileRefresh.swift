@@ -14,10 +14,10 @@ public enum FileRefresh: Sendable, Equatable {
 
     /// Decides, from what the index knows of a path and what `statx` answered.
     ///
-    /// - Parameter mayCreate: whether this event may bring a new file in (a bare
+    /// - Parameter admission: whether this event may bring a new file in (a bare
     ///   `IN_CREATE` may not, unless the file arrived by `link(2)`).
     public static func decide(
-        known: IndexedFile?, found: Lookup<FileObservation>, mayCreate: (FileObservation) -> Bool, daemonUID: UInt32
+        known: IndexedFile?, found: Lookup<FileObservation>, admission: IndexStep.Admission, daemonUID: UInt32
     ) -> FileRefresh {
         switch found {
         case .unreadable(let failure):
@@ -29,7 +29,7 @@ public enum FileRefresh: Sendable, Equatable {
         case .found(let file):
             let refusal = LinkRefusal.judge(file, daemonUID: daemonUID)
             guard let known else {
-                return mayCreate(file) ? .insert(file.facts, refusal: refusal) : .nothing
+                return admission.admits(file) ? .insert(file.facts, refusal: refusal) : .nothing
             }
             let visible = known.file.differs(from: file.facts) || known.refusal != refusal
             if !visible && known.file == file.facts { return .nothing }

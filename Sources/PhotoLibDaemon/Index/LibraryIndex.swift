@@ -84,16 +84,10 @@ final class LibraryIndex {
         defer { access.invalidate() }
         try store.write { tx in
             for event in events {
-                switch event {
-                case .fileWritten(let path), .movedIn(let path, isDirectory: false):
-                    try refreshFile(path, tx: tx, recorder: recorder, mayCreate: { _ in true })
-                case .fileCreated(let path):
-                    // IN_CREATE alone is a file still being written, unless it
-                    // arrived by link(2), which sends nothing more: count it then.
-                    try refreshFile(path, tx: tx, recorder: recorder, mayCreate: { $0.linkCount > 1 })
-                case .attributesChanged(let path):
-                    try refreshFile(path, tx: tx, recorder: recorder, mayCreate: { _ in false })
-                case .directoryAttributesChanged(let path):
+                switch IndexStep.of(event) {
+                case .refreshFile(let path, let admission):
+                    try refreshFile(path, tx: tx, recorder: recorder, admission: admission)
+                case .rescanSubtree(let path):
                     // Readable again (or no longer): look at the whole subtree anew.
                     access.invalidate()
                     let wasUnreadable = unreadable.keys.contains(where: { $0.isWithin(path) })
@@ -108,26 +102,22 @@ final class LibraryIndex {
                             recorder.record(.asset(old: locate(record), new: locate(record)))
                         }
                     }
-                case .moved(let from, let to, isDirectory: false):
+                case .moveFile(let from, let to):
                     try moveFile(from: from, to: to, tx: tx, recorder: recorder)
-                case .moved(let from, let to, isDirectory: true):
+                case .moveAlbum(let from, let to):
                     try moveAlbum(from: from, to: to, tx: tx, recorder: recorder)
-                case .movedIn(let path, isDirectory: true), .directoryCreated(let path):
+                case .scanNewDirectory(let path):
                     try scanNewDirectory(path, tx: tx, recorder: recorder)
-                case .removed(let path, let isDirectory):
-                    if isDirectory {
-                        try removeAlbum(path, tx: tx, recorder: recorder)
-                    } else {
-                        try removeFile(path, tx: tx, recorder: recorder)
-                    }
-                case .watchesReady:
+                case .removeAlbum(let path):
+                    try removeAlbum(path, tx: tx, recorder: recorder)
+                case .removeFile(let path):
+                    try removeFile(path, tx: tx, recorder: recorder)
+                case .fullScan(let overflowed):
                     outcome.needsFullScan = true
-                case .overflow:
-                    outcome.needsFullScan = true
-                    outcome.overflowed = true
+                    if overflowed { outcome.overflowed = true }
                 case .rootGone:
                     outcome.rootGone = true
-                case .watchFailed(let path, _):
+                case .watchFailed(let path):
                     outcome.failedWatches.append(path)
                 }
             }
@@ -137,14 +127,12 @@ final class LibraryIndex {
         return outcome
     }
 
-    private func refreshFile(
-        _ path: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder, mayCreate: @escaping (FileObservation) -> Bool
-    ) throws {
+    private func refreshFile(_ path: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder, admission: IndexStep.Admission) throws {
         guard LibraryScope.contains(path), let name = path.lastComponent, let mediaType = policy.mediaType(of: name) else { return }
         guard let album = try ensureAlbum(path.parent ?? .root, tx: tx, recorder: recorder) else { return }
         let existing = try tx.member(album: album, name: name)
         let known = existing.map { IndexedFile(rowID: $0.rowID, file: $0.file, refusal: $0.refusal) }
-        switch FileRefresh.decide(known: known, found: access.lookUp(path), mayCreate: mayCreate, daemonUID: daemonUID) {
+        switch FileRefresh.decide(known: known, found: access.lookUp(path), admission: admission, daemonUID: daemonUID) {
         case .nothing:
             return
         case .keep(let failure):
@@ -177,25 +165,24 @@ final class LibraryIndex {
     private func moveFile(from: RelativePath, to: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws {
         let source = try member(at: from, tx: tx)
         markReadable(from)
-        guard LibraryScope.contains(to), let toName = to.lastComponent, let toType = policy.mediaType(of: toName),
-              let toAlbum = try ensureAlbum(to.parent ?? .root, tx: tx, recorder: recorder) else {
-            // Renamed to a name that is not an asset, or into a dot-directory: it left the library.
+        let toName = to.lastComponent, toType = toName.flatMap(policy.mediaType(of:))
+        let toAlbum = LibraryScope.contains(to) && toType != nil ? try ensureAlbum(to.parent ?? .root, tx: tx, recorder: recorder) : nil
+        let destination = try toAlbum.flatMap { album in try toName.flatMap { try tx.member(album: album, name: $0) } }
+        switch RenameOutcome.decide(destinationIsAsset: toAlbum != nil, source: source?.rowID, destination: destination?.rowID) {
+        case .leftLibrary:
             if let source { try delete(source, tx: tx, recorder: recorder) }
             return
-        }
-        if let destination = try tx.member(album: toAlbum, name: toName) {
-            // Renamed over a member file (an atomic save): its asset keeps its ID.
-            if let source, source.rowID != destination.rowID {
-                try delete(source, tx: tx, recorder: recorder)
-            }
-            try refreshFile(to, tx: tx, recorder: recorder, mayCreate: { _ in false })
+        case .replacedMember(let removeSource):
+            if removeSource, let source { try delete(source, tx: tx, recorder: recorder) }
+            try refreshFile(to, tx: tx, recorder: recorder, admission: .never)
             return
-        }
-        guard var moved = source else {
-            // Not an asset before (a temporary name): the file arrives now.
-            try refreshFile(to, tx: tx, recorder: recorder, mayCreate: { _ in true })
+        case .arrives:
+            try refreshFile(to, tx: tx, recorder: recorder, admission: .always)
             return
+        case .moves:
+            break
         }
+        guard var moved = source, let toAlbum, let toName, let toType else { return }
         let old = try snapshot(moved.asset, tx: tx, recorder: recorder)
         touch(moved.album, moved.name)
         moved.album = toAlbum
