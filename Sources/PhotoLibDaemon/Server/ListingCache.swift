@@ -22,8 +22,12 @@ final class ListingCache: Sendable {
     /// The keys for `filter`, when they were read at `generation`.
     func keys(for filter: ListingFilter, generation: UInt64) -> Entry? {
         entry.withLock { kept in
-            guard let kept, kept.generation == generation, kept.filter == filter else { return nil }
-            return kept
+            guard let held = kept else { return nil }
+            guard held.generation == generation else {
+                kept = nil  // stale for every filter: let go of its memory now, not at the next listing
+                return nil
+            }
+            return held.filter == filter ? held : nil
         }
     }
 
