@@ -74,8 +74,18 @@ public struct ViewPolicy: Sendable, Equatable {
     /// `appearance` is `hidden`, withheld for want of a location check, has none).
     public func entries(_ asset: LocatedAsset, appearance: (LocatedMember) -> MemberAppearance = { _ in .original }) -> [Entry] {
         guard isGranted(asset) else { return [] }
-        return placements(asset).filter { $0.member.refusal == nil && appearance($0.member) != .hidden }
+        return placements(asset).filter { Self.isLinked(refusal: $0.member.refusal) && appearance($0.member) != .hidden }
     }
+
+    /// A full view, one album at a time (the whole-view reconcile reads the index so, not asset by
+    /// asset): the album's files that have an entry, under their own names. The same rule as
+    /// `entries` for `.full`: every file granted, a refused one left out.
+    public static func fullViewFiles(inAlbum files: [FileName: IndexedFile]) -> [FileName: IndexedFile] {
+        files.filter { isLinked(refusal: $0.value.refusal) }
+    }
+
+    /// A file the library holds but photolibd will not link (owned by another user, writable by others…) has no entry.
+    static func isLinked(refusal: LinkRefusal?) -> Bool { refusal == nil }
 
     /// The asset as the app sees it, or nil when it has no entry in the view.
     /// A member shown as a copy without location has the copy's size.

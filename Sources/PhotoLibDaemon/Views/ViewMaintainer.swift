@@ -193,7 +193,7 @@ final class ViewMaintainer {
                 if !path.isRoot, hasOwnUID(app) { restrictAccess(directory, to: app) }
                 var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
                 var sources: [FileName: LinkSource] = [:]
-                for (name, indexed) in try tx.indexedFiles(inAlbum: album) where indexed.refusal == nil {
+                for (name, indexed) in ViewPolicy.fullViewFiles(inAlbum: try tx.indexedFiles(inAlbum: album)) {
                     let original = LinkSource(album: path, name: name, inode: indexed.file.inode, rowID: indexed.rowID)
                     guard let source = resolve(original, file: indexed.file, for: app) else { continue }
                     wanted[name] = .file(inode: source.inode)
