@@ -136,7 +136,7 @@ struct IsolationTests {
         #expect(said().contains("subscribed"), "\(said())")
 
         try daemon.ok("app", "remove", Self.appA.id)
-        #expect(process.waitForExit(timeout: 10) != nil, "the removed app's connection stayed open")
+        #expect(await process.exited(timeout: 10) != nil, "the removed app's connection stayed open")
         #expect(said().contains("closed"))
         // Registered again under another uid: the old uid is nobody now.
         try daemon.addApp(Self.appA.id, "authorized", uid: Self.appB.uid)

@@ -32,7 +32,7 @@ struct PageTests {
         try daemon.ok("authorize", Self.viewer.app, "limited")
         let page = try PageSession(daemon)
         let shots = daemon.library.root + "/shots"
-        let result = try page.drive(["grant", page.url, Self.viewer.app, "beach.jpg", "cat.jpg", "--shots", shots])
+        let result = try await page.drive(["grant", page.url, Self.viewer.app, "beach.jpg", "cat.jpg", "--shots", shots])
         #expect((result["checked"] as? [String])?.count == 2, "\(result)")
         #expect((result["checked"] as? [String])?.allSatisfy { $0.hasPrefix("beach.jpg, ") || $0.hasPrefix("cat.jpg, ") } == true,
                 "each tile is named by its file name, then its date: \(result)")
@@ -144,7 +144,7 @@ struct PageTests {
         try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
         try daemon.ok("authorize", Self.viewer.app, "limited")
         let page = try PageSession(daemon)
-        let result = try page.drive(["search", page.url, Self.viewer.app, ""])
+        let result = try await page.drive(["search", page.url, Self.viewer.app, ""])
         let expected = ["IMG_7.HEIC", "photo.avif", "photo.heic", "photo.png", "photo.tif", "photo.webp", "source.jpg"]
         #expect((result["shown"] as? [String: [String]])?[""] == expected, "one tile each, the Live Photo once: \(result)")
         #expect(result["painted"] as? [String] == expected, "each with its thumbnail painted: \(result)")
@@ -168,7 +168,7 @@ struct PageTests {
         try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
         try daemon.ok("authorize", Self.viewer.app, "limited")
         let page = try PageSession(daemon)
-        let result = try page.drive(["search", page.url, Self.viewer.app, "trips", "summer", "2024", "2024-07", "July 2024", "2024-08-01", "zebra", ""])
+        let result = try await page.drive(["search", page.url, Self.viewer.app, "trips", "summer", "2024", "2024-07", "July 2024", "2024-08-01", "zebra", ""])
         let shown = try #require(result["shown"] as? [String: [String]], "\(result)")
         #expect(shown["trips"] == ["beach.jpg", "hill.jpg"], "by album: \(shown)")
         #expect(shown["summer"] == ["summer-dog.jpg"], "by name: \(shown)")
@@ -190,7 +190,7 @@ struct PageTests {
                                                              Self.viewer.app, "Full Access (all 2 photos)"], output: output)
         try await waitUntil("the apps page to be open", while: driver) { driver.printed.contains("ready\n") }
         try daemon.ok("authorize", Self.viewer.app, "authorized")
-        guard driver.waitForExit(timeout: 90) == 0 else { throw TestFailure("the browser driver \(driver.ending): \(driver.printed)") }
+        guard await driver.exited(timeout: 90) == 0 else { throw TestFailure("the browser driver \(driver.ending): \(driver.printed)") }
         let last = driver.printed.split(separator: "\n").last.map(String.init) ?? ""
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], "\(driver.printed)")
         #expect((seen["before"] as? String)?.contains("Full Access (all 2 photos)") == false, "\(seen)")
@@ -201,7 +201,7 @@ struct PageTests {
     func framingIsRefused() async throws {
         let daemon = try await Self.startedWithPhotos(["a.jpg"])
         let page = try PageSession(daemon)
-        let framed = try page.drive(["frame", try page.freshLink()])
+        let framed = try await page.drive(["frame", try page.freshLink()])
         let inside = try #require(framed["frame"] as? [String: Any])
         #expect((inside["url"] as? String)?.hasPrefix("chrome-error://") == true, "the frame holds the browser's refusal: \(framed)")
         #expect((inside["text"] as? String)?.contains("Photos") != true, "\(framed)")
@@ -254,7 +254,7 @@ struct PageTests {
         #expect(try String(contentsOfFile: signIn, encoding: .utf8).contains("request-\(request)"), "the page opens on request \(request)")
         // What the browser then shows: that request's sheet, answered as the person would.
         let page = try PageSession(daemon)
-        let sheet = try page.drive(["sheet", "file://" + signIn, "full"])
+        let sheet = try await page.drive(["sheet", "file://" + signIn, "full"])
         #expect(sheet["title"] as? String == "“\(Self.viewer.app)” Would Like to Access Your Photos", "\(sheet)")
         try await waitUntil("the request to be answered") {
             try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.isEmpty
@@ -344,7 +344,7 @@ struct PageTests {
         try await waitUntil("the page to be open in the browser", while: driver) { driver.printed.contains("ready\n") }
         let appOutput = page.daemon.library.root + "/app-\(UInt32.random(in: 0..<UInt32.max)).out"
         let started = try SpawnedProcess(app[0], Array(app.dropFirst()), output: appOutput)
-        guard driver.waitForExit(timeout: 120) == 0 else { throw TestFailure("the browser driver \(driver.ending)") }
+        guard await driver.exited(timeout: 120) == 0 else { throw TestFailure("the browser driver \(driver.ending)") }
         let last = driver.printed.split(separator: "\n").last.map(String.init) ?? ""
         let sheet = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], "\(driver.printed)")
         return (sheet, started)
@@ -362,7 +362,7 @@ struct PageTests {
         let (sheet, app) = try await answerOnThePage(page, subscriber, "select", ["beach.jpg", "cat.jpg"],
                                                      shots: daemon.library.root + "/shots")
         #expect(sheet["title"] as? String == "“\(Self.viewer.app)” Would Like to Access Your Photos", "\(sheet)")
-        #expect(app.waitForExit(timeout: 60) == 0, "\(app.ending)")
+        #expect(await app.exited(timeout: 60) == 0, "\(app.ending)")
         #expect(app.printed.contains("the person answered: limited") && app.printed.contains("listed 2 assets"), "\(app.printed)")
         try await waitUntil("the view to hold the two photos") { daemon.viewEntries(Self.viewer.app).count == 2 }
         #expect(try daemon.ok("selection", Self.viewer.app).contains("beach.jpg"))
@@ -379,7 +379,7 @@ struct PageTests {
                       "--limit", "3", "--ordered", "--types", "image"]
         let (sheet, app) = try await answerOnThePage(page, picker, "pick", ["c.jpg", "a.jpg", "d.jpg"], shots: daemon.library.root + "/shots")
         #expect(sheet["kind"] as? String == "pick", "\(sheet)")
-        #expect(app.waitForExit(timeout: 60) == 0, "\(app.ending)")
+        #expect(await app.exited(timeout: 60) == 0, "\(app.ending)")
         let lines = app.printed.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
         let picked = try #require(lines.first { $0["step"] as? String == "picked" }, "\(app.printed)")
         let files = ((picked["assets"] as? [[String: Any]]) ?? []).flatMap { ($0["files"] as? [[String: Any]]) ?? [] }
@@ -409,12 +409,12 @@ struct PageTests {
         #expect(opened.status == 0, "\(opened.stderr)")
         try await waitUntil("the open to be in the report") { try daemon.ok("report", Self.viewer.app).contains("beach.jpg") }
         let page = try PageSession(daemon)
-        let report = try page.drive(["show", page.url, "report", "--shots", daemon.library.root + "/shots"])
+        let report = try await page.drive(["show", page.url, "report", "--shots", daemon.library.root + "/shots"])
         #expect(report["apps"] as? [String] == [Self.viewer.app], "\(report)")
         let entries = try #require(report["entries"] as? [String])
         #expect(entries.count == 1 && entries[0].hasPrefix("beach.jpg — opened at "), "\(report)")
         #expect(report["thumbnails"] as? Int == 1, "the photo's thumbnail is shown: \(report)")
-        let library = try page.drive(["show", try page.freshLink(), "library"])
+        let library = try await page.drive(["show", try page.freshLink(), "library"])
         #expect((library["state"] as? String)?.contains("Everything is up to date") == true, "\(library)")
         #expect(((library["checks"] as? [String]) ?? []).contains { $0.hasPrefix("OK: ") }, "\(library)")
     }
@@ -425,7 +425,7 @@ struct PageTests {
         try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
         try daemon.ok("authorize", Self.viewer.app, "limited")
         let page = try PageSession(daemon)
-        let result = try page.drive(["keys", page.url, Self.viewer.app, "Home"])
+        let result = try await page.drive(["keys", page.url, Self.viewer.app, "Home"])
         let toggled = try #require(result["toggled"] as? String)
         #expect(toggled != result["first"] as? String, "the arrow moved the focus: \(result)")
         #expect(result["focusRing"] as? String != "none", "the focused tile shows a ring: \(result)")
@@ -561,7 +561,7 @@ struct PageTests {
         let pid = try #require(page.serverPID)
         let started = Date()
         kill(pid, SIGTERM)
-        #expect(stream.waitForExit(timeout: 15) == 0, "\(stream.ending)")
+        #expect(await stream.exited(timeout: 15) == 0, "\(stream.ending)")
         #expect(stream.printed.contains("ended"))
         try await waitUntil("the page server to exit", timeout: 15) {
             let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: ")").last?.split(separator: " ").first

@@ -27,7 +27,7 @@ struct PickTests {
             }
             if let seen { _ = try daemon.ctlOK(["answer", String(seen.request)] + answer) }
         }
-        let status = process.waitForExit(timeout: 30) ?? -1
+        let status = await process.exited(timeout: 30) ?? -1
         let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         let lines = printed.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
         return (status, lines, printed, seen)
@@ -115,7 +115,7 @@ struct PickTests {
         let albums = try daemon.ctl("answer", id, "pick", "--album", "Trips")
         #expect(albums.status != 0, "\(albums)")
         try daemon.ok("answer", id, "Trips/IMG_7.HEIC")
-        #expect(process.waitForExit(timeout: 30) == 0)
+        #expect(await process.exited(timeout: 30) == 0)
         let live = try String(contentsOfFile: output, encoding: .utf8)
         #expect(live.contains("\"IMG_7.HEIC\"") && live.contains("\"IMG_7.MOV\"") && live.contains("\"mediaType\": \"live\""), "\(live)")
 
@@ -155,7 +155,7 @@ struct PickTests {
         #expect(replayed?.state == "pending" && replayed?.request == pending?.request)
         #expect(replayed?.pick == PickInfo(types: ["image", "video", "live"], limit: 2, ordered: true), "\(String(describing: replayed))")
         _ = try daemon.ctlOK(["answer", String(try #require(pending).request), "cancel"])
-        #expect(app.waitForExit(timeout: 30) != nil)
+        #expect(await app.exited(timeout: 30) != nil)
     }
 
     @Test("a sandboxed app on the owner's uid picks through its endpoint and gets private copies: the originals cannot be changed through them")

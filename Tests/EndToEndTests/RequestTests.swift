@@ -170,7 +170,7 @@ struct RequestTests {
             environment: ["PHOTOLIBD_ENDPOINT": try endpoint(daemon)], output: output)
         try await waitUntil("the example to wait for the person", while: subscriber) { try pending(daemon).first?.waiting == 1 }
         try daemon.ok("answer", String(try #require(try pending(daemon).first).request), "authorized")
-        #expect(subscriber.waitForExit(timeout: 30) == 0)
+        #expect(await subscriber.exited(timeout: 30) == 0)
         let printed = try String(contentsOfFile: output, encoding: .utf8)
         #expect(printed.contains("the person answered: authorized") && printed.contains("listed 2 assets"), "\(printed)")
     }

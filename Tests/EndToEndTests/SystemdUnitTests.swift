@@ -97,7 +97,7 @@ struct SystemdUnitTests {
         let text = try String(contentsOfFile: log, encoding: .utf8)
         #expect(text.contains("Listening on the socket passed by systemd"), "\(text)")
         launcher.signal(SIGTERM)
-        let status = launcher.waitForExit(timeout: 30)
+        let status = await launcher.exited(timeout: 30)
         #expect(status != nil, "photolibd did not stop on SIGTERM")
         // The socket belongs to systemd (here: systemd-socket-activate): the daemon leaves it.
         #expect(FileManager.default.fileExists(atPath: library.socket))
@@ -137,7 +137,7 @@ struct SystemdUnitTests {
         // The main socket was passed too: the admin is answered on it.
         #expect(try PhotoLibConnection(socketPath: library.socket, receiveTimeout: 30).greeting.role == "admin")
         launcher.signal(SIGTERM)
-        #expect(launcher.waitForExit(timeout: 30) != nil, "photolibd did not stop on SIGTERM")
+        #expect(await launcher.exited(timeout: 30) != nil, "photolibd did not stop on SIGTERM")
         #expect(FileManager.default.fileExists(atPath: endpoint), "systemd's endpoint file stays for its unit")
     }
 }

@@ -53,11 +53,18 @@ final class PageSession {
     }
 
     /// Drives the page in headless Chromium with `Tests/Browser/page_driver.py`; its last JSON line.
-    func drive(_ arguments: [String]) throws -> [String: Any] {
-        let result = try run("/usr/bin/python3", [try ReachableCopies.browserTool("page_driver.py")] + arguments)
-        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
-        guard let object = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any] else {
-            throw TestFailure("the browser driver printed no result (exit \(result.status)): \(result.stdout) \(result.stderr)")
+    /// Awaited, not blocked on: a browser run takes seconds, and other tests wait meanwhile.
+    func drive(_ arguments: [String]) async throws -> [String: Any] {
+        let output = daemon.library.root + "/driver-\(UInt32.random(in: 0..<UInt32.max)).out"
+        let driver = try SpawnedProcess("/usr/bin/python3", [try ReachableCopies.browserTool("page_driver.py")] + arguments, output: output)
+        guard await driver.exited(timeout: 240) != nil else {
+            driver.signal(SIGKILL)
+            throw TestFailure("the browser driver did not finish within 240 s; it printed: \(driver.printed)")
+        }
+        // Its result is its last JSON line (what the browser says on stderr may come around it).
+        let lines = driver.printed.split(separator: "\n").reversed()
+        guard let object = lines.lazy.compactMap({ (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }).first else {
+            throw TestFailure("the browser driver printed no result (it \(driver.ending))")
         }
         if let error = object["error"] { throw TestFailure("in the browser: \(error); the page showed: \(object["page"] ?? "")") }
         return object

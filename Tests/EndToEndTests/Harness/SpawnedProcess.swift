@@ -71,6 +71,18 @@ final class SpawnedProcess {
         kill(pid, number)
     }
 
+    /// The same, for async tests, waiting without holding a thread: tests share a cooperative
+    /// pool as wide as the machine's cores (two here), and one blocked there stalls every other
+    /// test's waits until it is done.
+    func exited(timeout: Double) async -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while isRunning, Date() < deadline {
+            // Cancelled: the deadline check ends the wait anyway.
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return exitStatus
+    }
+
     /// Waits for the child to exit; returns its wait status, or nil after `timeout` seconds.
     func waitForExit(timeout: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
