@@ -44,7 +44,9 @@ export class Grid {
   }
 
   // The first page, asked for while the rest of the screen is still being asked for (see firstPage).
+  // A load started later (a new search) supersedes this one: its pages, and its observing, are dropped.
   async load(first = null) {
+    const generation = this.generation = (this.generation ?? 0) + 1;
     this.offset = 0;
     this.total = null;
     this.loading = false;
@@ -55,8 +57,9 @@ export class Grid {
     try {
       await this.more(first);
     } finally {
-      this.element.removeAttribute('aria-busy');
+      if (generation === this.generation) this.element.removeAttribute('aria-busy');
     }
+    if (generation !== this.generation) return;
     if (this.total === 0) {
       this.element.insertBefore(element('p', { class: 'note', role: 'status',
         text: this.query.search || this.query.type ? 'No photos match.' : 'The library has no photos yet.' }), this.sentinel);
@@ -66,7 +69,7 @@ export class Grid {
     // it would compete with the thumbnails the person is waiting to see.
     const shown = [...this.element.querySelectorAll('.tile img')].slice(0, 60);
     await Promise.race([Promise.all(shown.map((img) => img.decode().catch(() => null))), new Promise((done) => setTimeout(done, 2000))]);
-    this.observer.observe(this.sentinel);
+    if (generation === this.generation) this.observer.observe(this.sentinel);
   }
 
   filter(query) {
@@ -93,7 +96,9 @@ export class Grid {
   async more(prefetched = null) {
     if (this.loading || (this.total !== null && this.offset >= this.total)) return;
     this.loading = true;
+    const generation = this.generation;
     const page = prefetched ?? await get(`/api/assets?${Grid.params(this.offset, this.query)}`);
+    if (generation !== this.generation) return;  // asked for an earlier search: not this grid's any more
     this.total = page.total;
     const start = this.offset;
     this.offset += page.assets.length;
