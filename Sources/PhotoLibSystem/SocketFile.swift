@@ -19,14 +19,15 @@ public enum SocketFile {
 
     /// Removes the socket at `path` if it is still the one bound (`inode`), so a
     /// socket someone else bound there since is left alone.
-    public static func remove(_ path: String, ifInode inode: UInt64) {
+    /// A failure other than "gone already" is thrown: the file is then still there.
+    public static func remove(_ path: String, ifInode inode: UInt64) throws(SystemCallError) {
+        // Cannot tell whose it is (thrown), or not ours any more: leave it.
+        guard try Self.inode(at: path) == inode else { return }
         do {
-            guard try Self.inode(at: path) == inode else { return }
-        } catch {
-            return  // cannot tell whose it is: leave it
+            _ = try systemCall("unlink \(path)") { unlink(path) }
+        } catch where error.isNotFound {
+            // Gone already (removed by hand, or by a tmpfiles clean): what was wanted.
         }
-        // Gone already (removed by hand, or by a tmpfiles clean) is what was wanted.
-        _ = try? systemCall("unlink \(path)") { unlink(path) }
     }
 
     /// Removes a socket file left at `path` by an earlier run, before binding

@@ -46,7 +46,14 @@ enum DecoderWorker {
                     try channel.write(DecoderLine.encode(DecodeReply(bytes: png.count)) + png)
                 case .failed(let reason):
                     // A video with no frame to show may still say how long it is.
-                    let duration = request.video ? MovieHeaderFile.duration(path: path) : nil
+                    var (reason, duration) = (reason, nil as Double?)
+                    if request.video {
+                        switch MovieHeaderFile.length(path: path) {
+                        case .seconds(let seconds): duration = seconds
+                        case .notSaid: break
+                        case .unreadable(let why): reason += "; its length cannot be read either (\(why))"
+                        }
+                    }
                     try channel.write(DecoderLine.encode(DecodeReply(error: reason, duration: duration)))
                 }
             } catch {

@@ -92,6 +92,9 @@ def grant(args):
             # A person clicks the tile (the label around the checkbox), not a hidden input.
             box.find_element(By.XPATH, "..").click()
         checked = [b.accessible_name for b in driver.find_elements(By.CSS_SELECTOR, "input[type=checkbox]") if b.is_selected()]
+        # The screenshot shows what the person sees: the thumbnails, not the tiles waiting for them.
+        wait(driver, lambda d: all(d.execute_script("return arguments[0].complete", i) for i in d.find_elements(By.CSS_SELECTOR, ".tile img")),
+             "the thumbnails to load")
         shot(driver, args.shots, "grid")
         driver.find_element(By.XPATH, "//button[normalize-space()='Save']").click()
         notice = wait(driver, lambda d: d.find_element(By.ID, "notice").text.startswith("Saved") and d.find_element(By.ID, "notice").text,

@@ -215,14 +215,9 @@ struct PageTests {
         let owner = try #require(library.owner)
         // A private session bus and a notification service run by the owner; the service offers
         // actions and clicks each notification's button at once, as the person would.
-        let busSocket = library.root + "/bus"
-        let dbus = owner.command("/usr/bin/dbus-daemon")
-        let bus = try SpawnedProcess(dbus[0], Array(dbus.dropFirst()) + [
-            "--session", "--nofork", "--nopidfile", "--address=unix:path=\(busSocket)",
-        ], output: library.root + "/bus.out")
-        defer { bus.signal(SIGTERM) }
-        try await waitUntil("the bus to listen", while: bus) { FileManager.default.fileExists(atPath: busSocket) }
-        let address = "unix:path=\(busSocket)"
+        let bus = try await PrivateSessionBus.start(for: library, owner: owner)
+        defer { bus.stop() }
+        let address = bus.address
         let record = library.root + "/notifications.jsonl"
         let serviceCommand = owner.command("/usr/bin/env") + ["DBUS_SESSION_BUS_ADDRESS=\(address)", "/usr/bin/python3",
                                                              try ReachableCopies.browserTool("notification_service.py"), record, "--click"]

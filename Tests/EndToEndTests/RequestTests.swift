@@ -181,15 +181,9 @@ struct RequestTests {
         try library.write("a.jpg")
         let owner = try #require(library.owner)
         // A private session bus run by the owner, and a monitor that records what is sent on it.
-        let busOutput = library.root + "/bus.out"
-        let busSocket = library.root + "/bus"
-        let dbus = owner.command("/usr/bin/dbus-daemon")
-        let bus = try SpawnedProcess(dbus[0], Array(dbus.dropFirst()) + [
-            "--session", "--nofork", "--nopidfile", "--address=unix:path=\(busSocket)", "--print-address=1",
-        ], output: busOutput)
-        defer { bus.signal(SIGTERM) }
-        try await waitUntil("the bus to listen") { FileManager.default.fileExists(atPath: busSocket) }
-        let address = "unix:path=\(busSocket)"
+        let bus = try await PrivateSessionBus.start(for: library, owner: owner)
+        defer { bus.stop() }
+        let address = bus.address
         let monitorOutput = library.root + "/monitor.out"
         let monitorCommand = owner.command("/usr/bin/dbus-monitor")
         let monitor = try SpawnedProcess(monitorCommand[0], Array(monitorCommand.dropFirst()) + [

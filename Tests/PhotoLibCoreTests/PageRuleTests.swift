@@ -158,17 +158,23 @@ struct MovieDurationTests {
     func uint32(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
 
     @Test("read from mvhd (versions 0 and 1), even when the media data after it is cut off; words as a grid shows them")
-    func duration() {
+    func duration() throws {
         let ftyp = box("ftyp", Array("isom".utf8) + [0, 0, 2, 0])
         let version0 = box("mvhd", [0, 0, 0, 0] + uint32(1) + uint32(2) + uint32(1000) + uint32(12_400) + [UInt8](repeating: 0, count: 80))
         let version1 = box("mvhd", [1, 0, 0, 0] + uint32(0) + uint32(1) + uint32(0) + uint32(2) + uint32(600) + uint32(0) + uint32(600 * 3723)
                            + [UInt8](repeating: 0, count: 80))
         // The mdat box claims far more than the file holds: the data was cut off.
         let cutOff = uint32(1_000_000) + Array("mdat".utf8) + [1, 2, 3]
-        #expect(MovieDuration.seconds(IsoMediaBytes(ftyp + box("moov", version0) + cutOff)) == 12.4)
-        #expect(MovieDuration.seconds(IsoMediaBytes(ftyp + cutOff + box("moov", version0))) == nil, "nothing after a box that makes no sense")
-        #expect(MovieDuration.seconds(IsoMediaBytes(ftyp + box("moov", version1))) == 3723)
-        #expect(MovieDuration.seconds(IsoMediaBytes(Array("not a video at all".utf8))) == nil)
+        #expect(try MovieDuration.seconds(IsoMediaBytes(ftyp + box("moov", version0) + cutOff)) == 12.4)
+        #expect(try MovieDuration.seconds(IsoMediaBytes(ftyp + cutOff + box("moov", version0))) == nil, "nothing after a box that makes no sense")
+        #expect(try MovieDuration.seconds(IsoMediaBytes(ftyp + box("moov", version1))) == 3723)
+        #expect(try MovieDuration.seconds(IsoMediaBytes(Array("not a video at all".utf8))) == nil)
+        // A read that fails is not a video without a length: it is said.
+        struct Unreadable: IsoMediaFile {
+            var size: UInt64 { 4096 }
+            func read(at offset: UInt64, count: Int) throws(IsoMediaProblem) -> [UInt8] { throw .unreadable(errno: 5) }
+        }
+        #expect(throws: IsoMediaProblem.unreadable(errno: 5)) { try MovieDuration.seconds(Unreadable()) }
         #expect(MovieDuration.words(12.4) == "0:12")
         #expect(MovieDuration.words(59.6) == "1:00")
         #expect(MovieDuration.words(750) == "12:30")

@@ -6,16 +6,16 @@
 /// walk stops at the first box that makes no sense, and a `moov` found before
 /// it is enough.
 public enum MovieDuration {
-    /// The duration in seconds, or nil when the file has no readable movie header or says none.
-    public static func seconds(_ file: some IsoMediaFile) -> Double? {
+    /// The duration in seconds, or nil when the file has no movie header before a damaged box, or says none.
+    /// A read that fails (`unreadable`) is thrown: that is not a file without a duration.
+    public static func seconds(_ file: some IsoMediaFile) throws(IsoMediaProblem) -> Double? {
         var offset: UInt64 = 0
         while offset + 8 <= file.size {
-            guard let header = try? file.read(at: offset, count: Int(min(16, file.size - offset))),
-                  let box = try? BoxHeader(header, at: 0, available: file.size - offset) else { return nil }
+            let header = try file.read(at: offset, count: Int(min(16, file.size - offset)))
+            guard let box = BoxHeader(tolerating: header, available: file.size - offset) else { return nil }
             if box.type == FourCC("moov") {
-                guard box.size <= IsoLocationPlan.largestMetadataBox,
-                      let moov = try? file.read(at: offset, count: Int(box.size)) else { return nil }
-                return seconds(moov: moov, from: box.payloadStart)
+                guard box.size <= IsoLocationPlan.largestMetadataBox else { return nil }
+                return seconds(moov: try file.read(at: offset, count: Int(box.size)), from: box.payloadStart)
             }
             offset += box.size
         }
@@ -25,7 +25,7 @@ public enum MovieDuration {
     static func seconds(moov: [UInt8], from start: Int) -> Double? {
         var at = start
         while at + 8 <= moov.count {
-            guard let box = try? BoxHeader(moov, at: at, available: UInt64(moov.count - at)) else { return nil }
+            guard let box = BoxHeader(tolerating: moov, at: at, available: UInt64(moov.count - at)) else { return nil }
             let payload = at + box.payloadStart
             if box.type == FourCC("mvhd"), payload + 4 <= at + Int(box.size) {
                 // Version 1 has 64-bit times and duration; version 0, 32-bit: creation, modification, timescale, duration.
@@ -51,5 +51,16 @@ public enum MovieDuration {
         let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
         let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
         return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))" : "\(minutes):\(twoDigits(rest))"
+    }
+}
+
+extension BoxHeader {
+    /// The header at `at`, or nil where the bytes make no box (damage this walk stops at, by design).
+    init?(tolerating bytes: [UInt8], at: Int = 0, available: UInt64) {
+        do {
+            self = try BoxHeader(bytes, at: at, available: available)
+        } catch {
+            return nil  // BoxHeader throws only `malformed`
+        }
     }
 }

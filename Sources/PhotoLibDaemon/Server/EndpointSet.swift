@@ -139,6 +139,12 @@ actor EndpointSet {
         open[id] = nil
         listeners?.remove(id)
         // systemd's socket file stays: its unit still listens there.
-        if !endpoint.heldBySystemd { SocketFile.remove(endpoint.path, ifInode: endpoint.inode) }
+        guard !endpoint.heldBySystemd else { return }
+        do {
+            try SocketFile.remove(endpoint.path, ifInode: endpoint.inode)
+        } catch {
+            // Nothing listens there any more, so an app connecting is refused; the file itself stays.
+            logger.warning("Cannot remove the endpoint \(endpoint.path) of \(id): \(error); remove it by hand if it stays in the way.")
+        }
     }
 }

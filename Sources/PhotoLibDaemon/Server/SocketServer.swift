@@ -93,8 +93,14 @@ final class SocketServer: Sendable {
 
     func close() {
         try? channel.close().wait()
-        // Left behind if it cannot be removed now: the next start replaces a stale socket.
-        if !activated { try? SocketFile.removeStale(path) }
+        if !activated {
+            do {
+                try SocketFile.removeStale(path)
+            } catch {
+                // Left behind: harmless, as the next start replaces a stale socket; said, as it is not absent.
+                logger.warning("Cannot remove the socket \(path) at stop: \(error); the next start replaces it.")
+            }
+        }
         try? group.syncShutdownGracefully()
     }
 }

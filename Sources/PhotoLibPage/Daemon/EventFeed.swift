@@ -37,8 +37,12 @@ public final class EventFeed: @unchecked Sendable {
         }
         // A ping now and then: writing it is how the server notices a page that was closed.
         let pinger = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(20))
+            while true {
+                do {
+                    try await Task.sleep(for: .seconds(20))
+                } catch {
+                    return  // cancelled: the page went
+                }
                 continuation.yield("")
             }
         }
