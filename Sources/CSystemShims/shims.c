@@ -132,6 +132,34 @@ int photolibd_unblock_all_signals(void) {
     return sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+static int termination_descriptor = -1;
+static volatile sig_atomic_t termination_number = 0;
+
+static void photolibd_on_termination(int number) {
+    int saved = errno;
+    termination_number = number;
+    uint64_t one = 1;
+    /* Fails only when the counter is full: a stop is pending anyway. */
+    (void)write(termination_descriptor, &one, sizeof(one));
+    errno = saved;
+}
+
+int photolibd_catch_termination_signals(void) {
+    if (termination_descriptor < 0) {
+        termination_descriptor = eventfd(0, EFD_CLOEXEC);
+        if (termination_descriptor < 0) return -1;
+    }
+    struct sigaction action;
+    memset(&action, 0, sizeof(action));
+    action.sa_handler = photolibd_on_termination;
+    sigfillset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    if (sigaction(SIGTERM, &action, NULL) < 0 || sigaction(SIGINT, &action, NULL) < 0) return -1;
+    return termination_descriptor;
+}
+
+int photolibd_caught_termination_signal(void) { return termination_number; }
+
 int photolibd_send_datagram(const char *path, const char *message, size_t length) {
     struct sockaddr_un address;
     memset(&address, 0, sizeof(address));

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 public import Logging
 public import PhotoLibConfiguration
@@ -95,7 +94,7 @@ public enum Daemon {
             }
         }
 
-        await terminationSignal()
+        _ = await TerminationSignals.next()
         logger.notice("Stopping.")
         notifier.notify(["STOPPING": "1", "STATUS": "Stopping."])
         watchdog.cancel()
@@ -210,55 +209,5 @@ public enum Daemon {
 
     private static func isWithin(_ path: String, _ ancestor: String) -> Bool {
         path == ancestor || path.hasPrefix(ancestor.hasSuffix("/") ? ancestor : ancestor + "/")
-    }
-
-    /// Waits for SIGTERM or SIGINT.
-    private static func terminationSignal() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumed = ResumeOnce(continuation)
-            for number in [SIGTERM, SIGINT] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { resumed.resume() }
-                source.resume()
-                SignalSources.keep(source)
-            }
-        }
-    }
-}
-
-/// Resumes a continuation at most once, from whichever signal comes first.
-private final class ResumeOnce: @unchecked Sendable {
-    // @unchecked: guarded by `lock`.
-    private var continuation: CheckedContinuation<Void, Never>?
-    private let lock = NSLockLite()
-
-    init(_ continuation: CheckedContinuation<Void, Never>) {
-        self.continuation = continuation
-    }
-
-    func resume() {
-        lock.withLock {
-            continuation?.resume()
-            continuation = nil
-        }
-    }
-}
-
-/// Keeps signal sources alive for the life of the process.
-private enum SignalSources {
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
-    static func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
-}
-
-/// A minimal pthread mutex.
-private final class NSLockLite: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    func withLock<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
     }
 }

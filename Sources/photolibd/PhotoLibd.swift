@@ -36,12 +36,12 @@ struct PhotoLibd: AsyncParsableCommand {
     @Flag(help: "Log debug detail.")
     var verbose = false
 
-    /// Clears the inherited signal mask before anything else: launchers such as
-    /// systemd-socket-activate block SIGTERM before exec, and the daemon must
-    /// still stop on it.
+    /// Catches SIGTERM and SIGINT before anything else, with whatever a launcher
+    /// blocked cleared: a stop asked for at any moment, even before the daemon is
+    /// ready to act on it, waits for it instead of being lost.
     static func main() async {
-        ProcessIdentity.unblockSignals()
         do {
+            try TerminationSignals.catchThem()
             var command = try parseAsRoot()
             if var daemon = command as? PhotoLibd {
                 try await daemon.run()

@@ -54,6 +54,13 @@ int photolibd_mount_id(int fd, uint64_t *mount_id);
 int photolibd_release_free_memory(void);
 /// Unblocks every signal in the calling thread (and so in threads it starts later).
 int photolibd_unblock_all_signals(void);
+
+/// Catches SIGTERM and SIGINT with a handler that records the signal and writes
+/// to an eventfd (async-signal-safe), whichever thread it runs on. Returns the
+/// eventfd to read, or -1 with errno.
+int photolibd_catch_termination_signals(void);
+/// The last signal the handler recorded (0 before any).
+int photolibd_caught_termination_signal(void);
 /// Sends one datagram to a Unix datagram socket; a path starting with '@' is abstract.
 /// Returns 0, or -1 with errno set.
 int photolibd_send_datagram(const char *path, const char *message, size_t length);
