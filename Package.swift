@@ -115,6 +115,7 @@ let package = Package(
             dependencies: [
                 "PhotoLibCore", "PhotoLibSystem", "PhotoLibStore", "PhotoLibProtocol", "PhotoLibConfiguration", "PhotoLibDoctor",
                 "PhotoLibMetadata",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -187,6 +188,10 @@ let package = Package(
         .testTarget(name: "PhotoLibStoreTests", dependencies: ["PhotoLibStore", "PhotoLibCore", .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: strict),
         .testTarget(name: "PhotoLibSystemTests", dependencies: ["PhotoLibSystem", "PhotoLibCore"], swiftSettings: strict),
+        // The daemon's executors on a temporary library and store, without starting the daemon.
+        .testTarget(name: "PhotoLibDaemonTests",
+                    dependencies: ["PhotoLibDaemon", "PhotoLibCore", "PhotoLibStore", "PhotoLibSystem", .product(name: "Logging", package: "swift-log")],
+                    swiftSettings: strict),
         .testTarget(name: "PhotoLibPageTests", dependencies: ["PhotoLibPage", "PhotoLibSystem"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",

@@ -4,6 +4,7 @@ public import PhotoLibConfiguration
 import PhotoLibCore
 import PhotoLibStore
 import PhotoLibSystem
+import ServiceLifecycle
 
 /// Starts photolibd and runs it until SIGTERM or SIGINT.
 ///
@@ -56,62 +57,27 @@ public enum Daemon {
         logger.notice("photolibd \(version) starting: library \(configuration.library), views \(configuration.views), socket \(configuration.socket).")
         let notifier = SystemdNotifier()
         notifier.notify(["STATUS": "Scanning the library."])
-        watcher.start()
-        let engineTask = Task { await engine.run() }
-        let expiryTask = Task {
-            var next = firstEnd
-            while !Task.isCancelled {
-                await engine.expiryAlarm.wait(until: next)
-                if Task.isCancelled { break }
-                next = await engine.expireGrants()
-            }
+        // Started together; stopped one by one in reverse order: the sockets
+        // first, so no request arrives at a half-stopped daemon, the engine last.
+        let group = ServiceGroup(
+            services: [
+                EngineService(engine: engine, queue: queue, store: store),
+                WatchingService(watcher: watcher),
+                InboxService(engine: engine),
+                AccessReportService(engine: engine),
+                GrantExpiryService(engine: engine, firstEnd: firstEnd),
+                WatchdogService(engine: engine, notifier: notifier),
+                ListeningService(server: server, endpoints: endpoints),
+            ],
+            logger: logger)
+        let stopper = Task {
+            _ = await TerminationSignals.next()
+            logger.notice("Stopping.")
+            notifier.notify(["STOPPING": "1", "STATUS": "Stopping."])
+            await group.triggerGracefulShutdown()
         }
-        engine.inboxWatcher.start()
-        await engine.pruneAccessLog()
-        engine.viewOpens?.start()
-        let opensTask = Task {
-            guard let viewOpens = engine.viewOpens else { return }
-            for await opens in viewOpens.opens { await engine.recordOpens(opens) }
-        }
-        let inboxTask = Task {
-            for await arrival in engine.inboxWatcher.arrivals { await engine.receive(arrival) }
-        }
-        // The watchdog is fed only when the engine answers, so a wedged engine gets restarted.
-        let watchdog = Task {
-            guard let interval = notifier.watchdogInterval else { return }
-            while !Task.isCancelled {
-                try await Task.sleep(for: interval / 2)
-                await engine.ping()
-                notifier.notify(["WATCHDOG": "1"])
-            }
-        }
-
-        // An endpoint file deleted (a cleanup of the runtime directory, say) is bound again within seconds.
-        let endpointKeeper = Task {
-            while !Task.isCancelled {
-                try await Task.sleep(for: .seconds(2))
-                await endpoints.repair()
-            }
-        }
-
-        _ = await TerminationSignals.next()
-        logger.notice("Stopping.")
-        notifier.notify(["STOPPING": "1", "STATUS": "Stopping."])
-        watchdog.cancel()
-        endpointKeeper.cancel()
-        expiryTask.cancel()
-        engine.expiryAlarm.wake()
-        await endpoints.closeAll()
-        server.close()
-        watcher.stop()
-        engine.inboxWatcher.stop()
-        inboxTask.cancel()
-        engine.viewOpens?.stop()
-        opensTask.cancel()
-        await engine.stop()
-        queue.finish()
-        await engineTask.value
-        store.checkpointForStop()
+        defer { stopper.cancel() }
+        try await group.run()
     }
 
     /// Creates the state and views directories, and refuses configurations that would lose data or cannot link.

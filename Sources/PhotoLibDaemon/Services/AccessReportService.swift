@@ -1,0 +1,21 @@
+import ServiceLifecycle
+
+/// The access report (SPEC §8): old entries pruned at start, then each open
+/// of a file in a view recorded as it happens. Idle when the report is off.
+struct AccessReportService: Service {
+    let engine: Engine
+
+    func run() async {
+        await engine.pruneAccessLog()
+        guard let watcher = engine.viewOpens else {
+            try? await gracefulShutdown()
+            return
+        }
+        await withGracefulShutdownHandler {
+            watcher.start()
+            for await opens in watcher.opens { await engine.recordOpens(opens) }
+        } onGracefulShutdown: {
+            watcher.stop()
+        }
+    }
+}

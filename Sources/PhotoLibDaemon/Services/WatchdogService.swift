@@ -1,0 +1,23 @@
+import PhotoLibSystem
+import ServiceLifecycle
+
+/// Feeds systemd's watchdog, only when the engine answers: a wedged engine gets restarted.
+struct WatchdogService: Service {
+    let engine: Engine
+    let notifier: SystemdNotifier
+
+    func run() async {
+        guard let interval = notifier.watchdogInterval else {
+            try? await gracefulShutdown()
+            return
+        }
+        // Ends with the sleep's CancellationError when the shutdown reaches this service.
+        try? await cancelWhenGracefulShutdown {
+            while true {
+                try await Task.sleep(for: interval / 2)
+                await engine.ping()
+                notifier.notify(["WATCHDOG": "1"])
+            }
+        }
+    }
+}
