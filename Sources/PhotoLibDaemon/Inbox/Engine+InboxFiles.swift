@@ -1,0 +1,132 @@
+import Glibc
+import PhotoLibConfiguration
+import Logging
+import PhotoLibCore
+import PhotoLibProtocol
+import PhotoLibStore
+import PhotoLibSystem
+
+// The file operations of an import: refusing, placing, moving aside, and finishing imports a crash interrupted.
+extension Engine {
+    /// Moves a refused entry into `rejected/` (never overwriting) and tells the app why.
+    func reject(_ name: FileName, of app: AppRecord, in inbox: FileDescriptor, _ refusal: InboxRefusal, bytes: Int64) throws {
+        let rejected = try Directory.open(InboxPolicy.rejectedDirectory, in: inbox)
+        defer { rejected.close() }
+        guard let target = try moveAside(name, from: inbox, into: rejected) else { return }  // gone meanwhile
+        let published = try store.write { tx in
+            try tx.recordRejectedImport(app.id, source: name, bytes: bytes, code: refusal.code, at: clock.now())
+            return try journal.recordImport(app.id, name: name, state: .rejected, refusal: refusal, rejectedAs: target, tx: tx)
+        }
+        logger.info("Refused \(name) in the inbox of \(app.id): \(refusal.reason)")
+        hub.publish([published])
+    }
+
+    /// Renames the copy to `name`, or the first free `name (N)`, never
+    /// overwriting; `announce` records each name before it is tried.
+    func place(_ temporary: FileName, as name: FileName, in album: FileDescriptor, announce: (FileName) throws -> Void) throws -> FileName {
+        for attempt in 1...10_000 {
+            let candidate = ImportNaming.candidate(for: name, attempt: attempt)
+            try announce(candidate)
+            let outcome: Int32
+            do {
+                try Directory.renameNoReplace(temporary, in: album, to: candidate, in: album)
+                outcome = 0
+            } catch {
+                outcome = error.errno
+            }
+            if outcome == 0 { return candidate }
+            if outcome != EEXIST { throw SystemCallError("renameat2", errno: outcome) }
+        }
+        throw SystemCallError("renameat2", errno: EEXIST)
+    }
+
+    /// Renames `name` into `target` under its own name or the first free
+    /// `name (N)`; nil when it is gone.
+    func moveAside(_ name: FileName, from inbox: FileDescriptor, into target: FileDescriptor) throws -> FileName? {
+        for attempt in 1...10_000 {
+            let candidate = ImportNaming.candidate(for: name, attempt: attempt)
+            let outcome: Int32
+            do {
+                try Directory.renameNoReplace(name, in: inbox, to: candidate, in: target)
+                outcome = 0
+            } catch {
+                outcome = error.errno
+            }
+            if outcome == 0 { return candidate }
+            if outcome == ENOENT { return nil }
+            if outcome != EEXIST { throw SystemCallError("renameat2", errno: outcome) }
+        }
+        throw SystemCallError("renameat2", errno: EEXIST)
+    }
+
+    /// Removes an inbox file once its import is recorded, if it is still the file imported.
+    func removeInboxFile(_ name: FileName, in inbox: FileDescriptor, ifStill found: FileStatus) throws {
+        guard let now = try Directory.status(of: name, in: inbox), now.inode == found.inode, now.device == found.device else { return }
+        try Directory.unlink(name, in: inbox)
+        try FileCopy.sync(inbox)
+    }
+
+    /// Finishes or undoes the imports a stop interrupted (before the first sweep).
+    func recoverImports() throws {
+        let unfinished = try store.read { try $0.unfinishedImports() }
+        guard !unfinished.isEmpty else { return }
+        let (root, _) = try openLibraryRoot()
+        defer { root.close() }
+        for record in unfinished {
+            guard let album = try openIfPresent(record.album, in: root) else {
+                // The album is gone, and the copy with it: the inbox file, still there, is taken again.
+                try store.write { try $0.dropImport(record.id) }
+                continue
+            }
+            defer { album.close() }
+            let temporary = ImportNaming.temporaryName(importID: record.id)
+            if try Directory.status(of: temporary, in: album) != nil {
+                // Never renamed into place: the inbox file is still there and is taken again.
+                try Directory.unlink(temporary, in: album)
+                try store.write { try $0.dropImport(record.id) }
+                continue
+            }
+            guard let target = record.targetName, let placed = try Directory.status(of: target, in: album),
+                  placed.inode == record.copyInode, let app = try store.read({ try $0.app(record.app) }) else {
+                try store.write { try $0.dropImport(record.id) }
+                continue
+            }
+            let source = try inboxes.directory(of: app.id).flatMap { try Directory.status(of: record.sourceName, in: $0) }
+            let sameSource = source.flatMap { $0.inode == record.sourceInode && $0.device == record.sourceDevice ? $0 : nil }
+            logger.notice("Finishing the import of \(record.sourceName) from the inbox of \(app.id), interrupted by a stop.")
+            try finishImport(record.id, of: app, name: target, in: record.album, source: record.sourceName, sourceFound: sameSource,
+                             right: InboxPolicy.right(readWrite: app.readWrite, addOnly: app.addOnly) ?? .addOnly)
+        }
+    }
+
+    /// The directory, or nil when it is gone; any other failure is thrown, never taken for "gone".
+    func openIfPresent(_ path: RelativePath, in root: FileDescriptor) throws(SystemCallError) -> FileDescriptor? {
+        switch Result(catching: { () throws(SystemCallError) in try Directory.open(path, in: root) }) {
+        case .success(let directory): return directory
+        case .failure(let error) where error.isNotFound: return nil
+        case .failure(let error): throw error
+        }
+    }
+
+    func openLibraryRoot() throws -> (FileDescriptor, FileStatus) {
+        let root = try Directory.open(path: configuration.library)
+        do {
+            return (root, try Directory.status(of: root))
+        } catch {
+            root.close()
+            throw error
+        }
+    }
+
+    /// Opens (making what is missing) an album below the root, one `O_NOFOLLOW` step at a time.
+    func openOrMakeAlbum(_ path: RelativePath, in root: FileDescriptor, mode: UInt32) throws -> FileDescriptor {
+        var current = try Directory.duplicate(root)
+        for component in path.components {
+            let parent = current
+            defer { parent.close() }
+            try Directory.makeDirectory(component, in: parent, mode: mode)
+            current = try Directory.open(component, in: parent)
+        }
+        return current
+    }
+}

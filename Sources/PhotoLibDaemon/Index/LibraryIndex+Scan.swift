@@ -1,0 +1,255 @@
+import Glibc
+import Logging
+import PhotoLibCore
+import PhotoLibStore
+import PhotoLibSystem
+
+// Scans: a directory that appeared, and the whole library at start or after lost events.
+extension LibraryIndex {
+    // MARK: Scans
+
+    /// Scans a directory that appeared (created, moved in, or readable again) and everything below it.
+    func scanNewDirectory(_ path: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws {
+        forgetUnreadable(within: path)
+        guard let album = try ensureAlbum(path, tx: tx, recorder: recorder) else { return }
+        let opened: FileDescriptor
+        switch access.lookUpDirectory(path) {
+        case .found(let fd):
+            do {
+                opened = try Directory.duplicate(fd)
+            } catch {
+                unreadable[path] = error.failure
+                return
+            }
+        case .gone:
+            return  // its removal event follows
+        case .unreadable(let failure):
+            unreadable[path] = failure
+            return
+        }
+        var pending: [Pending] = [Pending(album: album, directory: .found(opened), path: path)]
+        while let next = pending.popLast() {
+            let result = try reconcileDirectory(next, tx: tx, recorder: recorder)
+            for (member, located) in result.vanished { try delete(member, tx: tx, recorder: recorder, located: located) }
+            pending += result.subdirectories
+        }
+    }
+
+    /// A directory waiting to be scanned: its album, and its opened descriptor or why it could not be opened.
+    struct Pending {
+        var album: AlbumTree.ID
+        var directory: Lookup<FileDescriptor>
+        var path: RelativePath
+    }
+
+    struct DirectoryResult {
+        var subdirectories: [Pending] = []
+        /// Member files no longer present, with their asset as it was.
+        var vanished: [(MemberRecord, LocatedAsset?)] = []
+        var files = 0
+    }
+
+    /// Brings one directory's rows in line with its listing, as `DirectoryPlan` decides.
+    ///
+    /// New and changed files are written; sub-directories are returned (opened,
+    /// or with why they could not be) for the caller to descend into; assets no
+    /// longer present are returned as `vanished` for the caller to delete or
+    /// match by inode. Closes the directory's descriptor.
+    func reconcileDirectory(_ pending: Pending, tx: StoreTransaction, recorder: ChangeRecorder) throws -> DirectoryResult {
+        let (album, path) = (pending.album, pending.path)
+        let listing: Lookup<[DirectoryPlan.Entry]>
+        var directory: FileDescriptor?
+        switch pending.directory {
+        case .found(let fd):
+            directory = fd
+            listing = list(fd)
+        case .gone: listing = .gone
+        case .unreadable(let failure): listing = .unreadable(failure)
+        }
+        defer { directory?.close() }
+        let knownFiles = try tx.indexedFiles(inAlbum: album)
+        let plan = DirectoryPlan.plan(listing: listing, knownFiles: knownFiles, knownAlbums: albums.children(of: album),
+                                      policy: policy, daemonUID: daemonUID)
+        for item in plan.unreadable {
+            unreadable[item.name.map(path.appending) ?? path] = item.failure
+        }
+        var result = DirectoryResult(files: plan.fileCount)
+        if !plan.newFiles.isEmpty || !plan.vanishedFiles.isEmpty { touchedAlbums.insert(album) }
+        for file in plan.newFiles {
+            var member = try tx.insertMember(album: album, name: file.name, mediaType: file.mediaType, file: file.facts,
+                                             refusal: file.refusal, generator: &generator)
+            try noteCaptureTime(&member, tx: tx)
+            recorder.record(.asset(old: nil, new: try snapshot(member.asset, tx: tx, recorder: recorder)))
+        }
+        for change in plan.changedFiles {
+            guard var existing = try tx.member(rowID: change.rowID) else { continue }
+            let old = try snapshot(existing.asset, tx: tx, recorder: recorder)
+            let contentChanged = existing.file.inode != change.facts.inode || existing.file.size != change.facts.size
+                || existing.file.modificationTime != change.facts.modificationTime
+            existing.file = change.facts
+            existing.refusal = change.refusal
+            try tx.updateMember(existing)
+            try noteCaptureTime(&existing, contentChanged: contentChanged, tx: tx)
+            if change.isVisible { recorder.record(.asset(old: old, new: try snapshot(existing.asset, tx: tx, recorder: recorder))) }
+        }
+        for rowID in plan.vanishedFiles {
+            if let member = try tx.member(rowID: rowID) {
+                result.vanished.append((member, try snapshot(member.asset, tx: tx, recorder: recorder)))
+            }
+        }
+        func open(_ name: FileName) -> Lookup<FileDescriptor> {
+            guard let directory else { return .gone }
+            do {
+                return .found(try Directory.open(name, in: directory))
+            } catch {
+                return Lookup(failure: error.failure)
+            }
+        }
+        for name in plan.newAlbums {
+            let child = open(name)
+            if case .gone = child { continue }  // gone (or a symlink now) since the listing
+            let childPath = path.appending(name)
+            let childID = try tx.insertAlbum(parent: album, name: name)
+            albums.insert(id: childID, parent: album, name: name)
+            recorder.record(.albumCreated(childPath))
+            result.subdirectories.append(Pending(album: childID, directory: child, path: childPath))
+        }
+        for (name, childID) in plan.keptAlbums {
+            result.subdirectories.append(Pending(album: childID, directory: open(name), path: path.appending(name)))
+        }
+        for gone in plan.goneAlbums {
+            guard let gonePath = albums.path(of: gone) else { continue }
+            // Keep the rows of vanished assets until the caller decides (a full
+            // scan may find the same inode elsewhere): only the album goes now,
+            // its assets are parked under hidden names, which no file can have.
+            for record in try tx.assets(inAlbums: albums.subtree(of: gone)) {
+                let located = recorder.isRecording ? locate(record) : nil
+                for member in record.members where albums.isWithin(member.album, gone) {
+                    result.vanished.append((member, located))
+                    var parked = member
+                    parked.album = AlbumTree.rootID
+                    parked.name = FileName(".photolibd-vanished-\(member.rowID)")!
+                    try tx.updateMember(parked)
+                }
+            }
+            try tx.deleteAlbum(gone)
+            albums.remove(gone)
+            forgetUnreadable(within: gonePath)
+            recorder.record(.albumRemoved(gonePath))
+        }
+        return result
+    }
+
+    /// Lists a directory and looks up the entries that could be assets or albums.
+    func list(_ directory: FileDescriptor) -> Lookup<[DirectoryPlan.Entry]> {
+        let entries: [DirectoryEntry]
+        do {
+            entries = try Directory.list(directory)
+        } catch {
+            return Lookup(failure: error.failure)
+        }
+        var out: [DirectoryPlan.Entry] = []
+        out.reserveCapacity(entries.count)
+        for entry in entries {
+            switch entry.kind {
+            case .directory:
+                out.append(.init(name: entry.name, kind: .directory))
+            case .regular, .unknown:
+                // Only names that could be assets are looked up: the rest cost nothing.
+                if entry.kind == .regular, policy.mediaType(of: entry.name) == nil { continue }
+                let lookup: Lookup<FileObservation>
+                do {
+                    lookup = .found(try Directory.lookUp(entry.name, in: directory).observation)
+                } catch {
+                    lookup = Lookup(failure: error.failure)
+                }
+                if case .found(let found) = lookup, found.kind == .directory {
+                    out.append(.init(name: entry.name, kind: .directory))
+                } else {
+                    out.append(.init(name: entry.name, kind: .file(lookup)))
+                }
+            case .symlink, .other:
+                continue  // never an asset, never an album
+            }
+        }
+        return .found(out)
+    }
+
+    /// Forgets that a path could not be read. Checked first: every file event
+    /// comes here, and `unreadable` publishes to the status board on each write.
+    func markReadable(_ path: RelativePath) {
+        if unreadable[path] != nil { unreadable[path] = nil }
+    }
+
+    func forgetUnreadable(within path: RelativePath) {
+        guard !unreadable.isEmpty else { return }
+        unreadable = unreadable.filter { !$0.key.isWithin(path) }
+    }
+
+    func publishUnreadable() {
+        let paths = unreadable.keys.sorted()
+        board.update { $0.unreadable = paths }
+    }
+
+    /// Walks the whole library and makes the index match it, in one transaction.
+    ///
+    /// Assets that disappeared from one place and an inode that appeared in
+    /// another are the same asset moved while the daemon was not watching:
+    /// it keeps its ID (and so its selections).
+    func fullScan(recorder: ChangeRecorder, inTransaction: (StoreTransaction, ChangeRecorder) throws -> Void = { _, _ in }) throws {
+        access.invalidate()
+        unreadable = [:]
+        board.update {
+            $0.phase = .scanning
+            $0.scannedDirectories = 0
+            $0.scannedFiles = 0
+        }
+        // One transaction for the whole walk: a crash midway leaves the old
+        // index, and the next start scans again anyway.
+        try store.write { tx in
+            let watermark = try tx.maxMemberRowID()
+            var vanished: [(MemberRecord, LocatedAsset?)] = []
+            let root: Lookup<FileDescriptor>
+            do throws(SystemCallError) {
+                root = .found(try Directory.duplicate(access.root))
+            } catch {
+                root = .unreadable(error.failure)
+            }
+            var pending: [Pending] = [Pending(album: AlbumTree.rootID, directory: root, path: .root)]
+            while let next = pending.popLast() {
+                let result = try reconcileDirectory(next, tx: tx, recorder: recorder)
+                vanished += result.vanished
+                pending += result.subdirectories
+                board.update {
+                    $0.scannedDirectories += 1
+                    $0.scannedFiles += result.files
+                }
+            }
+            for (gone, goneLocation) in vanished {
+                if let arrived = try tx.member(device: gone.file.device, inode: gone.file.inode, insertedAfter: watermark),
+                   FileIdentity.isSameFile(indexed: gone.file, found: arrived.file) {
+                    // The same file, moved while nobody watched: the old member
+                    // (its asset's ID, selections) takes the new place. A reused
+                    // inode number with another birth time is another file.
+                    let arrivedLocation = try snapshot(arrived.asset, tx: tx, recorder: recorder)
+                    try tx.deleteMember(rowID: arrived.rowID)
+                    recorder.record(.asset(old: arrivedLocation, new: try snapshot(arrived.asset, tx: tx, recorder: recorder)))
+                    var moved = gone
+                    moved.album = arrived.album
+                    moved.name = arrived.name
+                    moved.mediaType = arrived.mediaType
+                    moved.file = arrived.file
+                    moved.refusal = arrived.refusal
+                    try tx.updateMember(moved)
+                    touchedAlbums.insert(arrived.album)
+                    recorder.record(.asset(old: goneLocation, new: try snapshot(moved.asset, tx: tx, recorder: recorder)))
+                } else {
+                    try delete(gone, tx: tx, recorder: recorder, located: goneLocation)
+                }
+            }
+            touchedAlbums.formUnion(try tx.takeAlbumsDueForPairing())
+            try pairTouched(tx: tx, recorder: recorder)
+            try inTransaction(tx, recorder)
+        }
+    }
+}

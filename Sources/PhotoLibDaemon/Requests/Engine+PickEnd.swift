@@ -1,0 +1,59 @@
+import Dispatch
+import Glibc
+import Logging
+import PhotoLibConfiguration
+import PhotoLibCore
+import PhotoLibProtocol
+import PhotoLibStore
+import PhotoLibSystem
+
+// How a pick ends without an answer: its app's connection closes, the daemon restarts, or the app cancels it.
+extension Engine {
+    /// The connection's picks are withdrawn: it closed, so no answer can reach it.
+    func withdrawPicks(of connection: ObjectIdentifier) {
+        for id in picks.forget(connection: connection) {
+            do {
+                if let request = try store.read({ try $0.request(id: id) }) { withdrawRequest(request) }
+            } catch {
+                logger.error("Cannot withdraw pick request \(id): \(error); it is dropped at the next start.")
+            }
+        }
+    }
+
+    /// Removes a pick whose app is no longer there to receive it.
+    func withdrawRequest(_ request: AccessRequest) {
+        do {
+            let purpose = try store.write { tx -> String in
+                try tx.deleteRequest(request.id)
+                return try tx.app(request.app)?.purpose ?? ""
+            }
+            hub.publish([try journal.requestEvent(request, purpose: purpose, state: .cancelled, answer: nil)])
+            logger.notice("Request \(request.id) of \(request.app) was withdrawn: the connection that asked closed.")
+        } catch {
+            logger.error("Cannot withdraw pick request \(request.id): \(error); it is dropped at the next start.")
+        }
+    }
+
+    /// Drops picks left from before a restart: the connections that asked are gone.
+    func dropStalePicks() {
+        do {
+            let dropped = try store.write { try $0.deletePicks() }
+            if !dropped.isEmpty { logger.notice("Dropped \(dropped.count) pick requests left from before the restart: the apps that asked were disconnected.") }
+        } catch {
+            logger.error("Cannot drop the picks left from before the restart: \(error); 'photolibctl answer N cancel' removes them.")
+        }
+    }
+
+    /// Hands a cancelled pick its reply: nothing chosen, no descriptor.
+    func cancelPick(_ request: AccessRequest) {
+        guard let waiter = picks.claim(request.id) else { return }
+        let result = PickResult(request: request.id, state: RequestState.cancelled.rawValue, assets: [])
+        Task {
+            do {
+                try await waiter.deliver(result, [])
+            } catch {
+                // The app left first: there is no one to tell.
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import PhotoLibConfiguration
+import Glibc
+import NIOCore
+import PhotoLibCore
+import PhotoLibProtocol
+import PhotoLibStore
+
+// Reading a request's parameters and writing its answer.
+extension RequestRouter {
+    func status() throws -> StatusResult {
+        let snapshot = board.snapshot
+        let (assets, albums, apps) = try store.read { tx in (try tx.assetCount(), try tx.albumCount(), try tx.appCount()) }
+        return StatusResult(
+            version: version, pid: getpid(), library: configuration.library, views: configuration.views,
+            socket: configuration.socket,
+            state: snapshot.phase == .ready && (snapshot.failedWatches > 0 || !snapshot.unreadable.isEmpty)
+                ? "degraded" : snapshot.phase.rawValue,
+            scannedDirectories: snapshot.scannedDirectories, scannedFiles: snapshot.scannedFiles,
+            assets: assets, albums: albums, apps: apps, watches: snapshot.watches, failedWatches: snapshot.failedWatches,
+            unreadable: snapshot.unreadable.isEmpty ? nil : snapshot.unreadable.map(\.escaped),
+            derivatives: snapshot.derivatives, derivativeBytes: snapshot.derivativeBytes,
+            withheldFromNoLocation: snapshot.withheldFromNoLocation)
+    }
+
+    func appInfo(_ record: AppRecord, _ tx: StoreTransaction) throws -> AppInfo {
+        AppInfo(
+            app: record.id.rawValue, uid: record.uid, purpose: record.purpose,
+            readWrite: record.readWrite.rawValue, addOnly: record.addOnly.rawValue,
+            view: configuration.views + "/" + String(decoding: record.viewName.bytes, as: UTF8.self),
+            endpoint: endpoints.path(of: record),
+            inbox: configuration.inboxes + "/" + String(decoding: record.viewName.bytes, as: UTF8.self),
+            selectedAssets: try tx.selectedAssetRowIDs(record.id).count,
+            selectedAlbums: try tx.selectedAlbums(record.id).count,
+            readWriteEnd: try tx.authorizationEnd(record.id, access: .readWrite).map { ($0.endsAt, $0.returnsTo.rawValue) },
+            addOnlyEnd: try tx.authorizationEnd(record.id, access: .addOnly).map { ($0.endsAt, $0.returnsTo.rawValue) },
+            location: record.location.rawValue)
+    }
+
+    func locationPolicy(_ text: String?) throws -> LocationPolicy? {
+        guard let text else { return nil }
+        guard let policy = LocationPolicy(rawValue: text) else { throw PhotoLibError.invalidLocationPolicy(text) }
+        return policy
+    }
+
+    /// Opens and closes endpoints to match the registered apps.
+    func syncEndpoints() async {
+        do {
+            await endpoints.sync(try store.read { try $0.apps() })
+        } catch {
+            // The endpoints stay as they were; the next sync (every few seconds) tries again.
+        }
+    }
+
+    func appID(_ text: String) throws(PhotoLibError) -> AppID {
+        guard let id = AppID(text) else { throw .invalidAppID(text) }
+        return id
+    }
+
+    func params<P: Codable & Sendable>(_ type: P.Type, _ line: [UInt8]) throws(PhotoLibError) -> P {
+        do {
+            return try coder.decode(Request<P>.self, from: line).params
+        } catch {
+            throw .invalidParameter(name: "params", reason: Self.describe(error))
+        }
+    }
+
+    func reply<R: Codable & Sendable>(_ id: RequestID?, _ result: R) -> [UInt8] {
+        encode(Reply(id: id, result: result))
+    }
+
+    func encode<T: Encodable>(_ value: T) -> [UInt8] {
+        (try? coder.encodeLine(value)) ?? Array("{\"error\":{\"code\":\"internal\",\"message\":\"The reply could not be encoded.\"}}\n".utf8)
+    }
+
+    /// A short reason from a decoding error, naming the offending key.
+    static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "not valid JSON" }
+        switch decoding {
+        case .keyNotFound(let key, _): return "'\(key.stringValue)' is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "'\(path)' has the wrong type"
+        case .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            if path == "id", !context.debugDescription.isEmpty { return context.debugDescription }
+            return path.isEmpty ? "not valid JSON" : "'\(path)' is invalid"
+        @unknown default: return "not valid JSON"
+        }
+    }
+}
