@@ -1,0 +1,123 @@
+import PhotoLibCore
+import PhotoLibStore
+@testable import PhotoLibDaemon
+import Testing
+
+/// The index's executor, driven by the events the watcher would queue, on a
+/// temporary directory and an in-memory store (no daemon).
+@Suite("LibraryIndex on a temporary library")
+struct LibraryIndexTests {
+    func path(_ text: String) -> RelativePath { TemporaryLibrary.path(text) }
+
+    @Test("a full scan indexes photos and videos in albums, and leaves hidden folders and unfinished downloads out")
+    func fullScan() throws {
+        let library = try TemporaryLibrary()
+        try library.write("a.jpg")
+        try library.write("Trips/2024/b.heic")
+        try library.write("Trips/clip.mp4")
+        try library.write(".Trash-1000/files/old.jpg")
+        try library.write("Downloads/c.jpg.part")
+        try library.write("notes.txt")
+        try library.scan()
+        #expect(Set(try library.assets().keys) == ["a.jpg", "Trips/2024/b.heic", "Trips/clip.mp4"])
+    }
+
+    @Test("a rename within the library keeps the asset's ID; the change names the old and the new place")
+    func renameKeepsIdentity() throws {
+        let library = try TemporaryLibrary()
+        try library.write("Trips/a.jpg")
+        try library.write("Other/.keep.jpg")
+        try library.scan()
+        let id = try #require(try library.assets()["Trips/a.jpg"])
+        try library.move("Trips/a.jpg", "Other/b.jpg")
+        let (changes, _) = try library.apply([.moved(from: path("Trips/a.jpg"), to: path("Other/b.jpg"), isDirectory: false)])
+        #expect(try library.assets()["Other/b.jpg"] == id)
+        #expect(try library.assets()["Trips/a.jpg"] == nil)
+        let moves = changes.compactMap { change -> (RelativePath?, RelativePath?)? in
+            guard case .asset(let old, let new) = change else { return nil }
+            return (old?.members.first?.path, new?.members.first?.path)
+        }
+        #expect(moves.contains { $0.0 == path("Trips/a.jpg") && $0.1 == path("Other/b.jpg") })
+    }
+
+    @Test("an atomic save (a temporary file renamed over the photo) keeps its ID and records a content change")
+    func atomicSave() throws {
+        let library = try TemporaryLibrary()
+        try library.write("a.jpg", "before")
+        try library.scan()
+        let id = try #require(try library.assets()["a.jpg"])
+        let before = try #require(try library.store.read { try $0.member(album: AlbumTree.rootID, name: FileName("a.jpg")!) })
+        try library.write(".a.jpg.tmp", "after, longer")
+        try library.move(".a.jpg.tmp", "a.jpg")
+        let (changes, _) = try library.apply([.fileWritten(path(".a.jpg.tmp")),
+                                              .moved(from: path(".a.jpg.tmp"), to: path("a.jpg"), isDirectory: false)])
+        #expect(try library.assets() == ["a.jpg": id])
+        let after = try #require(try library.store.read { try $0.member(album: AlbumTree.rootID, name: FileName("a.jpg")!) })
+        #expect(after.file.inode != before.file.inode)
+        #expect(after.file.size == Int64("after, longer".utf8.count))
+        #expect(changes.contains { if case .asset(let old?, let new?) = $0 { old.id == id && new.id == id } else { false } })
+    }
+
+    @Test("a file deleted before its event is looked at is removed, not kept: the look decides, not the event")
+    func deletedBeforeLook() throws {
+        let library = try TemporaryLibrary()
+        try library.write("a.jpg")
+        try library.scan()
+        try library.write("b.jpg")
+        try library.remove("a.jpg")
+        try library.remove("b.jpg")
+        try library.apply([.fileWritten(path("b.jpg")), .fileWritten(path("a.jpg"))])
+        #expect(try library.assets().isEmpty)
+    }
+
+    @Test("an album renamed keeps every asset's ID inside it, sub-albums included")
+    func albumMove() throws {
+        let library = try TemporaryLibrary()
+        try library.write("Trips/a.jpg")
+        try library.write("Trips/2024/b.jpg")
+        try library.scan()
+        let before = try library.assets()
+        try library.move("Trips", "Journeys")
+        let (changes, _) = try library.apply([.moved(from: path("Trips"), to: path("Journeys"), isDirectory: true)])
+        let after = try library.assets()
+        #expect(after["Journeys/a.jpg"] == before["Trips/a.jpg"])
+        #expect(after["Journeys/2024/b.jpg"] == before["Trips/2024/b.jpg"])
+        #expect(changes.contains(.albumMoved(from: path("Trips"), to: path("Journeys"))))
+    }
+
+    @Test("a file moved while nobody watched keeps its ID at the next full scan (same inode, same birth)")
+    func unwatchedMove() throws {
+        let library = try TemporaryLibrary()
+        try library.write("Trips/a.jpg")
+        try library.write("Other/x.jpg")
+        try library.scan()
+        let id = try #require(try library.assets()["Trips/a.jpg"])
+        try library.move("Trips/a.jpg", "Other/a.jpg")
+        try library.scan()
+        #expect(try library.assets()["Other/a.jpg"] == id)
+    }
+
+    @Test("a file written under a new name is a new asset; its photo and video with one stem pair into a Live Photo")
+    func livePair() throws {
+        let library = try TemporaryLibrary()
+        try library.scan()
+        try library.write("IMG_0001.HEIC")
+        try library.write("IMG_0001.MOV")
+        try library.apply([.fileWritten(path("IMG_0001.HEIC")), .fileWritten(path("IMG_0001.MOV"))])
+        let records = try library.store.read { try $0.assets(albums: nil, mediaType: nil, nameContains: nil) }
+        #expect(records.count == 1)
+        #expect(records.first?.mediaType == .live)
+        #expect(records.first?.members.count == 2)
+    }
+
+    @Test("a directory moved in from outside is scanned with everything below it")
+    func directoryMovedIn() throws {
+        let library = try TemporaryLibrary()
+        try library.scan()
+        try library.write("Imported/one.jpg")
+        try library.write("Imported/deep/two.jpg")
+        let (_, outcome) = try library.apply([.movedIn(path("Imported"), isDirectory: true)])
+        #expect(!outcome.needsFullScan)
+        #expect(Set(try library.assets().keys) == ["Imported/one.jpg", "Imported/deep/two.jpg"])
+    }
+}
