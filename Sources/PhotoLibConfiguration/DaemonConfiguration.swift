@@ -47,6 +47,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
         inboxes = state + "/inboxes"
     }
 
+    /// What resolving could not settle and went on without, for the daemon to log.
+    public var warnings: [String] = []
+
     public var databasePath: String { state + "/photolibd.sqlite" }
 
     /// The directory of the apps' endpoints: `photolibd-endpoints` beside the

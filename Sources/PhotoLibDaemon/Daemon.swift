@@ -86,10 +86,17 @@ public enum Daemon {
     /// itself excluded: it is 0711 for everyone), which app uids must be let through.
     static func prepareDirectories(_ configuration: DaemonConfiguration) throws -> [String] {
         try SocketPathRule.checkDaemon(socket: configuration.socket, endpointsDirectory: configuration.endpointsDirectory)
-        if PathInspection.status(configuration.library) != nil, !ProcessIdentity.isDirectory(configuration.library) {
+        let found: FileStatus?
+        do {
+            found = try PathInspection.lookUp(configuration.library)
+        } catch {
+            // EACCES on a parent, say: the library may be there; "missing" would send the person looking for it.
+            throw PhotoLibError.libraryUnreachable(path: configuration.library, errno: error.errno)
+        }
+        if let found, found.kind != .directory {
             throw PhotoLibError.libraryNotDirectory(path: configuration.library)
         }
-        if !ProcessIdentity.isDirectory(configuration.library) {
+        if found == nil {
             if configuration.libraryIsDefault {
                 // A refusal (EACCES, EROFS) is reported as itself, not as "no library".
                 do {

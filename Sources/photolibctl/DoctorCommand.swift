@@ -35,6 +35,7 @@ struct DoctorCommand: ParsableCommand {
             Output.error(error.message)
             throw ExitCode(1)
         }
+        for warning in configuration.warnings { Output.warning(warning) }
         let socket = PhotoLibConnection.socketPath(explicit: configuration.socketIsDefault ? nil : configuration.socket)
         var daemon: SetupFacts.Daemon?
         var unreachable: String?

@@ -64,6 +64,7 @@ struct PhotoLibd: AsyncParsableCommand {
         do {
             let resolved = try DaemonConfiguration.resolve(
                 configFile: config, flags: .init(library: library, views: viewsDir, state: stateDir, socket: socket))
+            for warning in resolved.warnings { logger.warning("\(warning)") }
             try await Daemon.run(configuration: resolved, logger: logger)
         } catch let error as PhotoLibError {
             logger.critical("\(error.message)")

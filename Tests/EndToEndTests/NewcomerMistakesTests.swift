@@ -100,4 +100,35 @@ struct NewcomerMistakesTests {
         #expect(directory.status != 0)
         #expect(directory.stderr.contains("it is a directory, not a file"), "\(directory.stderr)")
     }
+
+    @Test("as an ordinary user, a library behind a directory it cannot enter is 'cannot be reached', never 'missing'; a config file it cannot look for is a warning, and the flags go on")
+    func unreachableIsNotMissing() throws {
+        let owner = try TestOwner()
+        let library = try TestLibrary(owner: owner)
+        // Root's own, 0700: the owner cannot enter it, so cannot tell what is inside.
+        let locked = library.root + "/locked"
+        try FileManager.default.createDirectory(atPath: locked + "/Pictures", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        chmod(locked, 0o700)
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = "/root"  // 0700 root: ~/.config cannot be looked at
+        environment.removeValue(forKey: "XDG_RUNTIME_DIR")
+        environment.removeValue(forKey: "XDG_CONFIG_HOME")
+        let daemon = owner.command(try ReachableCopies.binary("photolibd"))
+        let result = try run(daemon[0], Array(daemon.dropFirst()) + [
+            "--library", locked + "/Pictures", "--views-dir", library.views, "--state-dir", library.state, "--socket", library.socket,
+        ], environment: environment)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("The library \(locked)/Pictures cannot be reached by this user (permission denied"), "\(result.stderr)")
+        #expect(!result.stderr.contains("does not exist"), "\(result.stderr)")
+        #expect(result.stderr.contains("Cannot tell whether the configuration file /root/.config/photolibd/photolibd.toml exists"),
+                "\(result.stderr)")
+
+        // The same warning from doctor, which then goes on with its checks.
+        let ctl = owner.command(try ReachableCopies.binary("photolibctl"))
+        let doctor = try run(ctl[0], Array(ctl.dropFirst()) + ["doctor", "--library", library.library, "--socket", library.socket],
+                             environment: environment)
+        #expect(doctor.stderr.contains("Cannot tell whether the configuration file"), "\(doctor.stderr)")
+        #expect(!doctor.stdout.isEmpty, "doctor went on: \(doctor.stderr)")
+    }
 }

@@ -42,6 +42,8 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
 
     // Start-up and environment
     case libraryMissing(path: String)
+    /// The library path cannot be looked at (EACCES on a directory above it, say): it may well exist.
+    case libraryUnreachable(path: String, errno: Int32)
     case libraryNotDirectory(path: String)
     case viewsOnOtherMount(library: String, views: String)
     case viewsInsideLibrary(library: String, views: String)
@@ -100,6 +102,7 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .pick(let problem): problem.code
         case .grantEndsInPast: "grantEndsInPast"
         case .libraryMissing: "libraryMissing"
+        case .libraryUnreachable: "libraryUnreachable"
         case .libraryNotDirectory: "libraryNotDirectory"
         case .viewsOnOtherMount: "viewsOnOtherMount"
         case .viewsInsideLibrary: "viewsInsideLibrary"
@@ -190,6 +193,8 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
             "This connection already waits for \(limit) answers, the most allowed; wait for those, or ask with wait: false and follow the answers as events."
         case .libraryMissing(let path):
             "The library directory \(path) does not exist; create it or pass --library DIR."
+        case .libraryUnreachable(let path, let errno):
+            "The library \(path) cannot be reached by this user (\(Self.describe(errno))); let it into every directory above the library (chmod o+x, or an ACL), or run photolibd as the library's owner."
         case .libraryNotDirectory(let path):
             "The library path \(path) is not a directory; pass --library with a directory."
         case .viewsOnOtherMount(let library, let views):
