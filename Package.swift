@@ -190,7 +190,7 @@ let package = Package(
         .testTarget(name: "PhotoLibSystemTests", dependencies: ["PhotoLibSystem", "PhotoLibCore"], swiftSettings: strict),
         // The daemon's executors on a temporary library and store, without starting the daemon.
         .testTarget(name: "PhotoLibDaemonTests",
-                    dependencies: ["PhotoLibDaemon", "PhotoLibCore", "PhotoLibStore", "PhotoLibSystem", .product(name: "Logging", package: "swift-log")],
+                    dependencies: ["PhotoLibDaemon", "PhotoLibCore", "PhotoLibStore", "PhotoLibSystem", "PhotoLibMetadata", .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strict),
         .testTarget(name: "PhotoLibPageTests", dependencies: ["PhotoLibPage", "PhotoLibSystem"], swiftSettings: strict),
         .testTarget(

@@ -83,6 +83,66 @@ struct LocationTests {
         return stat(path, &st) == 0 ? UInt64(st.st_ino) : nil
     }
 
+    @Test("a geotagged photo arriving for an app without location has its copy made before the transaction that indexes it, which adopts it")
+    func copyMadeAhead() async throws {
+        let media = try Self.media()
+        defer { _ = try? run("/bin/rm", ["-rf", media]) }
+        let library = try TestLibrary(owner: try TestOwner())
+        try library.write("Trip/first.jpg")
+        let daemon = try RunningDaemon(library)
+        try await daemon.start(extraArguments: ["--verbose"])
+        try daemon.ok("app", "add", Self.hidden, "--uid", "4242")
+        try daemon.ok("authorize", Self.hidden, "limited")
+        try daemon.ok("select", Self.hidden, "--album", "Trip")
+        // Written outside the library (on its filesystem) and renamed into place, as importers do: one
+        // event brings the finished file. (A plain copy's later utimes and chown could change it after the
+        // look ahead, which the transaction then rightly looks at again.)
+        let incoming = library.root + "/incoming"
+        try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: false)
+        try library.owner!.own(incoming)
+        try FileManager.default.copyItem(atPath: media + "/photo.jpg", toPath: incoming + "/photo.jpg")
+        try library.owner!.own(incoming + "/photo.jpg")
+        #expect(rename(incoming + "/photo.jpg", library.path("Trip/photo.jpg")) == 0)
+        let view = daemon.view(Self.hidden)
+        var entry = ""
+        try await waitUntil("the copy without location in the view") {
+            guard let id = try daemon.appIDs(Self.hidden)["Trip/photo.jpg"] else { return false }
+            entry = view + "/\(id).jpg"
+            return FileManager.default.fileExists(atPath: entry)
+        }
+        #expect(try Self.location(entry) == [])
+        // The photo's member adopted the look made ahead, and was not looked at again inside the transaction.
+        let adopted = daemon.log.split(separator: "\n").compactMap { line -> Substring? in
+            guard line.hasSuffix("adopted the location check made ahead of its transaction.") else { return nil }
+            return line.split(separator: " ").drop { $0 != "Member" }.dropFirst().first
+        }
+        #expect(adopted.count == 1, "\(daemon.log)")
+        #expect(!adopted.contains { daemon.log.contains("Member \($0) is looked at") }, "\(daemon.log)")
+        #expect(try daemon.status().derivatives == 1)
+
+        // A folder of them moved in from outside the library (the same filesystem), as a copy tool leaves it:
+        // each file below it too.
+        for directory in [incoming + "/Import", incoming + "/Import/deeper"] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            try library.owner!.own(directory)
+        }
+        for (source, target) in [("photo.jpg", "Import/a.jpg"), ("photo.heic", "Import/deeper/b.heic"), ("plain.jpg", "Import/c.jpg")] {
+            try FileManager.default.copyItem(atPath: media + "/" + source, toPath: incoming + "/" + target)
+            try library.owner!.own(incoming + "/" + target)
+        }
+        #expect(rename(incoming + "/Import", library.path("Trip/Import")) == 0)
+        try await waitUntil("the folder's photos in the view") {
+            let ids = try daemon.appIDs(Self.hidden)
+            return ["Trip/Import/a.jpg", "Trip/Import/deeper/b.heic", "Trip/Import/c.jpg"].allSatisfy { ids[$0] != nil }
+        }
+        let lines = daemon.log.split(separator: "\n")
+        let adoptedNow = lines.filter { $0.hasSuffix("adopted the location check made ahead of its transaction.") }
+        #expect(adoptedNow.count == 4, "the photo, and the three below the folder (one without location): \(daemon.log)")
+        #expect(try daemon.status().derivatives == 3, "the plain JPEG needs none")
+        let derivatives = library.entries(library.views + "/.derivatives").map { String(decoding: $0, as: UTF8.self) }
+        #expect(derivatives.count == 3 && derivatives.allSatisfy { $0.hasPrefix("m") }, "each in its place, no copy left over: \(derivatives)")
+    }
+
     @Test("an app with location none sees none in JPEG, HEIC or MP4 and the same image data; a precise app sees it all; one shared copy per photo")
     func derivativesWithoutLocation() async throws {
         let media = try Self.media()

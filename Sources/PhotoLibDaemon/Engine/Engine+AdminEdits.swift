@@ -179,6 +179,14 @@ extension Engine {
         cachedContexts = nil
         defer { cachedContexts = nil }
         let before = try appContexts(only: id).first
+        if adding, app.location == .none, app.layout == .limited {
+            // The copies without location of what the edit grants are made now, before the write transaction,
+            // which then finds their checks current instead of copying (the same look inside it is the fallback).
+            let granted = try store.read { tx in
+                edit.assets + (try tx.assets(inAlbums: edit.albums.flatMap { index.albums.subtree(of: $0) }))
+            }
+            for record in granted { if let located = index.locate(record) { views.prepareWithoutLocation(located) } }
+        }
         var published: [PublishedEvent] = []
         var added: [AssetID] = []
         var settled: [RequestSettlement] = []

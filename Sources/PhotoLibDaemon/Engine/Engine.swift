@@ -142,11 +142,21 @@ actor Engine {
             let contexts = try appContexts()
             let recorder = ChangeRecorder(recording: true, limit: Self.rescanChangeLimit)
             var published: [PublishedEvent] = []
-            let outcome = try index.apply(batch, recorder: recorder) { tx, recorder in
-                prepareWithoutLocation(recorder.changes.compactMap(\.newAsset), for: contexts)
-                published = try journal.recordLibraryChanges(
-                    recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: index.albums, tx: tx)
+            // Copies without location are made here, before the write transaction, which only adopts them.
+            logger.debug("Applying a batch of \(batch.count) events.")
+            lookAheadWithoutLocation(batch, for: contexts)
+            let outcome: LibraryIndex.Outcome
+            do {
+                outcome = try index.apply(batch, recorder: recorder) { tx, recorder in
+                    prepareWithoutLocation(recorder.changes.compactMap(\.newAsset), for: contexts)
+                    published = try journal.recordLibraryChanges(
+                        recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: index.albums, tx: tx)
+                }
+            } catch {
+                views.derivatives.settleLookAhead(committed: false)
+                throw error
             }
+            views.derivatives.settleLookAhead(committed: true)
             for path in outcome.failedWatches.prefix(3) {
                 logger.error("No inotify watch on \(path): changes there are seen only by a rescan; raise fs.inotify.max_user_watches.")
             }

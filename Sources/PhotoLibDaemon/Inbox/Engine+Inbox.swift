@@ -202,7 +202,12 @@ extension Engine {
         // import the kill interrupted), so only the selection changes, and the
         // app's view and history must follow it as for a selection edit.
         var joinedUnchanged: LocatedAsset?
-        _ = try index.apply([.movedIn(albumPath.appending(name), isDirectory: false)], recorder: recorder) { tx, recorder in
+        let arrival = WatchEvent.movedIn(albumPath.appending(name), isDirectory: false)
+        // As for the watcher's batches: a copy without location is made before the transaction, which adopts it.
+        lookAheadWithoutLocation([arrival], for: contexts)
+        var committed = false
+        defer { views.derivatives.settleLookAhead(committed: committed) }
+        _ = try index.apply([arrival], recorder: recorder) { tx, recorder in
             let asset = try index.albums.album(at: albumPath).flatMap { try tx.asset(album: $0, name: name) }
             let before = contexts.first { $0.app.id == app.id }
             if let asset, right == .joinsSelection {
@@ -236,6 +241,8 @@ extension Engine {
                 app.id, name: source, state: right == .addOnly ? .accepted : .added, asset: seen,
                 assetID: right == .addOnly ? nil : asset.map { app.assetIDs.id(for: $0.id) }, tx: tx))
         }
+        committed = true
+        views.derivatives.settleLookAhead(committed: true)
         let changes = recorder.changes + (joinedUnchanged.map { [ViewChange.asset(old: nil, new: $0)] } ?? [])
         let dirty = recorder.overflowed ? Set(contexts.map(\.app.id)) : views.apply(changes, to: contexts)
         for dirtyApp in dirty {

@@ -21,17 +21,22 @@ final class DerivativeCatalog {
 
     /// `.derivatives`, 0700, the daemon's own.
     let directory: FileDescriptor
-    private let logger: Logger
+    let logger: Logger
     private var checks: [Int64: LocationCheck]
     private var learned: [Int64: LocationCheck] = [:]
-    private var generator = SystemRandomNumberGenerator()
+    var generator = SystemRandomNumberGenerator()
     /// Derivatives on disk and their bytes, for `status`.
-    private(set) var count = 0
-    private(set) var bytes: Int64 = 0
+    var count = 0
+    var bytes: Int64 = 0
     /// Member files whose location cannot be told, withheld from apps without
     /// location (for `status`). Kept as checks change: `status` is refreshed
     /// after every batch, and counting all checks there would cost a pass over them each time.
     private(set) var withheld = 0
+    /// Checks made ahead of the transaction that indexes their files, by the file's identity (`lookAhead`).
+    var lookedAhead: [FileIdentityKey: LookedAhead] = [:]
+    /// Derivatives made ahead and adopted by a member in the transaction: renamed to
+    /// the member's name once it commits (`settleLookAhead`), by member row.
+    var adoptions: [Int64: FileName] = [:]
 
     init(viewsRoot: FileDescriptor, checks: [Int64: LocationCheck], logger: Logger) throws(SystemCallError) {
         try Directory.makeDirectory(Self.directoryName, in: viewsRoot, mode: 0o700)
@@ -52,7 +57,13 @@ final class DerivativeCatalog {
             decided = .needsCheck  // lost (a crash before it was synced, a hand in .derivatives): made again
         }
         guard decided == .needsCheck else { return decided }
+        if let check = adoptLookedAhead(rowID: rowID, file: file) {
+            logger.debug("Member \(rowID) adopted the location check made ahead of its transaction.")
+            remember(check, rowID: rowID)
+            return EntrySource.decide(policy: policy, file: file, check: check)
+        }
         guard let album else { return .withheld(reason: "its album cannot be opened now") }
+        logger.debug("Member \(rowID) is looked at for a location now.")
         switch look(rowID: rowID, file: file, album: album, name: name) {
         case .some(let check):
             remember(check, rowID: rowID)
@@ -98,6 +109,19 @@ final class DerivativeCatalog {
     /// Copies the original under a temporary name, strips it, checks it, and
     /// renames it over the member's derivative.
     private func derive(rowID: Int64, from original: FileDescriptor, permissions: UInt32) throws(DerivativeProblem) -> (UInt64, Int64) {
+        let temporary = try strippedCopy(of: original, permissions: permissions)
+        do {
+            let derived = try io { () throws(SystemCallError) in try install(temporary, as: rowID) }
+            return (derived.inode, derived.size)
+        } catch {
+            // A temporary that cannot be removed now is removed by the next `collectGarbage`.
+            _ = try? Directory.unlink(temporary, in: directory)
+            throw error
+        }
+    }
+
+    /// A copy of the original without its location, under a temporary (hidden) name, checked.
+    func strippedCopy(of original: FileDescriptor, permissions: UInt32) throws(DerivativeProblem) -> FileName {
         let temporary = FileName(".tmp-\(String(generator.next(), radix: 16))")!
         var made = false
         defer {
@@ -117,27 +141,33 @@ final class DerivativeCatalog {
         let result = try io { () throws(SystemCallError) in try FileCopy.openUntrusted(temporary, in: directory) }
         defer { result.close() }
         try LocationStripper.verifyStripped(result)
-        let status = try io { () throws(SystemCallError) in
-            // Readable as the original was, writable by no one: apps only ever read it.
-            try FileCopy.setMode(result, (permissions & 0o444) | 0o400)
-            let replaced = try Directory.status(of: Self.derivativeName(rowID), in: directory)
-            try Directory.rename(temporary, in: directory, to: Self.derivativeName(rowID), in: directory)
-            let derived = try Directory.status(of: result)
-            if let replaced { bytes -= replaced.size } else { count += 1 }
-            bytes += derived.size
-            return derived
-        }
+        // Readable as the original was, writable by no one: apps only ever read it.
+        try io { () throws(SystemCallError) in try FileCopy.setMode(result, (permissions & 0o444) | 0o400) }
         made = true
-        return (status.inode, status.size)
+        return temporary
+    }
+
+    /// Renames a made copy over the member's derivative; returns what is there now.
+    func install(_ temporary: FileName, as rowID: Int64) throws(SystemCallError) -> FileStatus {
+        let replaced = try Directory.status(of: Self.derivativeName(rowID), in: directory)
+        try Directory.rename(temporary, in: directory, to: Self.derivativeName(rowID), in: directory)
+        guard let derived = try Directory.status(of: Self.derivativeName(rowID), in: directory) else {
+            throw SystemCallError("stat \(Self.derivativeName(rowID))", errno: ENOENT)
+        }
+        if let replaced { bytes -= replaced.size } else { count += 1 }
+        bytes += derived.size
+        return derived
     }
 
     /// Whether the derivative is there as recorded. A failed look counts as
     /// not there: the derivative is made again rather than a wrong one linked.
     private func derivativeExists(_ rowID: Int64, inode: UInt64) -> Bool {
-        (try? Directory.status(of: Self.derivativeName(rowID), in: directory))??.inode == inode
+        // Made ahead and adopted: it takes its name once the transaction commits.
+        if adoptions[rowID] != nil { return true }
+        return (try? Directory.status(of: Self.derivativeName(rowID), in: directory))??.inode == inode
     }
 
-    private func remember(_ check: LocationCheck, rowID: Int64) {
+    func remember(_ check: LocationCheck, rowID: Int64) {
         set(check, rowID: rowID)
         learned[rowID] = check
     }
@@ -199,7 +229,7 @@ final class DerivativeCatalog {
         }
     }
 
-    private func io<T>(_ body: () throws(SystemCallError) -> T) throws(DerivativeProblem) -> T {
+    func io<T>(_ body: () throws(SystemCallError) -> T) throws(DerivativeProblem) -> T {
         do {
             return try body()
         } catch {

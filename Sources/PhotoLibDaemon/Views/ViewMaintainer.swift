@@ -101,6 +101,13 @@ final class ViewMaintainer {
         }
     }
 
+    /// Looks at a library file before the transaction that indexes it, making its copy without location
+    /// if it needs one (`LocationLookAhead`): the transaction then adopts the answer instead of copying.
+    func lookAhead(_ path: RelativePath) {
+        guard let name = path.lastComponent, let album = access.directory(path.parent ?? .root) else { return }
+        derivatives.lookAhead(name, in: album)
+    }
+
     /// Which file an entry for this member (at `path` in the library) links for an app with `policy`:
     /// the one answer a view and a pick share (`EntrySource.decide`, deriving a copy first where needed).
     func source(ofMember rowID: Int64, file: FileFacts, at path: RelativePath, policy: LocationPolicy) -> EntrySource {

@@ -1,0 +1,96 @@
+import Glibc
+import Logging
+import PhotoLibCore
+import PhotoLibMetadata
+import PhotoLibSystem
+
+/// A file's content identity: what a check made before the file was indexed is matched by.
+struct FileIdentityKey: Hashable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let modificationTime: Int64
+
+    init(_ file: FileFacts) {
+        (device, inode, size, modificationTime) = (file.device, file.inode, file.size, file.modificationTime)
+    }
+
+    init(_ status: FileStatus) {
+        (device, inode, size, modificationTime) = (status.device, status.inode, status.size, status.modificationTime)
+    }
+}
+
+/// What a look made ahead found, and the stripped copy it made when the file holds a location.
+struct LookedAhead {
+    let outcome: LocationCheck.Outcome
+    let temporary: FileName?
+}
+
+// Checks and copies made before the transaction that indexes their files (`LocationLookAhead`),
+// adopted by the member that turns out to hold the file, and settled once the transaction ends.
+extension DerivativeCatalog {
+    /// Looks at the file now, outside any transaction, and makes its stripped copy if it needs one.
+    func lookAhead(_ name: FileName, in album: FileDescriptor) {
+        let original: FileDescriptor
+        let found: FileStatus
+        do {
+            original = try FileCopy.openUntrusted(name, in: album)
+            found = try Directory.status(of: original)
+        } catch {
+            return  // gone or not openable now: the transaction's own look decides
+        }
+        defer { original.close() }
+        let key = FileIdentityKey(found)
+        guard found.kind == .regular, lookedAhead[key] == nil else { return }
+        do {
+            let finding = try LocationStripper.inspect(original)
+            guard finding.hasLocation else {
+                lookedAhead[key] = LookedAhead(outcome: .noLocation, temporary: nil)
+                return
+            }
+            let temporary = try strippedCopy(of: original, permissions: found.permissions)
+            let copy = try io { () throws(SystemCallError) in try Directory.status(of: temporary, in: directory) }
+            guard let copy else { return }
+            lookedAhead[key] = LookedAhead(outcome: .derived(inode: copy.inode, size: copy.size), temporary: temporary)
+        } catch {
+            logger.warning("Cannot tell whether \(name) holds a location: \(error). It is left out of the views of apps that may not see locations until it changes.")
+            lookedAhead[key] = LookedAhead(outcome: .cannotTell(error.description), temporary: nil)
+        }
+    }
+
+    /// The check made ahead for this file, now the member's; its copy is the member's derivative once the transaction commits.
+    func adoptLookedAhead(rowID: Int64, file: FileFacts) -> LocationCheck? {
+        guard let ahead = lookedAhead.removeValue(forKey: FileIdentityKey(file)) else { return nil }
+        if let temporary = ahead.temporary { adoptions[rowID] = temporary }
+        return LocationCheck(of: file, outcome: ahead.outcome)
+    }
+
+    /// Once the transaction has ended: when it committed, each adopted copy takes its member's
+    /// name; what no member adopted, or what a rolled-back transaction adopted, is removed.
+    func settleLookAhead(committed: Bool) {
+        var unused = lookedAhead.values.compactMap(\.temporary)
+        lookedAhead = [:]
+        if committed {
+            for (rowID, temporary) in adoptions {
+                do {
+                    _ = try install(temporary, as: rowID)
+                } catch {
+                    // The member's check names a copy that is not there: the next link looks again and makes it anew.
+                    logger.warning("Cannot put the copy without location of member \(rowID) in place: \(error); it is made again when linked.")
+                    unused.append(temporary)
+                }
+            }
+        } else {
+            unused += adoptions.values
+            forget(members: adoptions.keys)  // their rows were rolled back
+        }
+        adoptions = [:]
+        for temporary in unused {
+            do {
+                _ = try Directory.unlink(temporary, in: directory)
+            } catch {
+                logger.warning("Cannot remove the unused copy \(temporary) from \(Self.directoryName): \(error); the next clean-up removes it.")
+            }
+        }
+    }
+}
