@@ -191,4 +191,48 @@ struct ImportTests {
         try await daemon.start()
         #expect(daemon.library.files(below: daemon.library.path("Imported")).count == 1, "a restart imports nothing twice")
     }
+
+    @Test("while a large file is copied in from an inbox, the daemon goes on answering: edits of another app complete during the copy")
+    func copyOffTheEngine() async throws {
+        let daemon = try await RunningDaemon.startedByOwner { lib in
+            chmod(lib.root, 0o711)
+            try lib.write("a.jpg")
+        }
+        let probe = "org.example.Probe"
+        try daemon.ok("app", "add", Self.camera.app, "--uid", String(Self.camera.uid), "--location", "precise")
+        try daemon.ok("authorize", Self.camera.app, "limited")
+        try daemon.ok("app", "add", probe, "--uid", "4299")
+        let inbox = try #require(try apps(daemon).first { $0.app == Self.camera.app }?.inbox)
+        // 768 MiB (a video's size), written as the app: a hole after an MP4 header, which the copy writes out in full.
+        let script = """
+            import os, sys
+            d = sys.argv[1]
+            t = os.path.join(d, ".big.mp4.part")
+            with open(t, "wb") as f:
+                f.write(bytes([0, 0, 0, 0x20]) + b"ftypisom" + bytes([0, 0, 2, 0]) + b"isomiso2avc1mp41")
+                f.truncate(768 << 20)
+            os.rename(t, os.path.join(d, "big.mp4"))
+            """
+        let written = try run("/usr/bin/setpriv", ["--reuid=\(Self.camera.uid)", "--regid=\(Self.camera.uid)", "--clear-groups",
+                                                   "/usr/bin/python3", "-c", script, inbox])
+        #expect(written.status == 0, "\(written.stderr)")
+        let album = daemon.library.path("Imported/\(Self.camera.app)")
+        func copying() -> Bool {
+            ((try? FileManager.default.contentsOfDirectory(atPath: album)) ?? []).contains { $0.hasPrefix(".photolibd-import-") }
+        }
+        func imported() -> Bool { FileManager.default.fileExists(atPath: album + "/big.mp4") }
+        try await waitUntil("the copy to start", timeout: 60) { copying() || imported() }
+        // Edits that go through the engine, one after another, for as long as the copy lasts.
+        var answeredWhileCopying = 0
+        var edits = 0
+        while !imported() {
+            try daemon.ok("authorize", probe, edits % 2 == 0 ? "limited" : "denied")
+            edits += 1
+            if copying() && !imported() { answeredWhileCopying += 1 }
+        }
+        #expect(answeredWhileCopying >= 3, "\(answeredWhileCopying) of \(edits) edits were answered while the copy went on")
+        try await waitUntil("the inbox file to go") { !FileManager.default.fileExists(atPath: inbox + "/big.mp4") }
+        var st = stat()
+        #expect(stat(album + "/big.mp4", &st) == 0 && st.st_size == 768 << 20)
+    }
 }

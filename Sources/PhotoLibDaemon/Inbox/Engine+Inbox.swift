@@ -29,18 +29,19 @@ extension Engine {
     }
 
     /// Handles what the inbox watcher found.
-    func receive(_ arrival: InboxWatcher.Arrival) {
+    func receive(_ arrival: InboxWatcher.Arrival) async {
         guard libraryAvailable else { return }  // the sweep after the library returns takes them
         if arrival.app == InboxWatcher.everyInbox {
-            sweepInboxes()
+            await sweepInboxes()
         } else if let name = arrival.name {
-            importEntry(name, of: arrival.app, onlyCreated: arrival.onlyCreated)
+            await importEntry(name, of: arrival.app, onlyCreated: arrival.onlyCreated)
         }
     }
 
     /// Looks at every file in every inbox (at start, and after lost events).
-    func sweepInboxes() {
-        // Imports run within one turn of this actor, so a row still `copying` now was cut short by a stop.
+    func sweepInboxes() async {
+        // Imports run one at a time, each ended before the inbox service hands over anything else
+        // (a sweep included), so a row still `copying` now was cut short by a stop.
         do {
             try recoverImports()
         } catch {
@@ -64,7 +65,7 @@ extension Engine {
                 everyEntryJudged = false
                 continue
             }
-            for entry in entries.sorted(by: { $0.name < $1.name }) where !importEntry(entry.name, of: app.id) {
+            for entry in entries.sorted(by: { $0.name < $1.name }) where await !importEntry(entry.name, of: app.id) {
                 everyEntryJudged = false
             }
         }
@@ -84,7 +85,7 @@ extension Engine {
     /// Judges one inbox entry and takes it in, or leaves it in `rejected/` with
     /// the reason; false when it could not be judged now (it stays for the next sweep).
     @discardableResult
-    private func importEntry(_ name: FileName, of appID: AppID, onlyCreated: Bool = false) -> Bool {
+    private func importEntry(_ name: FileName, of appID: AppID, onlyCreated: Bool = false) async -> Bool {
         guard !InboxPolicy.isPending(name, policy: configuration.namePolicy), let inbox = inboxes.directory(of: appID) else { return true }
         do {
             guard let app = try store.read({ try $0.app(appID) }), let found = try Directory.status(of: name, in: inbox) else { return true }
@@ -105,7 +106,7 @@ extension Engine {
             case .failure(let refusal):
                 try reject(name, of: app, in: inbox, refusal, bytes: found.size)
             case .success:
-                try copyIn(name, of: app, from: inbox, found: found, right: right ?? .addOnly, now: now)
+                try await copyIn(name, of: app, from: inbox, found: found, right: right ?? .addOnly, now: now)
             }
             return true
         } catch {
@@ -115,7 +116,7 @@ extension Engine {
     }
 
     private func copyIn(_ name: FileName, of app: AppRecord, from inbox: FileDescriptor, found: FileStatus,
-                        right: InboxPolicy.Right, now: Int64) throws {
+                        right: InboxPolicy.Right, now: Int64) async throws {
         let openErrno: Int32
         let source: FileDescriptor
         switch Result(catching: { () throws(SystemCallError) in try FileCopy.openUntrusted(name, in: inbox) }) {
@@ -151,29 +152,31 @@ extension Engine {
         let copy = try FileCopy.createTarget(temporary, in: album)
         defer { copy.close() }
         let placed: FileName
-        let copied: (bytes: Int64, method: FileCopy.Method)
+        let bytes: Int64
+        let method: FileCopy.Method
         do {
-            let limit = configuration.inboxLimits.maxFileBytes
-            copied = try FileCopy.copy(from: source, to: copy, limit: limit)
-            var refusal: InboxRefusal?
-            if copied.bytes > limit {
-                refusal = .tooLarge(size: copied.bytes, limit: limit)
-            } else if try copied.bytes != opened.size || Directory.status(of: source).size != copied.bytes {
-                refusal = .changedWhileCopied
-            } else {
-                refusal = InboxPolicy.verify(name, header: try FileCopy.header(of: copy, count: MediaSignature.headerLength))
-            }
-            if let refusal {
+            // Off this actor: requests and library changes go on while the bytes are copied.
+            // The library's usual mode: the owner's, readable by whom the library itself is, writable by nobody else.
+            let outcome = try await ImportCopy.run(name, from: source, to: copy, expectedSize: opened.size,
+                                                   limit: configuration.inboxLimits.maxFileBytes, mode: 0o600 | (rootStatus.permissions & 0o044))
+            // Removed while its file was copied: its inbox (and that descriptor) went with it, and the copy goes too.
+            guard let current = try store.read({ try $0.app(app.id) }), current.viewName == app.viewName,
+                  let inbox = inboxes.directory(of: app.id) else {
                 try Directory.unlink(temporary, in: album)
                 try store.write { try $0.dropImport(id) }
-                return try reject(name, of: app, in: inbox, refusal, bytes: copied.bytes)
+                return
             }
-            // The library's usual mode: the owner's, readable by whom the library itself is, writable by nobody else.
-            try FileCopy.setMode(copy, 0o600 | (rootStatus.permissions & 0o044))
-            try FileCopy.sync(copy)
-            let copyInode = try Directory.status(of: copy).inode
+            let copyInode: UInt64
+            switch outcome {
+            case .refused(let refusal, let copiedBytes):
+                try Directory.unlink(temporary, in: album)
+                try store.write { try $0.dropImport(id) }
+                return try reject(name, of: app, in: inbox, refusal, bytes: copiedBytes)
+            case .copied(let copiedBytes, let copiedBy, let inode):
+                (bytes, method, copyInode) = (copiedBytes, copiedBy, inode)
+            }
             placed = try place(temporary, as: name, in: album) { candidate in
-                try store.write { try $0.setImportTarget(id, name: candidate, copyInode: copyInode, bytes: copied.bytes) }
+                try store.write { try $0.setImportTarget(id, name: candidate, copyInode: copyInode, bytes: bytes) }
             }
         } catch {
             // Nothing was placed: drop the partial copy now. Best effort on purpose: the
@@ -184,7 +187,7 @@ extension Engine {
             throw error
         }
         try FileCopy.sync(album)
-        logger.info("Imported \(name) from the inbox of \(app.id) as \(albumPath.appending(placed)) (\(copied.bytes) bytes, \(copied.method.rawValue)).")
+        logger.info("Imported \(name) from the inbox of \(app.id) as \(albumPath.appending(placed)) (\(bytes) bytes, \(method.rawValue)).")
         try finishImport(id, of: app, name: placed, in: albumPath, source: name, sourceFound: opened, right: right)
     }
 
