@@ -1,12 +1,83 @@
+import Dispatch
 import Glibc
 import Logging
 import PhotoLibCore
 import PhotoLibStore
 import PhotoLibSystem
 
-// Linking one entry, and removing one that is no longer wanted.
+// Linking entries, one or many at once, and removing one that is no longer wanted.
 extension ViewMaintainer {
+    /// One entry to link: what to link, from which open directory, as what, where.
+    /// Touches nothing of the maintainer's state, so many run at once.
+    struct LinkJob: Sendable {
+        let source: LinkSource
+        let sourceDirectory: FileDescriptor
+        let entry: FileName
+        let directory: FileDescriptor
+    }
+
+    /// What one job came to: its outcome, a refusal to learn for the original, or an error to throw.
+    struct LinkAttempt: Sendable {
+        var outcome: LinkOutcome = .skipped
+        var learned: LinkRefusal?
+        var error: (any Error)?
+    }
+
+    /// From this many links on, one directory's links are shared among the cores.
+    static let parallelLinkThreshold = 256
+
     /// Hardlinks an asset into a view directory so that a wrong entry is never visible.
+    func link(_ asset: LinkSource, as entry: FileName, in directory: FileDescriptor) throws -> LinkOutcome {
+        guard let sourceDirectory = sourceDirectory(of: asset) else { return .skipped }
+        return try record(Self.perform(LinkJob(source: asset, sourceDirectory: sourceDirectory, entry: entry, directory: directory),
+                                       paths: paths, ownerUID: ownerUID, logger: logger), for: asset)
+    }
+
+    /// Links many entries, on every core when there are enough of them: linking is
+    /// system calls on separate names, and one thread leaves the other core idle.
+    /// Outcomes come back in the order of `links`.
+    func link(_ links: [(source: LinkSource, entry: FileName)], in directory: FileDescriptor) throws -> [LinkOutcome] {
+        var outcomes = Array(repeating: LinkOutcome.skipped, count: links.count)
+        // By source directory, each opened just before its links run: the library's descriptor
+        // cache may close one it evicts, so none is held across another's lookup.
+        let groups = Dictionary(grouping: links.indices) { links[$0].source.isDerivative ? nil : links[$0].source.album }
+        for (album, indices) in groups {
+            guard let sourceDirectory = album.map(access.directory) ?? derivatives.directory else { continue }
+            let jobs = indices.map { LinkJob(source: links[$0].source, sourceDirectory: sourceDirectory, entry: links[$0].entry, directory: directory) }
+            let attempts = perform(jobs)
+            for (job, index) in indices.enumerated() { outcomes[index] = try record(attempts[job], for: links[index].source) }
+        }
+        return outcomes
+    }
+
+    /// Runs the jobs, shared among the cores past `parallelLinkThreshold`.
+    private func perform(_ jobs: [LinkJob]) -> [LinkAttempt] {
+        let workers = jobs.count >= Self.parallelLinkThreshold ? max(1, min(ProcessInfoLite.activeCores, 8)) : 1
+        let attempts = AttemptSlots(count: jobs.count)
+        let (paths, ownerUID, logger) = (self.paths, self.ownerUID, self.logger)
+        let run: @Sendable (Int) -> Void = { worker in
+            var index = worker
+            while index < jobs.count {
+                attempts.set(index, Self.perform(jobs[index], paths: paths, ownerUID: ownerUID, logger: logger))
+                index += workers
+            }
+        }
+        if workers == 1 { run(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: run) }
+        return attempts.all
+    }
+
+    private func sourceDirectory(of asset: LinkSource) -> FileDescriptor? {
+        asset.isDerivative ? derivatives.directory : access.directory(asset.album)
+    }
+
+    /// Learns a refusal and throws an error, on the maintainer's own thread.
+    private func record(_ attempt: LinkAttempt, for asset: LinkSource) throws -> LinkOutcome {
+        if let refusal = attempt.learned { learnedRefusals[asset.rowID] = refusal }
+        if let error = attempt.error { throw error }
+        return attempt.outcome
+    }
+
+    /// Links one entry.
     ///
     /// The source is opened `O_PATH|O_NOFOLLOW` and judged by `LinkVerdict`
     /// (regular file, the indexed inode, the owner's, writable by no one else,
@@ -15,28 +86,27 @@ extension ViewMaintainer {
     /// straight to its name, or under a hidden temporary name renamed over an
     /// entry already there. So what was checked is what is linked, whatever
     /// happens to the name meanwhile, and an app never sees a wrong entry.
-    func link(_ asset: LinkSource, as entry: FileName, in directory: FileDescriptor) throws -> LinkOutcome {
-        guard let sourceDirectory = asset.isDerivative ? derivatives.directory : access.directory(asset.album) else { return .skipped }
+    static func perform(_ job: LinkJob, paths: (library: String, views: String), ownerUID: UInt32, logger: Logger) -> LinkAttempt {
+        let asset = job.source
         let source: FileDescriptor
         let opened: FileStatus
         do {
-            source = try Directory.openPath(asset.name, in: sourceDirectory)
+            source = try Directory.openPath(asset.name, in: job.sourceDirectory)
         } catch {
-            return .skipped  // gone or unreadable since it was indexed: its event or the next scan decides
+            return LinkAttempt()  // gone or unreadable since it was indexed: its event or the next scan decides
         }
         defer { source.close() }
         do {
             opened = try Directory.status(of: source)
         } catch {
-            return .skipped
+            return LinkAttempt()
         }
         switch LinkVerdict.judge(opened.observation, expectedInode: asset.inode, daemonUID: ownerUID) {
         case .notTheIndexedFile:
-            return .skipped
+            return LinkAttempt()
         case .refuse(let refusal):
             // A derivative is the daemon's own, made to pass; the original's refusal is for the original.
-            if !asset.isDerivative { learnedRefusals[asset.rowID] = refusal }
-            return .refused(refusal)
+            return LinkAttempt(outcome: .refused(refusal), learned: asset.isDerivative ? nil : refusal)
         case .link:
             break
         }
@@ -45,45 +115,49 @@ extension ViewMaintainer {
         // an entry already there (an original replaced by an atomic save, a
         // tampered view) is replaced by a rename, so it is never missing or wrong.
         do {
-            try Directory.link(open: source, as: entry, in: directory)
-            return .linked
+            try Directory.link(open: source, as: job.entry, in: job.directory)
+            return LinkAttempt(outcome: .linked)
         } catch where error.errno == EEXIST {
             // The very file already there: nothing to do. Anything else is replaced below.
-            if let existing = try Directory.status(of: entry, in: directory), existing.kind == .regular, existing.inode == opened.inode {
-                return .linked
+            do {
+                if let existing = try Directory.status(of: job.entry, in: job.directory), existing.kind == .regular, existing.inode == opened.inode {
+                    return LinkAttempt(outcome: .linked)
+                }
+            } catch {
+                return LinkAttempt(error: error)
             }
         } catch {
-            return try linkFailed(error, asset)
+            return linkFailed(error, asset, paths: paths, logger: logger)
         }
+        var generator = SystemRandomNumberGenerator()
         let temporary = FileName(".photolibd-link-\(String(generator.next(), radix: 16))")!
         do {
-            try Directory.link(open: source, as: temporary, in: directory)
+            try Directory.link(open: source, as: temporary, in: job.directory)
         } catch {
-            return try linkFailed(error, asset)
+            return linkFailed(error, asset, paths: paths, logger: logger)
         }
         do {
-            try Directory.rename(temporary, in: directory, to: entry, in: directory)
+            try Directory.rename(temporary, in: job.directory, to: job.entry, in: job.directory)
         } catch {
             do {
-                try Directory.unlink(temporary, in: directory)
+                try Directory.unlink(temporary, in: job.directory)
             } catch let cleanup {
                 logger.warning("Cannot remove the temporary link \(temporary) from a view: \(cleanup); the next reconcile removes it.")
             }
-            throw error
+            return LinkAttempt(error: error)
         }
-        return .linked
+        return LinkAttempt(outcome: .linked)
     }
 
     /// What a failed `linkat` of a judged original means: another mount is a
     /// configuration error; gone since it was opened is for its event to
     /// decide; a refusal by the kernel is learned for that file alone.
-    func linkFailed(_ error: SystemCallError, _ asset: LinkSource) throws -> LinkOutcome {
-        if error.errno == EXDEV { throw PhotoLibError.viewsOnOtherMount(library: paths.library, views: paths.views) }
-        if error.isNotFound || asset.isDerivative { return .skipped }
-        guard let refusal = LinkRefusal(linkFailure: error.errno) else { throw error }
+    private static func linkFailed(_ error: SystemCallError, _ asset: LinkSource, paths: (library: String, views: String), logger: Logger) -> LinkAttempt {
+        if error.errno == EXDEV { return LinkAttempt(error: PhotoLibError.viewsOnOtherMount(library: paths.library, views: paths.views)) }
+        if error.isNotFound || asset.isDerivative { return LinkAttempt() }
+        guard let refusal = LinkRefusal(linkFailure: error.errno) else { return LinkAttempt(error: error) }
         logger.warning("Cannot link \(asset.album.appending(asset.name)) into a view: \(error). It is left out of every view: \(refusal.explanation).")
-        learnedRefusals[asset.rowID] = refusal
-        return .refused(refusal)
+        return LinkAttempt(outcome: .refused(refusal), learned: refusal)
     }
 
     /// Unlinks an entry unless it is this very inode.
@@ -91,4 +165,20 @@ extension ViewMaintainer {
         if let present = try Directory.status(of: name, in: directory), present.kind == .regular, present.inode == inode { return }
         try Directory.unlink(name, in: directory)
     }
+}
+
+/// One slot per link, each written by exactly one worker and read after all have finished.
+private final class AttemptSlots: @unchecked Sendable {
+    // @unchecked: workers write disjoint indices; `concurrentPerform` returns only after every worker is done.
+    private var slots: [ViewMaintainer.LinkAttempt]
+
+    init(count: Int) { slots = Array(repeating: ViewMaintainer.LinkAttempt(), count: count) }
+
+    func set(_ index: Int, _ attempt: ViewMaintainer.LinkAttempt) { slots[index] = attempt }
+    var all: [ViewMaintainer.LinkAttempt] { slots }
+}
+
+/// The cores this process may run on.
+private enum ProcessInfoLite {
+    static let activeCores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 }

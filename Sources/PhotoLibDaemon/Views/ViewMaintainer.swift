@@ -14,7 +14,7 @@ import PhotoLibSystem
 final class ViewMaintainer {
     /// What to link: a file in a library album (or the member's derivative
     /// without location), by name, expected to have this inode.
-    struct LinkSource {
+    struct LinkSource: Sendable {
         var album: RelativePath
         var name: FileName
         var inode: UInt64
@@ -43,7 +43,7 @@ final class ViewMaintainer {
     }
 
     /// What one link attempt came to.
-    enum LinkOutcome: Equatable {
+    enum LinkOutcome: Equatable, Sendable {
         case linked
         /// Nothing linked, for now: the source is gone, replaced or unreadable; its event or the next scan decides.
         case skipped
@@ -69,7 +69,6 @@ final class ViewMaintainer {
     let paths: (library: String, views: String)
     /// Refusals the kernel gave while linking, by asset row, for the engine to record.
     var learnedRefusals: [Int64: LinkRefusal] = [:]
-    var generator = SystemRandomNumberGenerator()
 
     init(viewsRoot: FileDescriptor, access: LibraryAccess, derivatives: DerivativeCatalog, ownerUID: UInt32, logger: Logger,
          paths: (library: String, views: String)) {
@@ -261,9 +260,9 @@ final class ViewMaintainer {
         for name in diff.makeDirectories {
             try Directory.makeDirectory(name, in: directory, mode: ViewDirectories.subdirectoryMode)
         }
-        for name in diff.linkFiles {
-            guard let source = sources[name] else { continue }
-            switch try link(source, as: name, in: directory) {
+        let links = diff.linkFiles.compactMap { name in sources[name].map { (source: $0, entry: name) } }
+        for outcome in try link(links, in: directory) {
+            switch outcome {
             case .linked: report.linked += 1
             case .skipped, .refused: report.refused += 1
             }
