@@ -69,6 +69,7 @@ extension RequestRouter {
     }
 
     func encode<T: Encodable>(_ value: T) -> [UInt8] {
+        // Our own reply types always encode; were one not to, the client hears an error, never nothing.
         (try? coder.encodeLine(value)) ?? Array("{\"error\":{\"code\":\"internal\",\"message\":\"The reply could not be encoded.\"}}\n".utf8)
     }
 

@@ -73,6 +73,7 @@ final class SocketServer: Sendable {
                 chmod(path, 0o666)
             }
         } catch {
+            // The error worth reporting is the bind's; the event loops are ours alone and end with the process.
             try? group.syncShutdownGracefully()
             throw PhotoLibError.socketFailed(path: path, errno: (error as? IOError)?.errnoCode ?? EIO)
         }
@@ -88,10 +89,12 @@ final class SocketServer: Sendable {
 
     /// True when something accepts connections on `path`.
     private static func isLive(_ path: String) -> Bool {
+        // A refused or failed connection is what "nothing serves there" looks like; the caller then binds.
         (try? UnixStreamSocket(connectingTo: path)) != nil
     }
 
     func close() {
+        // At stop: a channel already closed (its loop shut down) is the state wanted.
         try? channel.close().wait()
         if !activated {
             do {
@@ -101,6 +104,7 @@ final class SocketServer: Sendable {
                 logger.warning("Cannot remove the socket \(path) at stop: \(error); the next start replaces it.")
             }
         }
+        // At stop, after every channel: a failure leaves threads the exiting process takes with it.
         try? group.syncShutdownGracefully()
     }
 }

@@ -8,7 +8,7 @@ struct AccessReportService: Service {
     func run() async {
         await engine.pruneAccessLog()
         guard let watcher = engine.viewOpens else {
-            try? await gracefulShutdown()
+            try? await gracefulShutdown()  // cancelled (another service failed) ends the wait as a shutdown would
             return
         }
         await withGracefulShutdownHandler {

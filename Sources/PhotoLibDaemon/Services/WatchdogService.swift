@@ -8,7 +8,7 @@ struct WatchdogService: Service {
 
     func run() async {
         guard let interval = notifier.watchdogInterval else {
-            try? await gracefulShutdown()
+            try? await gracefulShutdown()  // cancelled (another service failed) ends the wait as a shutdown would
             return
         }
         // Ends with the sleep's CancellationError when the shutdown reaches this service.

@@ -97,6 +97,7 @@ final class Subscription: @unchecked Sendable {
         dropped = [:]
         for (app, token) in missed.sorted(by: { $0.key < $1.key }) {
             let reset = ResetEvent(app: app.rawValue, token: token, reason: "This subscriber fell behind and events were dropped; reload the view with list.")
+            // A ResetEvent of a string and a number always encodes.
             if let line = try? coder.encodeLine(reset) { send(ByteBuffer(bytes: line)) }
         }
     }

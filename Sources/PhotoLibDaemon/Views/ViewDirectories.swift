@@ -1,3 +1,4 @@
+import Glibc
 import PhotoLibCore
 import PhotoLibSystem
 
@@ -22,22 +23,25 @@ final class ViewDirectories {
         root.close()
     }
 
-    /// The directory at `path`, created (with parents) when `create` is true.
-    func directory(_ path: RelativePath, create: Bool) -> FileDescriptor? {
+    /// The directory at `path`, created (with parents) when `create` is true; nil when
+    /// it is not there (and not to be made). Any other failure is thrown, never taken
+    /// for an absence: a view directory that cannot be opened may still hold entries
+    /// that must go, so its caller reconciles the whole view instead.
+    func directory(_ path: RelativePath, create: Bool) throws(SystemCallError) -> FileDescriptor? {
         if path.isRoot { return root }
         if let cached = cache[path] { return cached }
-        guard let name = path.lastComponent, let parent = directory(path.parent ?? .root, create: create) else { return nil }
-        if create { try? Directory.makeDirectory(name, in: parent, mode: Self.subdirectoryMode) }
-        guard let fd = try? Directory.open(name, in: parent) else {
-            if create {
-                // Something that is not a directory squats the name: clear it and retry once.
-                _ = try? Directory.unlink(name, in: parent)
-                try? Directory.makeDirectory(name, in: parent, mode: Self.subdirectoryMode)
-                guard let retried = try? Directory.open(name, in: parent) else { return nil }
-                cache[path] = retried
-                return retried
-            }
+        guard let name = path.lastComponent, let parent = try directory(path.parent ?? .root, create: create) else { return nil }
+        let fd: FileDescriptor
+        do {
+            if create { try Directory.makeDirectory(name, in: parent, mode: Self.subdirectoryMode) }
+            fd = try Directory.open(name, in: parent)
+        } catch where error.isNotFound && !create {
             return nil
+        } catch where create && (error.errno == ENOTDIR || error.errno == EEXIST || error.errno == ELOOP) {
+            // Something that is not a directory squats the name: clear it and make the directory, once.
+            _ = try Directory.unlink(name, in: parent)
+            try Directory.makeDirectory(name, in: parent, mode: Self.subdirectoryMode)
+            fd = try Directory.open(name, in: parent)
         }
         if cache.count >= 256 { invalidate() }
         cache[path] = fd

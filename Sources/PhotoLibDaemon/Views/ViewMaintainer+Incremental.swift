@@ -36,8 +36,8 @@ extension ViewMaintainer {
         let layout = context.app.layout
         switch change {
         case .albumCreated(let path):
-            if layout == .full { return view.directory(path, create: true) != nil }
-            return true
+            guard layout == .full else { return true }
+            return (try? view.directory(path, create: true)) != nil  // a failure is no directory: reconciled whole
         case .albumMoved(let from, let to):
             switch AlbumMoveEffect.of(layout: layout, hasAlbumGrants: !context.selectedAlbums.isEmpty) {
             case .nothing: return true
@@ -45,10 +45,10 @@ extension ViewMaintainer {
             case .moveDirectory: break
             }
             view.invalidate()
-            guard let fromName = from.lastComponent, let toName = to.lastComponent,
-                  let fromParent = view.directory(from.parent ?? .root, create: false),
-                  let toParent = view.directory(to.parent ?? .root, create: true) else { return false }
             do {
+                guard let fromName = from.lastComponent, let toName = to.lastComponent,
+                      let fromParent = try view.directory(from.parent ?? .root, create: false),
+                      let toParent = try view.directory(to.parent ?? .root, create: true) else { return false }
                 if let existing = try Directory.status(of: toName, in: toParent), existing.kind == .directory {
                     try Directory.removeTree(toName, in: toParent)
                 }
@@ -61,8 +61,9 @@ extension ViewMaintainer {
         case .albumRemoved(let path):
             guard layout == .full, let name = path.lastComponent else { return true }
             view.invalidate()
-            guard let parent = view.directory(path.parent ?? .root, create: false) else { return true }
             do {
+                // Not there: nothing to remove. Not openable: thrown, and the view is reconciled whole.
+                guard let parent = try view.directory(path.parent ?? .root, create: false) else { return true }
                 try Directory.removeTree(name, in: parent)
                 view.invalidate()
                 return true
@@ -83,13 +84,13 @@ extension ViewMaintainer {
                 // Entries of the old form that the new one lacks, or holds for another inode.
                 for placement in old.map(policy.placements) ?? [] where wantedInodes[placement.path] == nil {
                     if let name = placement.path.lastComponent,
-                       let parent = view.directory(placement.path.parent ?? .root, create: false) {
+                       let parent = try view.directory(placement.path.parent ?? .root, create: false) {
                         try Directory.unlink(name, in: parent)
                     }
                 }
                 for (entry, source) in wanted {
                     guard let name = entry.path.lastComponent,
-                          let parent = view.directory(entry.path.parent ?? .root, create: true) else { continue }
+                          let parent = try view.directory(entry.path.parent ?? .root, create: true) else { continue }
                     // No look first: a new entry's name is nearly always free, and
                     // `link` finds an entry already right, or replaces a wrong one
                     // in place. What cannot be linked now must not stay as it was.
