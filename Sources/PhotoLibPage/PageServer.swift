@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ServiceLifecycle
 import Logging
 import NIOCore
 import PhotoLibCore
@@ -104,7 +105,16 @@ public struct PageServer: Sendable {
                 PrivateFiles.remove(paths.serverFile)
             }
         }
-        try await app.runService()
+        // Stopped by SIGTERM or SIGINT (`TerminationSignals`, caught in main), and by the idle
+        // watcher's own SIGTERM: not by the group's Dispatch signal sources, which can drop a
+        // signal sent while they are being set up.
+        let group = ServiceGroup(services: [app], logger: logger)
+        let stopper = Task {
+            _ = await TerminationSignals.next()
+            await group.triggerGracefulShutdown()
+        }
+        defer { stopper.cancel() }
+        try await group.run()
     }
 
     /// A JSON problem for the page: `{"error": message}` with `status`.

@@ -38,6 +38,22 @@ struct PhotoLibdPage: AsyncParsableCommand {
     @Option(help: "Stop decoding a file after this many seconds (its tile shows a placeholder).")
     var decodeSeconds: Double = 20
 
+    /// Catches SIGTERM and SIGINT before anything else, as photolibd does (`TerminationSignals`):
+    /// a stop asked for while the server starts is kept for when it can act on it.
+    static func main() async {
+        do {
+            try TerminationSignals.catchThem()
+            var command = try parseAsRoot()
+            if var page = command as? PhotoLibdPage {
+                try await page.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
     func run() async throws {
         guard let own = DetachedProcess.ownExecutable else {
             throw ValidationError("Cannot tell where photolibd-page is (/proc/self/exe); its decoders are found beside it.")
