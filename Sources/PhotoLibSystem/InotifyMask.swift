@@ -1,4 +1,5 @@
 import Glibc
+public import PhotoLibCore
 
 /// inotify event bits, as a typed option set (the C macros import as `Int32`).
 public struct InotifyMask: OptionSet, Sendable, Hashable {
@@ -40,4 +41,18 @@ public struct InotifyEvent: Sendable, Equatable {
     public let cookie: UInt32
     /// The entry name inside the watched directory; empty for events on the directory itself.
     public let name: [UInt8]
+}
+
+extension WatchTranslator.Raw {
+    /// The kernel's event in the translator's terms.
+    public init(_ event: InotifyEvent) {
+        let pairs: [(InotifyMask, WatchTranslator.Flags)] = [
+            (.attributes, .attributes), (.closeWrite, .closeWrite), (.movedFrom, .movedFrom), (.movedTo, .movedTo),
+            (.create, .create), (.delete, .delete), (.deleteSelf, .deleteSelf), (.moveSelf, .moveSelf), (.unmount, .unmount),
+            (.queueOverflow, .queueOverflow), (.ignored, .ignored), (.isDirectory, .isDirectory),
+        ]
+        var flags: WatchTranslator.Flags = []
+        for (bit, flag) in pairs where event.mask.contains(bit) { flags.insert(flag) }
+        self.init(watch: event.watch.rawValue, flags: flags, cookie: event.cookie, name: event.name)
+    }
 }

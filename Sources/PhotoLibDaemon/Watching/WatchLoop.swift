@@ -6,15 +6,11 @@ import PhotoLibSystem
 import Synchronization
 
 /// The watcher thread's state. Not `Sendable`: it lives and dies on that thread.
+///
+/// What each event means is `WatchTranslator`'s to say (core); this type reads
+/// the kernel's events, carries out the translator's actions (watches added and
+/// dropped, events queued), and sets the watches up.
 struct WatchLoop {
-    private struct PendingMove {
-        let cookie: UInt32
-        let parent: WatchTree.Key
-        let name: FileName
-        let path: RelativePath
-        let isDirectory: Bool
-    }
-
     let source: InotifySource
     let wakeup: Wakeup
     let libraryPath: String
@@ -24,7 +20,7 @@ struct WatchLoop {
 
     private var tree = WatchTree()
     private var root: FileDescriptor?
-    private var pending: PendingMove?
+    private var translator = WatchTranslator()
     private var failedWatches = 0
 
     init(source: InotifySource, wakeup: Wakeup, libraryPath: String, queue: EventQueue, board: StatusBoard, logger: Logger) {
@@ -56,7 +52,7 @@ struct WatchLoop {
             if let event = source.next(timeoutSeconds: 0) {
                 idlePolls = 0
                 handle(event)
-            } else if pending != nil {
+            } else if translator.hasPendingMove {
                 // With half a rename pending, poll without blocking for a
                 // moment: the other half is normally already queued.
                 idlePolls += 1
@@ -102,7 +98,7 @@ struct WatchLoop {
         tree = WatchTree()
         root?.close()
         root = nil
-        pending = nil
+        translator.reset()
     }
 
     /// Adds watches to every directory below `directory` (already watched as `key`).
@@ -180,111 +176,30 @@ struct WatchLoop {
     // MARK: Events
 
     private mutating func handle(_ event: InotifyEvent) {
-        if event.mask.contains(.queueOverflow) {
-            logger.warning("The kernel's inotify queue overflowed; rebuilding watches and rescanning the library.")
-            pending = nil
-            setUp()
-            queue.push(.overflow)
-            return
-        }
-        let key = event.watch.rawValue
-        if event.mask.contains(.ignored) {
-            if key == tree.root {
-                rootGone()
-            } else {
-                tree.forget(key)
-            }
-            return
-        }
-        guard let directoryPath = tree.path(of: key) else { return }  // a watch already detached
-
-        if event.name.isEmpty {
-            if key == tree.root, !event.mask.intersection([.deleteSelf, .moveSelf, .unmount]).isEmpty {
-                rootGone()
-            }
-            return
-        }
-        guard let name = FileName(bytes: event.name) else { return }
-        let path = directoryPath.appending(name)
-        let isDirectory = event.mask.contains(.isDirectory)
-
-        if let move = pending {
-            pending = nil
-            if event.mask.contains(.movedTo), event.cookie == move.cookie {
-                completeMove(move, to: path, parentKey: key, name: name)
-                return
-            }
-            emitMovedOut(move)
-        }
-
-        if event.mask.contains(.movedFrom) {
-            pending = PendingMove(cookie: event.cookie, parent: key, name: name, path: path, isDirectory: isDirectory)
-        } else if isDirectory, !LibraryScope.isAlbumName(name) {
-            return  // a dot-directory is not in the library: not watched, and nothing in it counts
-        } else if event.mask.contains(.movedTo) {
-            if isDirectory { watchNewDirectory(name, parentKey: key, parentPath: directoryPath) }
-            queue.push(.movedIn(path, isDirectory: isDirectory))
-        } else if event.mask.contains(.create) {
-            if isDirectory {
-                watchNewDirectory(name, parentKey: key, parentPath: directoryPath)
-                queue.push(.directoryCreated(path))
-            } else {
-                queue.push(.fileCreated(path))
-            }
-        } else if event.mask.contains(.closeWrite) {
-            queue.push(.fileWritten(path))
-        } else if event.mask.contains(.delete) {
-            if isDirectory, let child = tree.child(of: key, named: name) {
-                tree.detach(child)
-            }
-            queue.push(.removed(path, isDirectory: isDirectory))
-        } else if event.mask.contains(.attributes) {
-            if !isDirectory {
-                queue.push(.attributesChanged(path))
-                return
-            }
-            // A directory that could not be opened has no watch yet: it may open now.
-            if tree.child(of: key, named: name) == nil {
-                watchNewDirectory(name, parentKey: key, parentPath: directoryPath)
-            }
-            queue.push(.directoryAttributesChanged(path))
-        }
-    }
-
-    private mutating func completeMove(_ move: PendingMove, to path: RelativePath, parentKey: WatchTree.Key, name: FileName) {
-        if move.isDirectory, !LibraryScope.isAlbumName(name) {
-            emitMovedOut(move)  // renamed to a dot-name (into a trash folder, say): it left the library
-            return
-        }
-        if move.isDirectory {
-            if let child = tree.child(of: move.parent, named: move.name) {
-                tree.move(child, toParent: parentKey, name: name)
-            } else {
-                // We never knew that directory (it appeared and moved before
-                // we saw it): treat it as new here.
-                watchNewDirectory(name, parentKey: parentKey, parentPath: path.parent ?? .root)
-                queue.push(.movedIn(path, isDirectory: true))
-                return
-            }
-        }
-        queue.push(.moved(from: move.path, to: path, isDirectory: move.isDirectory))
+        perform(translator.take(WatchTranslator.Raw(event), tree: &tree))
     }
 
     private mutating func flushPendingMove() {
-        guard let move = pending else { return }
-        pending = nil
-        emitMovedOut(move)
+        perform(translator.flush(tree: &tree))
     }
 
-    /// The entry left the library by a rename: stop watching it, report it gone.
-    private mutating func emitMovedOut(_ move: PendingMove) {
-        if move.isDirectory, let child = tree.child(of: move.parent, named: move.name) {
-            for key in tree.detach(child) {
-                source.removeWatch(WatchDescriptor(rawValue: key))
+    private mutating func perform(_ actions: [WatchTranslator.Action]) {
+        for action in actions {
+            switch action {
+            case .emit(let event):
+                queue.push(event)
+            case .watch(let name, let parent, let parentPath):
+                watchNewDirectory(name, parentKey: parent, parentPath: parentPath)
+            case .unwatch(let keys):
+                for key in keys { source.removeWatch(WatchDescriptor(rawValue: key)) }
+                publishWatchCounts()
+            case .rebuild:
+                logger.warning("The kernel's inotify queue overflowed; rebuilding watches and rescanning the library.")
+                setUp()
+            case .rootGone:
+                rootGone()
             }
-            publishWatchCounts()
         }
-        queue.push(.removed(move.path, isDirectory: move.isDirectory))
     }
 
     private mutating func rootGone() {
