@@ -238,7 +238,10 @@ struct PageTests {
         let asked = try PhotoLibConnection(socketPath: endpoint, receiveTimeout: 60).requestAuthorization(wait: false)
         let request = try #require(asked.request)
         do {
-            try await waitUntil("the click to open the browser") { FileManager.default.fileExists(atPath: opened) }
+            // A whole line: the shell creates the file before it writes to it.
+            try await waitUntil("the click to open the browser") {
+                ((try? String(contentsOfFile: opened, encoding: .utf8)) ?? "").contains("\n")
+            }
         } catch {
             let page = (try? String(contentsOfFile: PagePaths(socket: library.socket).logFile, encoding: .utf8)) ?? "(no page log)"
             throw TestFailure("\(error); the daemon logged: \(daemon.log); the service: \(service.printed); the page's log: \(page)")
