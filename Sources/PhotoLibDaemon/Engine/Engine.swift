@@ -127,6 +127,7 @@ actor Engine {
             // queue runs dry after one, hand what it freed back to the kernel
             // rather than keep it until the next full scan.
             if sinceRelease >= Self.batchSize {
+                store.releaseMemory()
                 ProcessIdentity.releaseFreeMemory()
                 sinceRelease = 0
             }
@@ -243,6 +244,7 @@ actor Engine {
         // Files that arrived in inboxes while the daemon was stopped (or the library was away).
         try syncInboxes()
         inboxWatcher.sweepAll()
+        store.releaseMemory()
         ProcessIdentity.releaseFreeMemory()
         board.update { $0.phase = .ready }
         let snapshot = board.snapshot
