@@ -45,6 +45,13 @@ public enum Directory {
         FileDescriptor(rawValue: try systemCall("fcntl") { fcntl(fd.rawValue, F_DUPFD_CLOEXEC, 0) })
     }
 
+    /// A new open file description of the same directory (`openat(fd, ".")`). Unlike a
+    /// duplicate, it has a read position of its own: another thread can list it while
+    /// this one lists the original.
+    public static func reopen(_ fd: FileDescriptor) throws(SystemCallError) -> FileDescriptor {
+        FileDescriptor(rawValue: try systemCall("openat .") { openat(fd.rawValue, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) })
+    }
+
     /// Lists a directory with `getdents` (through `readdir`), without `.` and `..`.
     ///
     /// Names are bytes; nothing is decoded.

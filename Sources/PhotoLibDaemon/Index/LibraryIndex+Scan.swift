@@ -62,7 +62,7 @@ extension LibraryIndex {
         switch pending.directory {
         case .found(let fd):
             directory = fd
-            listing = list(fd)
+            listing = prefetcher?.take(path) ?? list(fd)
         case .gone: listing = .gone
         case .unreadable(let failure): listing = .unreadable(failure)
         }
@@ -142,6 +142,11 @@ extension LibraryIndex {
 
     /// Lists a directory and looks up the entries that could be assets or albums.
     func list(_ directory: FileDescriptor) -> Lookup<[DirectoryPlan.Entry]> {
+        Self.list(directory, policy: policy)
+    }
+
+    /// The same, for any thread: it reads nothing of the index.
+    static func list(_ directory: FileDescriptor, policy: AssetNamePolicy) -> Lookup<[DirectoryPlan.Entry]> {
         let entries: [DirectoryEntry]
         do {
             entries = try Directory.list(directory)
@@ -206,6 +211,18 @@ extension LibraryIndex {
         }
         // One transaction for the whole walk: a crash midway leaves the old
         // index, and the next start scans again anyway.
+        // The walk's listings are made ahead on the other core (`ListingPrefetcher`); without one
+        // (no descriptor left for it), the index lists every directory itself, as it always could.
+        let policy = self.policy
+        prefetcher = try? ListingPrefetcher(root: access.root) { LibraryIndex.list($0, policy: policy) }
+        defer {
+            if let prefetcher {
+                prefetcher.stop()
+                let (made, missed) = prefetcher.taken
+                logger.debug("The scan took \(made) listings made ahead and listed \(missed) directories itself.")
+            }
+            prefetcher = nil
+        }
         try store.write { tx in
             let watermark = try tx.maxMemberRowID()
             var vanished: [(MemberRecord, LocatedAsset?)] = []

@@ -39,6 +39,8 @@ final class LibraryIndex {
     var touchedAlbums: Set<AlbumTree.ID> = []
     /// Set while some app has a rule grant: new and changed files are looked at for when they were taken.
     var captureClock: CaptureClock?
+    /// Set during a full scan: the listings made ahead on the other core.
+    var prefetcher: ListingPrefetcher?
 
     init(store: Store, policy: AssetNamePolicy, access: LibraryAccess, board: StatusBoard, ownerUID: UInt32, logger: Logger) throws {
         daemonUID = ownerUID
