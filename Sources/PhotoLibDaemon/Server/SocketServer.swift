@@ -41,7 +41,9 @@ final class SocketServer: Sendable {
         group = MultiThreadedEventLoopGroup(numberOfThreads: min(4, max(2, System.coreCount)))
         makeBootstrap = { [group] listener in
             ServerBootstrap(group: group)
-                .serverChannelOption(ChannelOptions.backlog, value: 256)
+                // Room for a storm of connections at once (1,000 in scripts/load) while the loops accept:
+                // a full backlog turns a non-blocking client's connect into EAGAIN.
+                .serverChannelOption(ChannelOptions.backlog, value: 1024)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandlers(
