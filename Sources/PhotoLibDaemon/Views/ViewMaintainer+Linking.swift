@@ -23,8 +23,9 @@ extension ViewMaintainer {
         var error: (any Error)?
     }
 
-    /// From this many links on, one directory's links are shared among the cores.
-    static let parallelLinkThreshold = 256
+    /// From this many links on, one directory's links are shared among the cores: a typical
+    /// album (100 photos) is past it; a handful of links is not worth a second thread.
+    static let parallelLinkThreshold = 64
 
     /// Hardlinks an asset into a view directory so that a wrong entry is never visible.
     func link(_ asset: LinkSource, as entry: FileName, in directory: FileDescriptor) throws -> LinkOutcome {
