@@ -57,8 +57,7 @@ public final class Store: Sendable {
     /// Frees the pages the writer's cache holds (a scan or a burst filled it), so the
     /// daemon's memory at rest stays small; the next large write fills it again.
     public func releaseMemory() {
-        // Only memory is at stake: a writer that cannot run this now keeps its cache until next time.
-        try? writer.writeWithoutTransaction { $0.releaseMemory() }
+        writer.writeWithoutTransaction { $0.releaseMemory() }
     }
 
     /// Copies the whole log into the database and empties it, for a clean stop:

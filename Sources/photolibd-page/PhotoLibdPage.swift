@@ -44,7 +44,7 @@ struct PhotoLibdPage: AsyncParsableCommand {
         do {
             try TerminationSignals.catchThem()
             var command = try parseAsRoot()
-            if var page = command as? PhotoLibdPage {
+            if let page = command as? PhotoLibdPage {
                 try await page.run()
             } else {
                 try command.run()

@@ -6,4 +6,10 @@
 public protocol WallClock: Sendable {
     /// Seconds since the Unix epoch.
     func now() -> Int64
+    /// Milliseconds since the Unix epoch, for waits that end at a given second.
+    func nowMilliseconds() -> Int64
+}
+
+extension WallClock {
+    public func nowMilliseconds() -> Int64 { now() * 1000 }
 }

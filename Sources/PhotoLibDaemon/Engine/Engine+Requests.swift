@@ -21,7 +21,7 @@ extension Engine {
     /// stored (or joined, when one of its kind is pending). With `waiter`, the
     /// answer is handed to it when the person decides; it is registered here,
     /// on the actor, so no answer can slip in between.
-    func ask(_ app: AppID, kind: RequestKind, waiter: AnswerBoard.Waiter?) throws -> RequestOutcome {
+    func ask(_ app: AppID, kind: RequestKind, waiter: RequestAnswers.Waiter?) throws -> RequestOutcome {
         var made: (AccessRequest, purpose: String)?
         let outcome = try store.write { tx -> RequestOutcome in
             guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
@@ -149,7 +149,7 @@ extension Engine {
             if case .pick = settlement.request.kind {
                 cancelPick(settlement.request)
             } else {
-                answers.resolve(settlement.outcome)
+                if let request = settlement.outcome.request { answers.resolve(request, with: settlement.outcome) }
             }
         }
     }

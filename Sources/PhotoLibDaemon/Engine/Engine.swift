@@ -27,11 +27,11 @@ actor Engine {
     let hub: SubscriptionHub
     let notifier = SystemdNotifier()
     /// Connections waiting for the person's answers.
-    let answers = AnswerBoard()
+    let answers = RequestAnswers()
     /// Connections waiting for a pick.
-    let picks = PickBoard()
+    let picks = PickBoard<PickWaiter>()
     /// Wakes the expiry pass when a grant ends (`expireGrants`).
-    let expiryAlarm = ExpiryAlarm()
+    let expiryAlarm: ExpiryAlarm
     /// Watches the views for opens, for the access report (nil when turned off).
     let viewOpens: ViewOpenWatcher?
     /// The last report line written per app and asset, to make one line of a burst of opens.
@@ -69,6 +69,7 @@ actor Engine {
          clock: any WallClock, ownerUID: UInt32) throws {
         self.configuration = configuration
         self.clock = clock
+        expiryAlarm = ExpiryAlarm(clock: clock)
         self.ownerUID = ownerUID
         self.hub = hub
         journal = ChangeJournal(retention: configuration.historyRetention)

@@ -10,7 +10,7 @@ import PhotoLibSystem
 /// A pick the person answered, with its files open, ready to hand over.
 struct PreparedPick: Sendable {
     let request: AccessRequest
-    let waiter: PickBoard.Waiter
+    let waiter: PickWaiter
     let deliveries: [PickPolicy.Delivery]
     /// The app's own asset IDs, which it is told.
     let ids: AppAssetIDs?
@@ -42,7 +42,7 @@ struct PreparedPick: Sendable {
 /// is written to the access log. The rules are `PickPolicy`'s.
 extension Engine {
     /// An app asks to pick; the reply comes through `waiter` when the person answers.
-    func askPick(_ app: AppID, options: PickOptions, waiter: PickBoard.Waiter) throws -> Int64 {
+    func askPick(_ app: AppID, options: PickOptions, waiter: PickWaiter) throws -> Int64 {
         let kind = RequestKind.pick(options)
         let (request, purpose) = try store.write { tx -> (AccessRequest, String) in
             guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }

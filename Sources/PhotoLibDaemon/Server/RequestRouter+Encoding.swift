@@ -13,8 +13,7 @@ extension RequestRouter {
         return StatusResult(
             version: version, pid: getpid(), library: configuration.library, views: configuration.views,
             socket: configuration.socket,
-            state: snapshot.phase == .ready && (snapshot.failedWatches > 0 || !snapshot.unreadable.isEmpty)
-                ? "degraded" : snapshot.phase.rawValue,
+            state: snapshot.reportedState,
             scannedDirectories: snapshot.scannedDirectories, scannedFiles: snapshot.scannedFiles,
             assets: assets, albums: albums, apps: apps, watches: snapshot.watches, failedWatches: snapshot.failedWatches,
             unreadable: snapshot.unreadable.isEmpty ? nil : snapshot.unreadable.map(\.escaped),

@@ -260,7 +260,7 @@ struct RequestRouter: Sendable {
     /// wait), else nil, and the reply is written when the person answers.
     private func ask(_ kind: RequestKind, app: AppID, wait: Bool, id: RequestID?, connection: Connection) async throws -> [UInt8]? {
         let channel = connection.channel
-        let waiter = wait ? AnswerBoard.Waiter(connection: ObjectIdentifier(connection)) { [self] outcome in
+        let waiter = wait ? RequestAnswers.Waiter(connection: ObjectIdentifier(connection)) { [self] outcome in
             channel.writeAndFlush(ByteBuffer(bytes: reply(id, outcome)), promise: nil)
         } : nil
         let outcome = try await engine.ask(app, kind: kind, waiter: waiter)
@@ -270,8 +270,8 @@ struct RequestRouter: Sendable {
 
     /// Where a pick's answer goes: the reply line, with the chosen files'
     /// descriptors passed along it (`DescriptorSender`).
-    private func pickWaiter(id: RequestID?, connection: Connection) -> PickBoard.Waiter {
-        PickBoard.Waiter(
+    private func pickWaiter(id: RequestID?, connection: Connection) -> PickWaiter {
+        PickWaiter(
             connection: ObjectIdentifier(connection), peerUID: connection.uid, isOpen: { connection.isOpen },
             deliver: { [self] result, files in
                 let channel = connection.channel

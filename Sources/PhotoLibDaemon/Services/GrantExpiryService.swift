@@ -1,3 +1,4 @@
+import PhotoLibCore
 import ServiceLifecycle
 
 /// Ends grants when their time comes (SPEC §5): sleeps until the next end, or until a new grant wakes it.

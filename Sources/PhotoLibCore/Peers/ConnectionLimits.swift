@@ -1,20 +1,18 @@
-import PhotoLibConfiguration
-import PhotoLibCore
 import Synchronization
 
 /// Counts connections, in all and per uid, against documented limits.
 public final class ConnectionLimits: Sendable {
     public typealias Settings = ConnectionLimitSettings
 
-    let settings: Settings
+    public let settings: Settings
     private let counts = Mutex<(total: Int, perUID: [UInt32: Int])>((0, [:]))
 
-    init(_ settings: Settings) {
+    public init(_ settings: Settings) {
         self.settings = settings
     }
 
     /// Counts a new connection; returns the error to send when it is over a limit.
-    func admit(uid: UInt32, limitedPerUID: Bool) -> PhotoLibError? {
+    public func admit(uid: UInt32, limitedPerUID: Bool) -> PhotoLibError? {
         counts.withLock { counts in
             if counts.total >= settings.maxConnections {
                 return .tooManyConnections(limit: settings.maxConnections, perUID: false)
@@ -28,7 +26,7 @@ public final class ConnectionLimits: Sendable {
         }
     }
 
-    func release(uid: UInt32) {
+    public func release(uid: UInt32) {
         counts.withLock { counts in
             counts.total -= 1
             counts.perUID[uid, default: 1] -= 1

@@ -1,9 +1,8 @@
-import Glibc
 import Synchronization
 
 /// Wakes the engine's expiry pass when the next grant ends, or sooner when an
 /// edit made a grant with an end (which may be the new next one).
-final class ExpiryAlarm: Sendable {
+public final class ExpiryAlarm: Sendable {
     private struct State {
         var waiting: CheckedContinuation<Void, Never>?
         /// A wake that came while no one waited: the next wait returns at once.
@@ -11,8 +10,13 @@ final class ExpiryAlarm: Sendable {
     }
 
     private let state = Mutex(State())
+    private let clock: any WallClock
 
-    func wake() {
+    public init(clock: any WallClock) {
+        self.clock = clock
+    }
+
+    public func wake() {
         let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard let waiting = state.waiting else {
                 state.woken = true
@@ -26,12 +30,10 @@ final class ExpiryAlarm: Sendable {
 
     /// Returns at `endsAt` (seconds since the epoch, by the wall clock grants
     /// are given in), or at the next `wake`; with nil, only at a wake.
-    func wait(until endsAt: Int64?) async {
+    public func wait(until endsAt: Int64?) async {
         let timer = endsAt.map { endsAt in
             Task { [self] in
-                var now = timespec()
-                clock_gettime(CLOCK_REALTIME, &now)
-                let milliseconds = max(0, (endsAt - Int64(now.tv_sec)) * 1000 - Int64(now.tv_nsec / 1_000_000))
+                let milliseconds = max(0, endsAt * 1000 - clock.nowMilliseconds())
                 do {
                     try await Task.sleep(for: .milliseconds(milliseconds))
                 } catch {

@@ -1,5 +1,3 @@
-import PhotoLibCore
-import PhotoLibStore
 import Synchronization
 
 /// The last listing's sort keys, kept while the store has not changed.
@@ -8,19 +6,28 @@ import Synchronization
 /// reading and packing 100,000 keys costs far more than ordering one window
 /// of them. Kept for one filter only (the page's), and taken as stale by any
 /// write to the store since: a listing is never older than the request.
-final class ListingCache: Sendable {
-    struct Entry: Sendable {
-        let generation: UInt64
-        let filter: ListingFilter
+public final class ListingCache: Sendable {
+    public struct Entry: Sendable {
+        public let generation: UInt64
+        public let filter: ListingFilter
         /// The asset row behind each key.
-        let rowIDs: [Int64]
-        let keys: ListingSortKeys
+        public let rowIDs: [Int64]
+        public let keys: ListingSortKeys
+
+        public init(generation: UInt64, filter: ListingFilter, rowIDs: [Int64], keys: ListingSortKeys) {
+            self.generation = generation
+            self.filter = filter
+            self.rowIDs = rowIDs
+            self.keys = keys
+        }
     }
 
     private let entry = Mutex<Entry?>(nil)
 
+    public init() {}
+
     /// The keys for `filter`, when they were read at `generation`.
-    func keys(for filter: ListingFilter, generation: UInt64) -> Entry? {
+    public func keys(for filter: ListingFilter, generation: UInt64) -> Entry? {
         entry.withLock { kept in
             guard let held = kept else { return nil }
             guard held.generation == generation else {
@@ -31,7 +38,7 @@ final class ListingCache: Sendable {
         }
     }
 
-    func keep(_ new: Entry) {
+    public func keep(_ new: Entry) {
         entry.withLock { $0 = new }
     }
 }

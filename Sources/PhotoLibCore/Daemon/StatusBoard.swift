@@ -1,0 +1,44 @@
+import Synchronization
+
+/// Live figures about the daemon, readable from any thread without waiting for the engine.
+///
+/// The engine may be busy for seconds in a first scan; `status` must still
+/// answer at once and show progress, so it reads here rather than asking the engine.
+public final class StatusBoard: Sendable {
+    public enum Phase: String, Sendable {
+        case starting, scanning, ready, libraryMissing
+    }
+
+    public struct Snapshot: Sendable {
+        public var phase: Phase = .starting
+        public var scannedDirectories = 0
+        public var scannedFiles = 0
+        public var watches = 0
+        public var failedWatches = 0
+        /// Library paths that cannot be read now (their assets are kept as they were).
+        public var unreadable: [RelativePath] = []
+        /// Derivatives without location on disk, and their bytes.
+        public var derivatives = 0
+        public var derivativeBytes: Int64 = 0
+        /// Files withheld from apps without location: whether they hold one cannot be told.
+        public var withheldFromNoLocation = 0
+
+        public init() {}
+
+        /// What `status` reports: `degraded` once ready while part of the library
+        /// is not watched or cannot be read, so a person sees that changes there are missed.
+        public var reportedState: String {
+            phase == .ready && (failedWatches > 0 || !unreadable.isEmpty) ? "degraded" : phase.rawValue
+        }
+    }
+
+    private let state = Mutex(Snapshot())
+
+    public init() {}
+
+    public var snapshot: Snapshot { state.withLock { $0 } }
+
+    public func update(_ body: (inout Snapshot) -> Void) {
+        state.withLock { body(&$0) }
+    }
+}
