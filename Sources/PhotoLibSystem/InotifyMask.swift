@@ -20,12 +20,16 @@ public struct InotifyMask: OptionSet, Sendable, Hashable {
     public static let onlyDirectory = InotifyMask(rawValue: UInt32(IN_ONLYDIR))
     public static let excludeUnlinked = InotifyMask(rawValue: UInt32(IN_EXCL_UNLINK))
     public static let isDirectory = InotifyMask(rawValue: UInt32(bitPattern: IN_ISDIR))
+    public static let open = InotifyMask(rawValue: UInt32(IN_OPEN))
 
     /// What the library watcher asks for on every directory.
     public static let libraryDirectory: InotifyMask = [
         .attributes, .closeWrite, .movedFrom, .movedTo, .create, .delete, .deleteSelf, .moveSelf,
         .onlyDirectory, .excludeUnlinked,
     ]
+
+    /// What the access report asks for on every directory of a view: opens, and directories coming and going.
+    public static let viewDirectory: InotifyMask = [.open, .create, .movedTo, .movedFrom, .onlyDirectory, .excludeUnlinked]
 }
 
 /// A watch descriptor: which watched directory an event is about.
@@ -46,13 +50,18 @@ public struct InotifyEvent: Sendable, Equatable {
 extension WatchTranslator.Raw {
     /// The kernel's event in the translator's terms.
     public init(_ event: InotifyEvent) {
+        self.init(watch: event.watch.rawValue, mask: event.mask, cookie: event.cookie, name: event.name)
+    }
+
+    /// An event read without libinotifytools (`RawInotify`), in the translator's terms.
+    public init(watch: Int32, mask: InotifyMask, cookie: UInt32 = 0, name: [UInt8]) {
         let pairs: [(InotifyMask, WatchTranslator.Flags)] = [
             (.attributes, .attributes), (.closeWrite, .closeWrite), (.movedFrom, .movedFrom), (.movedTo, .movedTo),
             (.create, .create), (.delete, .delete), (.deleteSelf, .deleteSelf), (.moveSelf, .moveSelf), (.unmount, .unmount),
-            (.queueOverflow, .queueOverflow), (.ignored, .ignored), (.isDirectory, .isDirectory),
+            (.queueOverflow, .queueOverflow), (.ignored, .ignored), (.isDirectory, .isDirectory), (.open, .open),
         ]
         var flags: WatchTranslator.Flags = []
-        for (bit, flag) in pairs where event.mask.contains(bit) { flags.insert(flag) }
-        self.init(watch: event.watch.rawValue, flags: flags, cookie: event.cookie, name: event.name)
+        for (bit, flag) in pairs where mask.contains(bit) { flags.insert(flag) }
+        self.init(watch: watch, flags: flags, cookie: cookie, name: name)
     }
 }

@@ -42,6 +42,8 @@ public struct WatchTranslator: Sendable {
         public static let queueOverflow = Flags(rawValue: 1 << 9)
         public static let ignored = Flags(rawValue: 1 << 10)
         public static let isDirectory = Flags(rawValue: 1 << 11)
+        /// An entry was opened (asked for only on views, for the access report).
+        public static let open = Flags(rawValue: 1 << 12)
     }
 
     /// What the watcher does, in order.

@@ -1,19 +1,15 @@
 import Foundation
-import Glibc
 import Logging
 import PhotoLibCore
 import PhotoLibSystem
 import Synchronization
 
 /// Watches every app's view for opens, on a thread of its own, for the access
-/// report (SPEC §9).
+/// report (SPEC §9), doing what `ViewOpenTranslator` says each event means.
 ///
-/// inotify reports an open to the watch on the directory the opener went
-/// through, so an open of the same file through the library (or another
-/// app's view) is not counted here. Each view directory, and each album
-/// directory of a full view, has a watch; new directories are watched as they
-/// are made, and a view whose directories moved is walked again. Opens go to
-/// `opens` in batches, one per read, with the wall-clock second they were read.
+/// An open of the same file through the library (or another app's view) is
+/// not counted here: inotify tells the watch the opener went through. Opens go
+/// to `opens` in batches, one per read, with the wall-clock second they were read.
 final class ViewOpenWatcher: Sendable {
     /// An entry of an app's view was opened.
     struct Open: Sendable {
@@ -24,13 +20,8 @@ final class ViewOpenWatcher: Sendable {
         let at: Int64
     }
 
-    private struct Watched {
-        let app: AppID
-        let directory: RelativePath
-    }
-
     private struct State {
-        var watches: [Int32: Watched] = [:]
+        var watches: [Int32: ViewOpenTranslator.Watched] = [:]
         /// Each watched app's view directory, open.
         var roots: [AppID: FileDescriptor] = [:]
     }
@@ -43,7 +34,6 @@ final class ViewOpenWatcher: Sendable {
     private let state = Mutex(State())
     private let logger: Logger
     private let clock: any WallClock
-    private static let mask = UInt32(IN_OPEN | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM) | UInt32(IN_ONLYDIR) | UInt32(IN_EXCL_UNLINK)
 
     init(logger: Logger, clock: any WallClock) throws(SystemCallError) {
         self.clock = clock
@@ -86,8 +76,8 @@ final class ViewOpenWatcher: Sendable {
         }
         defer { fd.close() }
         do {
-            let watch = try inotify.addWatch(fd, mask: Self.mask)
-            state.withLock { $0.watches[watch] = Watched(app: app, directory: directory) }
+            let watch = try inotify.addWatch(fd, mask: InotifyMask.viewDirectory.rawValue)
+            state.withLock { $0.watches[watch] = ViewOpenTranslator.Watched(app: app, directory: directory) }
         } catch {
             logger.warning("Cannot watch \(directory.escaped) in the view of \(app) for the access report: \(error); raise fs.inotify.max_user_watches.")
             return
@@ -121,29 +111,18 @@ final class ViewOpenWatcher: Sendable {
                 var batch: [Open] = []
                 var moved = Set<AppID>()
                 for event in events {
-                    if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    let raw = WatchTranslator.Raw(watch: event.watch, mask: InotifyMask(rawValue: event.mask), name: event.name)
+                    switch ViewOpenTranslator.action(for: raw, watched: state.withLock({ $0.watches[event.watch] })) {
+                    case .lost:
                         if !lostReported {
                             logger.warning("Some opens in the views were lost (the inotify queue overflowed); the access report misses them.")
                             lostReported = true
                         }
-                        continue
-                    }
-                    if event.mask & UInt32(IN_IGNORED) != 0 {
-                        state.withLock { _ = $0.watches.removeValue(forKey: event.watch) }
-                        continue
-                    }
-                    guard let watched = state.withLock({ $0.watches[event.watch] }), let name = FileName(bytes: event.name) else { continue }
-                    let isDirectory = event.mask & UInt32(IN_ISDIR) != 0
-                    if isDirectory {
-                        if event.mask & UInt32(IN_MOVED_FROM | IN_MOVED_TO) != 0 {
-                            moved.insert(watched.app)
-                        } else if event.mask & UInt32(IN_CREATE) != 0 {
-                            walk(watched.app, watched.directory.appending(name))
-                        }
-                        continue
-                    }
-                    if event.mask & UInt32(IN_OPEN) != 0 {
-                        batch.append(Open(app: watched.app, path: watched.directory.appending(name), at: now))
+                    case .forget: state.withLock { _ = $0.watches.removeValue(forKey: event.watch) }
+                    case .walk(let app, let directory): walk(app, directory)
+                    case .rewalk(let app): moved.insert(app)
+                    case .opened(let app, let path): batch.append(Open(app: app, path: path, at: now))
+                    case nil: continue
                     }
                 }
                 for app in moved { rewalk(app) }
