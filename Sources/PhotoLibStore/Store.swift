@@ -83,12 +83,12 @@ public final class Store: Sendable {
         // Counted even when the body throws: a failed write may have changed nothing, and a
         // needless miss costs a reread, where a missed change would serve a stale listing.
         defer { commits.add(1, ordering: .releasing) }
-        return try writer.write { db in try body(StoreTransaction(db: db)) }
+        return try writer.write { db in try body(StoreTransaction(db: db, path: path)) }
     }
 
     /// Runs `body` on a consistent read snapshot, concurrently with writes.
     public func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
-        try writer.read { db in try body(StoreTransaction(db: db)) }
+        try writer.read { db in try body(StoreTransaction(db: db, path: path)) }
     }
 
     /// SQLite's own consistency check: "ok", or the problems found.
@@ -100,4 +100,6 @@ public final class Store: Sendable {
 /// Typed queries inside one transaction. Only this module knows the SQL.
 public struct StoreTransaction {
     let db: Database
+    /// The database file, for errors about what is in it.
+    var path = "the database"
 }

@@ -2,26 +2,19 @@ import Foundation
 import GRDB
 public import PhotoLibCore
 
-/// One logged event.
-public struct LoggedEvent: Sendable, Equatable {
-    public var token: Int64
-    public var kind: String
-    /// The event exactly as sent to subscribers: one JSON object, no newline.
-    public var body: [UInt8]
-}
 
 extension StoreTransaction {
     /// Appends an event to an app's log under the next token, pruning the log to `retention` events.
     ///
     /// `body` receives the new token, so the stored event carries it.
-    public func appendEvent(_ app: AppID, kind: String, retention: Int, body: (Int64) throws -> [UInt8]) throws -> LoggedEvent {
+    public func appendEvent(_ app: AppID, kind: LoggedEvent.Kind, retention: Int, body: (Int64) throws -> [UInt8]) throws -> LoggedEvent {
         try db.cachedStatement(sql: "UPDATE app SET lastToken = lastToken + 1 WHERE id = ?").execute(arguments: [app.rawValue])
         guard let token = try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastToken FROM app WHERE id = ?"), arguments: [app.rawValue]) else {
             throw PhotoLibError.unknownApp(app)
         }
         let bytes = try body(token)
         try db.cachedStatement(sql: "INSERT INTO changeLog (app, token, kind, body) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [app.rawValue, token, kind, Data(bytes)])
+            .execute(arguments: [app.rawValue, token, kind.rawValue, Data(bytes)])
         let floor = token - Int64(retention)
         if floor > 0, token % 64 == 0 || retention < 64 {
             // Prune in steps, not on every event.
@@ -44,7 +37,12 @@ extension StoreTransaction {
         try Row.fetchAll(db, sql: "SELECT token, kind, body FROM changeLog WHERE app = ? AND token > ? ORDER BY token",
                          arguments: [app.rawValue, token]).map { row in
             let body: Data = row[2]
-            return LoggedEvent(token: row[0], kind: row[1], body: Array(body))
+            let text: String = row[1]
+            // Only this module writes the log; another kind there is damage, not an event to skip.
+            guard let kind = LoggedEvent.Kind(rawValue: text) else {
+                throw PhotoLibError.databaseFailed(path: path, detail: "the change log holds an event of unknown kind '\(text)'")
+            }
+            return LoggedEvent(token: row[0], kind: kind, body: Array(body))
         }
     }
 }

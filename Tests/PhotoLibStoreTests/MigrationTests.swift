@@ -56,9 +56,9 @@ struct MigrationTests {
         try queue.write { db in
             let tx = StoreTransaction(db: db)
             let events = try tx.events(app, after: 1)
-            #expect(events.map(\.token) == [2, 3] && events.map(\.kind) == ["authorization", "selection"])
+            #expect(events.map(\.token) == [2, 3] && events.map(\.kind) == [.authorization, .selection])
             #expect(events[0].body.count == 100_000 && events[1].body == Array(#"{"token":3}"#.utf8))
-            let appended = try tx.appendEvent(app, kind: "change", retention: 2) { token in Array("{\"token\":\(token)}".utf8) }
+            let appended = try tx.appendEvent(app, kind: .change, retention: 2) { token in Array("{\"token\":\(token)}".utf8) }
             #expect(appended.token == 4)
             #expect(try tx.events(app, after: 0).map(\.token) == [3, 4], "pruned to the last two")
             #expect(try tx.tokens(app)?.floor == 2)

@@ -104,13 +104,13 @@ struct StoreTests {
         let record = AppRecord(id: app, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined, viewName: FileName("view-0000000000000000")!, assetIDs: Self.ids)
         try store.write { tx in
             try tx.insertApp(record, createdAt: 0)
-            for _ in 0..<3 { _ = try tx.appendEvent(app, kind: "change", retention: 100) { _ in Array("{}".utf8) } }
+            for _ in 0..<3 { _ = try tx.appendEvent(app, kind: .change, retention: 100) { _ in Array("{}".utf8) } }
         }
         try store.write { try $0.deleteApp(app) }
         try store.write { try $0.insertApp(record, createdAt: 1) }
         // A client that saw token 3 of the old app is below the floor: reset.
         #expect(try store.read { try $0.tokens(app) }! == (4, 4))
-        let next = try store.write { tx in try tx.appendEvent(app, kind: "change", retention: 100) { _ in Array("{}".utf8) } }
+        let next = try store.write { tx in try tx.appendEvent(app, kind: .change, retention: 100) { _ in Array("{}".utf8) } }
         #expect(next.token == 5)
         try store.write { try $0.deleteApp(app) }
         try store.write { try $0.insertApp(record, createdAt: 2) }

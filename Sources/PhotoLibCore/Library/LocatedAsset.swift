@@ -52,3 +52,20 @@ public struct LocatedAsset: Sendable, Equatable {
     /// When the asset was taken: its primary member's capture time.
     public var takenAt: Int64? { primary?.takenAt }
 }
+
+extension LocatedAsset {
+    /// Where an indexed asset and its members are now, by the album tree: what
+    /// view changes, events and `list` are made of. Nil when none of its
+    /// members' albums is in the tree (the asset is on its way out).
+    public init?(_ record: AssetRecord, in albums: AlbumTree) {
+        let members = record.members.compactMap { member in
+            albums.path(of: member.album).map {
+                LocatedMember(rowID: member.rowID, path: $0.appending(member.name), mediaType: member.mediaType,
+                              file: member.file, refusal: member.refusal, takenAt: member.takenAt)
+            }
+        }
+        guard !members.isEmpty else { return nil }
+        self.init(rowID: record.rowID, id: record.id, mediaType: record.mediaType, members: members,
+                  ancestry: albums.ancestry(of: record.primary.album))
+    }
+}

@@ -33,7 +33,7 @@ struct ChangeJournal {
         if !overflowed, contexts.contains(where: { $0.layout == .full }) {
             for case .albumMoved(_, let to) in changes {
                 guard let album = albums.album(at: to) else { continue }
-                movedAssets[to] = try tx.assets(inAlbums: albums.subtree(of: album)).compactMap { LibraryIndex.locate($0, in: albums) }
+                movedAssets[to] = try tx.assets(inAlbums: albums.subtree(of: album)).compactMap { LocatedAsset($0, in: albums) }
             }
         }
         var out: [PublishedEvent] = []
@@ -50,13 +50,13 @@ struct ChangeJournal {
 
     /// "Too different: reload" — after an authorization change, or changes too many to list.
     func recordReload(_ app: AppID, tx: StoreTransaction) throws -> PublishedEvent {
-        try append(app, kind: "change", tx: tx) { token in
+        try append(app, kind: .change, tx: tx) { token in
             ChangeEvent(app: app.rawValue, token: token, incremental: false, details: ChangeDetails())
         }
     }
 
     func recordChange(_ app: AppID, _ details: ChangeDetails, reason: String? = nil, tx: StoreTransaction) throws -> PublishedEvent {
-        try append(app, kind: "change", tx: tx) { token in
+        try append(app, kind: .change, tx: tx) { token in
             ChangeEvent(app: app.rawValue, token: token, incremental: true, details: details, reason: reason)
         }
     }
@@ -66,7 +66,7 @@ struct ChangeJournal {
         _ app: AppID, access: AccessLevel, status: AuthorizationStatus, by: EventActor,
         request: (id: Int64, state: RequestState)? = nil, reason: String? = nil, endsAt: Int64? = nil, tx: StoreTransaction
     ) throws -> PublishedEvent {
-        try append(app, kind: "authorization", tx: tx) { token in
+        try append(app, kind: .authorization, tx: tx) { token in
             AuthorizationEvent(app: app.rawValue, token: token, access: access.rawValue, status: status.rawValue, by: by,
                                request: request?.id, state: request?.state.rawValue, reason: reason, endsAt: endsAt)
         }
@@ -76,7 +76,7 @@ struct ChangeJournal {
         _ app: AppID, addedAssets: [String], removedAssets: [String], addedAlbums: Int, removedAlbums: Int, by: EventActor,
         request: (id: Int64, state: RequestState)? = nil, reason: String? = nil, endsAt: Int64? = nil, tx: StoreTransaction
     ) throws -> PublishedEvent {
-        try append(app, kind: "selection", tx: tx) { token in
+        try append(app, kind: .selection, tx: tx) { token in
             SelectionEvent(app: app.rawValue, token: token, addedAssets: addedAssets, removedAssets: removedAssets,
                            addedAlbums: addedAlbums, removedAlbums: removedAlbums, by: by, request: request?.id, state: request?.state.rawValue,
                            reason: reason, endsAt: endsAt)
@@ -85,7 +85,7 @@ struct ChangeJournal {
 
     func recordImport(_ app: AppID, name: FileName, state: ImportRecord.State, asset: ViewAsset? = nil, assetID: AssetID? = nil,
                       refusal: InboxRefusal? = nil, rejectedAs: FileName? = nil, tx: StoreTransaction) throws -> PublishedEvent {
-        try append(app, kind: "import", tx: tx) { token in
+        try append(app, kind: .import, tx: tx) { token in
             ImportEvent(app: app.rawValue, token: token, name: name.escaped, state: state.rawValue, asset: asset,
                         assetID: asset == nil ? assetID?.rawValue : nil, code: refusal?.code, reason: refusal?.reason,
                         rejected: rejectedAs.map { "rejected/" + $0.escaped })
@@ -98,7 +98,7 @@ struct ChangeJournal {
         return PublishedEvent(app: request.app, token: nil, line: try coder.encodeLine(event))
     }
 
-    private func append<E: Encodable>(_ app: AppID, kind: String, tx: StoreTransaction, _ make: (Int64) -> E) throws -> PublishedEvent {
+    private func append<E: Encodable>(_ app: AppID, kind: LoggedEvent.Kind, tx: StoreTransaction, _ make: (Int64) -> E) throws -> PublishedEvent {
         var line: [UInt8] = []
         let logged = try tx.appendEvent(app, kind: kind, retention: retention) { token in
             line = try coder.encodeLine(make(token))

@@ -33,7 +33,7 @@ extension Engine {
                 let (request, isNew) = try tx.pendingRequest(app, kind: kind, now: clock.now())
                 if isNew { made = (request, record.purpose) }
                 return RequestOutcome(app: app.rawValue, request: request.id, kind: kind.name, access: kind.access?.rawValue,
-                                      state: RequestState.pending.rawValue, answer: nil, status: Self.status(for: kind, of: record).rawValue, addedAssets: nil)
+                                      state: RequestState.pending.rawValue, answer: nil, status: record.status(askedBy: kind).rawValue, addedAssets: nil)
             }
         }
         if let made {
@@ -83,7 +83,7 @@ extension Engine {
                 throw PhotoLibError.unknownRequest(request.id)
             }
             try tx.deleteRequest(request.id)
-            let status = Self.status(for: request.kind, of: record)
+            let status = record.status(askedBy: request.kind)
             switch request.kind {
             case .authorization(let level):
                 published.append(try journal.recordAuthorization(
@@ -124,7 +124,7 @@ extension Engine {
             let mine = answering?.request.id == request.id
             settled.append(RequestSettlement(request: request, outcome: RequestOutcome(
                 app: record.id.rawValue, request: request.id, kind: request.kind.name, access: request.kind.access?.rawValue,
-                state: RequestState.answered.rawValue, answer: answer, status: Self.status(for: request.kind, of: record).rawValue,
+                state: RequestState.answered.rawValue, answer: answer, status: record.status(askedBy: request.kind).rawValue,
                 addedAssets: mine ? addedAssets.map { record.assetIDs.id(for: $0).rawValue } : nil)))
         }
         return settled
@@ -152,10 +152,5 @@ extension Engine {
                 if let request = settlement.outcome.request { answers.resolve(request, with: settlement.outcome) }
             }
         }
-    }
-
-    /// The status a request of `kind` is about: its access level's, read-write's for a review.
-    static func status(for kind: RequestKind, of record: AppRecord) -> AuthorizationStatus {
-        kind.access == .addOnly ? record.addOnly : record.readWrite
     }
 }

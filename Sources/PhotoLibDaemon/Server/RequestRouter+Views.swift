@@ -37,7 +37,7 @@ extension RequestRouter {
             case .limited: candidates = try tx.visibleAssets(limitedApp: app)
             case .full: candidates = try tx.assets(albums: nil, mediaType: nil, nameContains: nil)
             }
-            let assets = candidates.compactMap { asset in context.viewAsset(LibraryIndex.locate(asset, in: albums)) }
+            let assets = candidates.compactMap { asset in context.viewAsset(LocatedAsset(asset, in: albums)) }
             return ListResult(app: app.rawValue, token: tokens.last, status: record.readWrite.rawValue, assets: assets.sorted { $0.entry < $1.entry })
         }
     }
@@ -100,7 +100,7 @@ extension RequestRouter {
         var incremental = true
         var sawChange = false
         for event in try tx.events(app, after: since) {
-            if event.kind == "change" {
+            if event.kind == .change {
                 let change = try coder.decode(ChangeEvent.self, from: event.body)
                 sawChange = true
                 if !change.incremental { incremental = false }

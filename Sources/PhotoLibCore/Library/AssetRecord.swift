@@ -1,5 +1,3 @@
-public import PhotoLibCore
-
 /// One member file of an asset, as the index stores it.
 public struct MemberRecord: Sendable, Equatable {
     /// The database row, internal to the daemon (never shown: it would reveal counts).
@@ -52,33 +50,4 @@ public struct AssetRecord: Sendable, Equatable {
 
     /// The first refusal among the members, when one is refused.
     public var refusal: LinkRefusal? { members.lazy.compactMap(\.refusal).first }
-}
-
-/// One registered app.
-public struct AppRecord: Sendable, Equatable {
-    public var id: AppID
-    public var uid: UInt32
-    public var purpose: String
-    public var readWrite: AuthorizationStatus
-    public var addOnly: AuthorizationStatus
-    /// The view directory's name in the views root (see `ViewName`).
-    public var viewName: FileName
-    /// Whether the app sees where photos were taken.
-    public var location: LocationPolicy
-    /// The app's own asset IDs.
-    public var assetIDs: AppAssetIDs
-
-    public init(id: AppID, uid: UInt32, purpose: String, readWrite: AuthorizationStatus, addOnly: AuthorizationStatus,
-                viewName: FileName, location: LocationPolicy = .newAppDefault, assetIDs: AppAssetIDs) {
-        self.assetIDs = assetIDs
-        self.viewName = viewName
-        self.location = location
-        self.id = id
-        self.uid = uid
-        self.purpose = purpose
-        self.readWrite = readWrite
-        self.addOnly = addOnly
-    }
-
-    public var layout: ViewLayout { ViewLayout(readWrite: readWrite) }
 }
