@@ -26,8 +26,7 @@ public final class ListeningSockets<Key: Hashable & Sendable>: Sendable {
     public init(accepted: @escaping @Sendable (Key, Int32) -> Void) throws(SystemCallError) {
         wakeup = try Wakeup()
         self.accepted = accepted
-        let thread = UnsafeThread { [self] in run() }
-        thread.start()
+        try DetachedThread.start { [self] in run() }
     }
 
     /// Binds and listens at `path` for `key` (replacing a socket it had under that key).
@@ -111,25 +110,6 @@ public final class ListeningSockets<Key: Hashable & Sendable>: Sendable {
     }
 }
 
-/// A detached pthread running a closure (Foundation's Thread is not used in this module).
-private final class UnsafeThread: @unchecked Sendable {
-    private let body: () -> Void
-
-    init(_ body: @escaping () -> Void) {
-        self.body = body
-    }
-
-    func start() {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        pthread_create(&thread, nil, { context in
-            let this = Unmanaged<UnsafeThread>.fromOpaque(context!).takeRetainedValue()
-            this.body()
-            return nil
-        }, context)
-        pthread_detach(thread)
-    }
-}
 
 /// Accepting must never block the one thread that serves every listener.
 private func makeNonBlocking(_ fd: Int32) throws(SystemCallError) {

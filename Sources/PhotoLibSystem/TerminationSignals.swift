@@ -29,29 +29,18 @@ public enum TerminationSignals {
         let descriptor = self.descriptor
         precondition(descriptor >= 0, "TerminationSignals.catchThem() must run first")
         return await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-            SignalWaitThread.start {
+            let wait: @Sendable () -> Void = {
                 var count: UInt64 = 0
                 // A blocking eventfd read fails only with EINTR, which systemCall retries.
                 _ = try? systemCall("read termination eventfd") { read(descriptor, &count, MemoryLayout<UInt64>.size) }
                 continuation.resume(returning: photolibd_caught_termination_signal())
             }
+            do {
+                try DetachedThread.start(wait)
+            } catch {
+                // No thread to spare: wait on one of the pool's; it is held, but the stop still comes.
+                Task.detached(operation: wait)
+            }
         }
-    }
-}
-
-/// A detached pthread for the one blocking wait.
-private final class SignalWaitThread: Sendable {
-    private let body: @Sendable () -> Void
-
-    private init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-
-    static func start(_ body: @escaping @Sendable () -> Void) {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(SignalWaitThread(body)).toOpaque()
-        pthread_create(&thread, nil, { context in
-            Unmanaged<SignalWaitThread>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context)
-        pthread_detach(thread)
     }
 }

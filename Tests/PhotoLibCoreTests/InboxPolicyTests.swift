@@ -86,4 +86,12 @@ struct InboxPolicyTests {
         #expect(String(validating: next.bytes, as: UTF8.self) != nil)
         #expect(ImportNaming.temporaryName(importID: 7).isHidden)
     }
+
+    @Test("a finished copy: over the limit is too large; a size other than the one announced, or a source that grew meanwhile, changed while copied")
+    func judgeCopy() {
+        #expect(InboxPolicy.judgeCopy(bytes: 101, limit: 100, expectedSize: 101, sourceSizeNow: 101) == .tooLarge(size: 101, limit: 100))
+        #expect(InboxPolicy.judgeCopy(bytes: 50, limit: 100, expectedSize: 60, sourceSizeNow: 60) == .changedWhileCopied)
+        #expect(InboxPolicy.judgeCopy(bytes: 60, limit: 100, expectedSize: 60, sourceSizeNow: 70) == .changedWhileCopied)
+        #expect(InboxPolicy.judgeCopy(bytes: 100, limit: 100, expectedSize: 100, sourceSizeNow: 100) == nil)
+    }
 }

@@ -62,6 +62,16 @@ public enum InboxPolicy {
         return .success(mediaType)
     }
 
+    /// What a finished copy says of the import: too large (the copy stops just past
+    /// the limit), or changed while it was copied (its size is not the one it
+    /// had when the import began, or the source's size moved on meanwhile);
+    /// nil when the bytes may be checked for their format (`verify`).
+    public static func judgeCopy(bytes: Int64, limit: Int64, expectedSize: Int64, sourceSizeNow: Int64) -> InboxRefusal? {
+        if bytes > limit { return .tooLarge(size: bytes, limit: limit) }
+        if bytes != expectedSize || sourceSizeNow != bytes { return .changedWhileCopied }
+        return nil
+    }
+
     /// The check made on the copy, which the app can no longer touch: its
     /// first bytes must be a format the extension names.
     public static func verify(_ name: FileName, header: [UInt8]) -> InboxRefusal? {

@@ -142,42 +142,7 @@ extension LibraryIndex {
 
     /// Lists a directory and looks up the entries that could be assets or albums.
     func list(_ directory: FileDescriptor) -> Lookup<[DirectoryPlan.Entry]> {
-        Self.list(directory, policy: policy)
-    }
-
-    /// The same, for any thread: it reads nothing of the index.
-    static func list(_ directory: FileDescriptor, policy: AssetNamePolicy) -> Lookup<[DirectoryPlan.Entry]> {
-        let entries: [DirectoryEntry]
-        do {
-            entries = try Directory.list(directory)
-        } catch {
-            return Lookup(failure: error.failure)
-        }
-        var out: [DirectoryPlan.Entry] = []
-        out.reserveCapacity(entries.count)
-        for entry in entries {
-            switch entry.kind {
-            case .directory:
-                out.append(.init(name: entry.name, kind: .directory))
-            case .regular, .unknown:
-                // Only names that could be assets are looked up: the rest cost nothing.
-                if entry.kind == .regular, policy.mediaType(of: entry.name) == nil { continue }
-                let lookup: Lookup<FileObservation>
-                do {
-                    lookup = .found(try Directory.lookUp(entry.name, in: directory).observation)
-                } catch {
-                    lookup = Lookup(failure: error.failure)
-                }
-                if case .found(let found) = lookup, found.kind == .directory {
-                    out.append(.init(name: entry.name, kind: .directory))
-                } else {
-                    out.append(.init(name: entry.name, kind: .file(lookup)))
-                }
-            case .symlink, .other:
-                continue  // never an asset, never an album
-            }
-        }
-        return .found(out)
+        LibraryListing.list(directory, policy: policy)
     }
 
     /// Forgets that a path could not be read. Checked first: every file event
@@ -214,7 +179,7 @@ extension LibraryIndex {
         // The walk's listings are made ahead on the other core (`ListingPrefetcher`); without one
         // (no descriptor left for it), the index lists every directory itself, as it always could.
         let policy = self.policy
-        prefetcher = try? ListingPrefetcher(root: access.root) { LibraryIndex.list($0, policy: policy) }
+        prefetcher = try? ListingPrefetcher(root: access.root) { LibraryListing.list($0, policy: policy) }
         defer {
             if let prefetcher {
                 prefetcher.stop()

@@ -1,6 +1,5 @@
 import Glibc
-import PhotoLibCore
-import PhotoLibSystem
+public import PhotoLibCore
 import Synchronization
 
 /// Lists the library's directories on a thread of its own during a full scan,
@@ -13,7 +12,7 @@ import Synchronization
 /// place before it starts, so whatever changes after a listing has an event
 /// that is applied after the scan. The index never waits: a directory not
 /// listed yet, it lists itself. At most `limit` listings wait to be taken.
-final class ListingPrefetcher: @unchecked Sendable {
+public final class ListingPrefetcher: @unchecked Sendable {
     // @unchecked: `state` is guarded by its Mutex; the rest is immutable.
     private struct State {
         var ready: [RelativePath: Lookup<[DirectoryPlan.Entry]>] = [:]
@@ -31,16 +30,20 @@ final class ListingPrefetcher: @unchecked Sendable {
 
     /// Starts walking from `root` (opened anew: a duplicate would share its read position
     /// with the index's own listings of the root, and a listing on either thread would move the other's).
-    init(root: FileDescriptor, limit: Int = 512, list: @escaping @Sendable (FileDescriptor) -> Lookup<[DirectoryPlan.Entry]>) throws(SystemCallError) {
+    public init(root: FileDescriptor, limit: Int = 512, list: @escaping @Sendable (FileDescriptor) -> Lookup<[DirectoryPlan.Entry]>) throws(SystemCallError) {
         self.limit = limit
         self.list = list
         let start = try Directory.reopen(root)
-        let thread = PrefetchThread { [self] in walk(from: start) }
-        thread.start()
+        do {
+            try DetachedThread.start { [self] in walk(from: start) }
+        } catch {
+            start.close()
+            throw error
+        }
     }
 
     /// The listing made ahead for `path`, or nil when the index should list it itself (it then will).
-    func take(_ path: RelativePath) -> Lookup<[DirectoryPlan.Entry]>? {
+    public func take(_ path: RelativePath) -> Lookup<[DirectoryPlan.Entry]>? {
         state.withLock { state -> Lookup<[DirectoryPlan.Entry]>? in
             if let listing = state.ready.removeValue(forKey: path) {
                 state.hits += 1
@@ -53,10 +56,10 @@ final class ListingPrefetcher: @unchecked Sendable {
     }
 
     /// How many listings the index took from the walk, and how many it made itself.
-    var taken: (made: Int, missed: Int) { state.withLock { ($0.hits, $0.misses) } }
+    public var taken: (made: Int, missed: Int) { state.withLock { ($0.hits, $0.misses) } }
 
     /// Ends the walk (the scan is over); what it listed and nobody took is dropped.
-    func stop() {
+    public func stop() {
         state.withLock {
             $0.stopped = true
             $0.ready = [:]
@@ -90,22 +93,5 @@ final class ListingPrefetcher: @unchecked Sendable {
     }
 
     /// Whether the walk has ended (everything listed, or stopped).
-    var hasFinished: Bool { state.withLock { $0.finished } }
-}
-
-/// A detached pthread for the walk.
-private final class PrefetchThread: Sendable {
-    private let body: @Sendable () -> Void
-
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-
-    func start() {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        pthread_create(&thread, nil, { context in
-            Unmanaged<PrefetchThread>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context)
-        pthread_detach(thread)
-    }
+    public var hasFinished: Bool { state.withLock { $0.finished } }
 }

@@ -1,8 +1,7 @@
 import Foundation
 import Glibc
 import PhotoLibCore
-@testable import PhotoLibDaemon
-import PhotoLibSystem
+@testable import PhotoLibSystem
 import Testing
 
 /// The full scan's listings made ahead on another thread.
@@ -30,7 +29,7 @@ struct ListingPrefetcherTests {
         }
     }
 
-    static let list: @Sendable (FileDescriptor) -> Lookup<[DirectoryPlan.Entry]> = { LibraryIndex.list($0, policy: .standard) }
+    static let list: @Sendable (FileDescriptor) -> Lookup<[DirectoryPlan.Entry]> = { LibraryListing.list($0, policy: .standard) }
 
     @Test("each listing handed over is the directory's own; hidden folders are not walked; the walk ends")
     func listings() async throws {

@@ -1,0 +1,28 @@
+import Glibc
+
+/// Runs a closure on a detached pthread of its own (Foundation's `Thread` is not
+/// used in this module): for the few waits that must block a whole thread, so
+/// they hold none of Swift's concurrency threads.
+public enum DetachedThread {
+    /// Starts `body` on a new thread. Fails only when the system cannot make one
+    /// (EAGAIN: out of threads or memory), which the caller reports as itself.
+    public static func start(_ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
+        let box = Unmanaged.passRetained(Body(body))
+        var thread = pthread_t()
+        // pthread_create returns its error rather than setting errno, and is never interrupted.
+        let failed = pthread_create(&thread, nil, { context in
+            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, box.toOpaque())
+        guard failed == 0 else {
+            box.release()
+            throw SystemCallError("pthread_create", errno: failed)
+        }
+        pthread_detach(thread)
+    }
+
+    private final class Body: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+}
