@@ -42,3 +42,11 @@ public struct AppID: Hashable, Sendable, Comparable, CustomStringConvertible, Co
         try container.encode(rawValue)
     }
 }
+
+extension AppID {
+    /// An app ID as a request names it, or the error that says it is not one.
+    public static func parse(_ text: String) throws(PhotoLibError) -> AppID {
+        guard let id = AppID(text) else { throw .invalidAppID(text) }
+        return id
+    }
+}

@@ -34,4 +34,20 @@ public struct CaptureRule: Sendable, Equatable, Hashable {
             throw .invalidParameter(name: "taken-to", reason: "the span ends before it starts; give --taken-from earlier than --taken-to")
         }
     }
+
+    /// What `select` with `--taken-from`/`--taken-to` asks for, checked: both
+    /// ends, in order, a known type, and no end of its own (a rule lasts until
+    /// it is deselected; `--for` and `--until` are for assets and albums).
+    public static func requested(from: Int64?, to: Int64?, type: String?, lasting: Bool) throws(PhotoLibError)
+        -> (from: Int64, to: Int64, mediaType: MediaType?) {
+        guard let from, let to else {
+            throw .invalidParameter(name: from == nil ? "taken-from" : "taken-to",
+                                    reason: "a rule grant needs both ends: --taken-from DATE --taken-to DATE")
+        }
+        guard !lasting else {
+            throw .invalidParameter(name: "for", reason: "a rule grant lasts until it is deselected; --for and --until apply to assets and albums")
+        }
+        try validate(from: from, to: to)
+        return (from, to, try type.map(MediaType.parse))
+    }
 }

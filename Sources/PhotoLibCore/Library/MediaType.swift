@@ -15,3 +15,13 @@ public enum MediaType: String, Sendable, Codable, CaseIterable {
         return kinds.first ?? .image
     }
 }
+
+extension MediaType {
+    /// A media type as a request names it (`--type`), or the error that lists the ones there are.
+    public static func parse(_ text: String) throws(PhotoLibError) -> MediaType {
+        guard let known = MediaType(rawValue: text) else {
+            throw .invalidParameter(name: "type", reason: "'\(text)' is not one of image, video, live")
+        }
+        return known
+    }
+}

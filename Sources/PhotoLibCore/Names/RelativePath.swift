@@ -76,3 +76,17 @@ public struct RelativePath: Hashable, Sendable, Comparable, CustomStringConverti
         lhs.components.lexicographicallyPrecedes(rhs.components)
     }
 }
+
+extension RelativePath {
+    /// A path as a person typed it (`select`, `deselect`, the page): relative to the
+    /// library, or absolute inside `library`; nil for one outside it or not valid.
+    public init?(typed text: String, library: String) {
+        var relative = text
+        let prefix = library.hasSuffix("/") ? library : library + "/"
+        if text.hasPrefix("/") {
+            guard text.hasPrefix(prefix) || text == library else { return nil }
+            relative = String(text.dropFirst(min(prefix.count, text.count)))
+        }
+        self.init(escaped: relative)
+    }
+}

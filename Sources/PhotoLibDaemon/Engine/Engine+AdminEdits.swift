@@ -141,15 +141,8 @@ extension Engine {
         return edit
     }
 
-    /// A path as typed: relative to the library, or absolute inside it.
     private func libraryRelativePath(_ text: String) -> RelativePath? {
-        var relative = text
-        let prefix = configuration.library.hasSuffix("/") ? configuration.library : configuration.library + "/"
-        if text.hasPrefix("/") {
-            guard text.hasPrefix(prefix) || text == configuration.library else { return nil }
-            relative = String(text.dropFirst(min(prefix.count, text.count)))
-        }
-        return RelativePath(escaped: relative)
+        RelativePath(typed: text, library: configuration.library)
     }
 
     /// What a selection edit changed.

@@ -8,7 +8,6 @@ extension Engine {
     /// it was taken (once; from then on the index looks at each new or changed
     /// file while a rule exists), the app's view is linked again, and it is told to reload.
     func addRule(_ id: AppID, from: Int64, to: Int64, mediaType: MediaType?) throws -> CaptureRule {
-        try CaptureRule.validate(from: from, to: to)
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
         if index.captureClock == nil { index.captureClock = CaptureClock(access: access) }
         try lookAtCaptureTimes()

@@ -5,13 +5,7 @@ import PhotoLibStore
 extension RequestRouter {
     /// `assets`: one page of the library's listing, in the order and with the filters asked for.
     func assets(_ p: AssetsParams) throws -> AssetsResult {
-        var type: MediaType?
-        if let text = p.type {
-            guard let known = MediaType(rawValue: text) else {
-                throw PhotoLibError.invalidParameter(name: "type", reason: "'\(text)' is not one of image, video, live")
-            }
-            type = known
-        }
+        let type = try p.type.map(MediaType.parse)
         let page = try ListingPage(order: p.order, offset: p.offset, limit: p.limit)
         let generation = store.generation
         return try store.read { tx in

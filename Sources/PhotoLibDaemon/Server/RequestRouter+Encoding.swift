@@ -51,8 +51,7 @@ extension RequestRouter {
     }
 
     func appID(_ text: String) throws(PhotoLibError) -> AppID {
-        guard let id = AppID(text) else { throw .invalidAppID(text) }
-        return id
+        try AppID.parse(text)
     }
 
     func params<P: Codable & Sendable>(_ type: P.Type, _ line: [UInt8]) throws(PhotoLibError) -> P {

@@ -3,22 +3,9 @@ import PhotoLibProtocol
 import PhotoLibStore
 
 extension RequestRouter {
-    /// The app a view request is about: an app may name only its own (or none,
-    /// when it has exactly one); an admin must name one.
-    func targetApp(_ requested: String?, _ connection: Connection) throws -> AppID {
-        switch connection.role {
-        case .admin:
-            guard let requested else { throw PhotoLibError.invalidParameter(name: "app", reason: "an admin must name the app") }
-            return try appID(requested)
-        case .app(let apps):
-            guard let requested else {
-                guard apps.count == 1 else { throw PhotoLibError.ambiguousApp(apps: apps.map(\.rawValue)) }
-                return apps[0]
-            }
-            let app = try appID(requested)
-            guard apps.contains(app) else { throw PhotoLibError.otherAppsView(caller: apps[0], target: app) }
-            return app
-        }
+    /// The app a view request is about (`PeerRole.target`).
+    func targetApp(_ requested: String?, _ connection: Connection) throws(PhotoLibError) -> AppID {
+        try connection.role.target(requested)
     }
 
     /// The view's assets and its token, from one read snapshot.
