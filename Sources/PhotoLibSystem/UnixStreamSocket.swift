@@ -91,4 +91,6 @@ public enum PeerSocketOption {
     public static let credentials = Int32(SO_PEERCRED)
     /// `SO_PEERPIDFD` (Linux 6.5): a pidfd of the peer. Bookworm's glibc headers predate it, so its number is spelled here.
     public static let pidfd: Int32 = 77
+    /// `SO_COOKIE`: a number unique to the socket while the system runs (`DescriptorPassing.descriptor(ofSocket:)`).
+    public static let cookie = Int32(SO_COOKIE)
 }

@@ -1,6 +1,7 @@
 import Glibc
 import Logging
 import NIOCore
+import PhotoLibCore
 import PhotoLibProtocol
 import PhotoLibSystem
 
@@ -42,11 +43,8 @@ final class DescriptorSender: ChannelOutboundHandler, @unchecked Sendable {
     /// The connection's descriptor, found at the first transfer.
     private var socket: Int32?
     private var context: ChannelHandlerContext?
-    private var holding = false
-    private var held: [(data: NIOAny, promise: EventLoopPromise<Void>?)] = []
-    private var flushHeld = false
-    private var waiting: [Transfer] = []
-    private var current: Transfer?
+    /// Which write goes when (`TransferGate`'s rule).
+    private var gate = TransferGate<(data: NIOAny, promise: EventLoopPromise<Void>?), Transfer>()
 
     init(logger: Logger) {
         self.logger = logger
@@ -62,19 +60,11 @@ final class DescriptorSender: ChannelOutboundHandler, @unchecked Sendable {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if holding {
-            held.append((data, promise))
-        } else {
-            context.write(data, promise: promise)
-        }
+        if let write = gate.write((data, promise)) { context.write(write.data, promise: write.promise) }
     }
 
     func flush(context: ChannelHandlerContext) {
-        if holding {
-            flushHeld = true
-        } else {
-            context.flush()
-        }
+        if gate.flush() { context.flush() }
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
@@ -92,17 +82,13 @@ final class DescriptorSender: ChannelOutboundHandler, @unchecked Sendable {
                 promise.fail(ChannelError.ioOnClosedChannel)
                 return
             }
-            self.waiting.append(Transfer(line: line, descriptors: descriptors, promise: promise))
-            self.startNext()
+            if let transfer = self.gate.enqueue(Transfer(line: line, descriptors: descriptors, promise: promise)) { self.start(transfer) }
         }
         return promise.futureResult
     }
 
-    private func startNext() {
-        guard current == nil, !waiting.isEmpty, let context else { return }
-        let transfer = waiting.removeFirst()
-        current = transfer
-        holding = true
+    private func start(_ transfer: Transfer) {
+        guard let context else { return finish(.failure(ChannelError.ioOnClosedChannel)) }
         // Completes once every write that passed here before is written.
         context.writeAndFlush(wrapOutboundOut(ByteBuffer())).whenComplete { result in
             switch result {
@@ -124,7 +110,7 @@ final class DescriptorSender: ChannelOutboundHandler, @unchecked Sendable {
         guard let context, let provider = context.channel as? any SocketOptionProvider else {
             return then(.failure(ChannelError.ioOnClosedChannel))
         }
-        let cookie: EventLoopFuture<UInt64> = provider.unsafeGetSocketOption(level: .socket, name: NIOBSDSocket.Option(rawValue: 57 /* SO_COOKIE */))
+        let cookie: EventLoopFuture<UInt64> = provider.unsafeGetSocketOption(level: .socket, name: NIOBSDSocket.Option(rawValue: PeerSocketOption.cookie))
         cookie.whenComplete { result in
             switch result {
             case .failure(let error):
@@ -206,41 +192,26 @@ final class DescriptorSender: ChannelOutboundHandler, @unchecked Sendable {
     }
 
     private func finish(_ result: Result<Void, any Error>) {
-        guard let transfer = current else { return }
-        current = nil
+        let ending = gate.finish()
+        guard let transfer = ending.ended else { return }
         for fd in transfer.descriptors { fd.close() }
-        release()
+        // The writes held during the transfer go through, in their order, before the next one starts.
+        if let context {
+            for write in ending.released { context.write(write.data, promise: write.promise) }
+            if ending.flush { context.flush() }
+        } else {
+            for write in ending.released { write.promise?.fail(ChannelError.ioOnClosedChannel) }
+        }
         transfer.promise.completeWith(result)
-        startNext()
-    }
-
-    /// Lets the writes held during a transfer through, in their order.
-    private func release() {
-        holding = false
-        let writes = held
-        held = []
-        guard let context else {
-            for write in writes { write.promise?.fail(ChannelError.ioOnClosedChannel) }
-            return
-        }
-        for write in writes { context.write(write.data, promise: write.promise) }
-        if flushHeld {
-            flushHeld = false
-            context.flush()
-        }
+        if let next = ending.next { start(next) }
     }
 
     private func failAll(_ error: any Error) {
-        let transfers = (current.map { [$0] } ?? []) + waiting
-        current = nil
-        waiting = []
+        let (transfers, writes) = gate.close()
         for transfer in transfers {
             for fd in transfer.descriptors { fd.close() }
             transfer.promise.fail(error)
         }
-        holding = false
-        let writes = held
-        held = []
         for write in writes { write.promise?.fail(error) }
     }
 }
