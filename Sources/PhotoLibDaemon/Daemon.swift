@@ -110,36 +110,19 @@ public enum Daemon {
             }
         }
         var made: [String] = []
-        for directory in [configuration.state, configuration.views] {
+        for (directory, access) in DaemonDirectories.plan(state: configuration.state, views: configuration.views,
+                                                          inboxes: configuration.inboxes, endpoints: configuration.endpointsDirectory) {
             do {
-                made += try ProcessIdentity.makeDirectories(directory, mode: 0o700)
+                made += try ProcessIdentity.makeDirectories(directory, mode: DaemonDirectories.Access.privateToTheDaemon.mode)
+                // A state directory made by someone else (systemd's StateDirectory=) keeps its mode.
+                if access != .privateToTheDaemon { try ProcessIdentity.setMode(directory, access.mode) }
             } catch {
                 throw PhotoLibError.cannotCreateDirectory(path: directory, errno: error.errno)
             }
         }
-        // Inboxes too: each app reaches its own by name.
-        do {
-            made += try ProcessIdentity.makeDirectories(configuration.inboxes, mode: 0o700)
-        } catch {
-            throw PhotoLibError.cannotCreateDirectory(path: configuration.inboxes, errno: error.errno)
-        }
-        chmod(configuration.inboxes, 0o711)
-        // Endpoints, like views, may be reached by name but not listed.
-        do {
-            _ = try ProcessIdentity.makeDirectories(configuration.endpointsDirectory, mode: 0o700)
-        } catch {
-            throw PhotoLibError.cannotCreateDirectory(path: configuration.endpointsDirectory, errno: error.errno)
-        }
-        chmod(configuration.endpointsDirectory, 0o711)
-        // The views root may be traversed but not listed by others: an app
-        // reaches its own view by name and cannot see which other apps exist.
-        chmod(configuration.views, 0o711)
-
-        let library = ProcessIdentity.canonicalPath(configuration.library) ?? configuration.library
-        let views = ProcessIdentity.canonicalPath(configuration.views) ?? configuration.views
-        if isWithin(views, library) || isWithin(library, views) {
-            throw PhotoLibError.viewsInsideLibrary(library: configuration.library, views: configuration.views)
-        }
+        try DaemonDirectories.checkApart(library: configuration.library, views: configuration.views,
+                                         canonicalLibrary: ProcessIdentity.canonicalPath(configuration.library) ?? configuration.library,
+                                         canonicalViews: ProcessIdentity.canonicalPath(configuration.views) ?? configuration.views)
 
         let libraryFD = try openDirectory(configuration.library)
         defer { libraryFD.close() }
@@ -155,9 +138,7 @@ public enum Daemon {
         if outcome == .otherMount {
             throw PhotoLibError.viewsOnOtherMount(library: configuration.library, views: configuration.views)
         }
-        return made.filter { directory in
-            [configuration.views, configuration.inboxes].contains { $0 != directory && isWithin($0, directory) }
-        }
+        return DaemonDirectories.letThrough(made: made, reached: [configuration.views, configuration.inboxes])
     }
 
     /// A views directory must be empty or already ours: the daemon deletes what does not belong in it.
@@ -178,9 +159,5 @@ public enum Daemon {
         } catch {
             throw PhotoLibError.systemCall(name: "open", path: path, errno: error.errno)
         }
-    }
-
-    private static func isWithin(_ path: String, _ ancestor: String) -> Bool {
-        path == ancestor || path.hasPrefix(ancestor.hasSuffix("/") ? ancestor : ancestor + "/")
     }
 }

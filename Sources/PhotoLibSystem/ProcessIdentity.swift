@@ -80,6 +80,12 @@ public enum ProcessIdentity {
         return created
     }
 
+    /// Sets the permission bits of `path` (`chmod(2)`, which follows a symlink:
+    /// the daemon's own directories, named in its configuration).
+    public static func setMode(_ path: String, _ mode: UInt32) throws(SystemCallError) {
+        _ = try systemCall("chmod \(path)") { chmod(path, mode_t(mode)) }
+    }
+
     /// Hands memory freed after a large one-off job (the start-up walk) back to the kernel,
     /// so resident memory reflects what the daemon keeps, not what it once needed.
     public static func releaseFreeMemory() {

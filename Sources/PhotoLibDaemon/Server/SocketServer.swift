@@ -72,12 +72,12 @@ final class SocketServer: Sendable {
             } else {
                 channel = try bootstrap.bind(unixDomainSocketPath: path).wait()
                 // Anyone may connect; the peer's uid from SO_PEERCRED decides what it may do.
-                chmod(path, 0o666)
+                try ProcessIdentity.setMode(path, 0o666)
             }
         } catch {
             // The error worth reporting is the bind's; the event loops are ours alone and end with the process.
             try? group.syncShutdownGracefully()
-            throw PhotoLibError.socketFailed(path: path, errno: (error as? IOError)?.errnoCode ?? EIO)
+            throw PhotoLibError.socketFailed(path: path, errno: (error as? IOError)?.errnoCode ?? (error as? SystemCallError)?.errno ?? EIO)
         }
     }
 
