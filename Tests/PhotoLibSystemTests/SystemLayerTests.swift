@@ -89,4 +89,29 @@ final class SystemLayerTests {
         let foundation = Int64(Date().timeIntervalSince1970)
         #expect(abs(foundation - now) <= 2, "\(now) vs \(foundation)")
     }
+
+    @Test("a file is placed under the first free name, never over another; a name gone is nil; a directory gone is nil, not an error")
+    func placing() throws {
+        let root = try Directory.open(path: directory)
+        defer { root.close() }
+        for name in ["a.jpg", "a (2).jpg", "b.jpg"] { _ = FileManager.default.createFile(atPath: directory + "/" + name, contents: Data(name.utf8)) }
+        let album = try Directory.openOrMake(RelativePath(escaped: "Imported/2026")!, in: root, mode: 0o700)
+        defer { album.close() }
+        _ = FileManager.default.createFile(atPath: directory + "/Imported/2026/a.jpg", contents: Data("old".utf8))
+        func candidate(_ attempt: Int) -> FileName { ImportNaming.candidate(for: FileName("a.jpg")!, attempt: attempt) }
+        var announced: [String] = []
+        let placed = try Directory.renameToFreeName(FileName("a.jpg")!, in: root, into: album, candidates: candidate,
+                                                    announce: { announced.append($0.escaped) })
+        #expect(placed?.escaped == "a (2).jpg")
+        #expect(announced == ["a.jpg", "a (2).jpg"])
+        #expect(try String(contentsOfFile: directory + "/Imported/2026/a.jpg", encoding: .utf8) == "old")
+        #expect(try Directory.renameToFreeName(FileName("gone.jpg")!, in: root, into: album, candidates: { _ in FileName("x.jpg")! }) == nil)
+        #expect(try Directory.openIfPresent(RelativePath(escaped: "Nowhere")!, in: root) == nil)
+        #expect(try Directory.openIfPresent(RelativePath(escaped: "b.jpg")!, in: root) == nil, "a file where the album was: no album there")
+        #expect(try Directory.openIfPresent(RelativePath(escaped: "Imported")!, in: root).map { $0.close(); return true } == true)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/Link", withDestinationPath: directory + "/Imported")
+        #expect(throws: SystemCallError.self, "a symlink on the way is refused") {
+            try Directory.openOrMake(RelativePath(escaped: "Link/2027")!, in: root, mode: 0o700)
+        }
+    }
 }

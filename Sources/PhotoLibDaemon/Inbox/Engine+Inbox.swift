@@ -143,7 +143,7 @@ extension Engine {
         let (root, rootStatus) = try openLibraryRoot()
         defer { root.close() }
         let albumPath = configuration.importAlbum.appending(FileName(app.id.rawValue)!)
-        let album = try openOrMakeAlbum(albumPath, in: root, mode: 0o700 | (rootStatus.permissions & 0o055))
+        let album = try Directory.openOrMake(albumPath, in: root, mode: 0o700 | (rootStatus.permissions & 0o055))
         defer { album.close() }
         let id = try store.write { tx in
             try tx.beginImport(app.id, source: name, device: opened.device, inode: opened.inode, birth: opened.birthTime, album: albumPath, at: now)

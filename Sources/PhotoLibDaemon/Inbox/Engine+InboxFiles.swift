@@ -24,39 +24,17 @@ extension Engine {
     /// Renames the copy to `name`, or the first free `name (N)`, never
     /// overwriting; `announce` records each name before it is tried.
     func place(_ temporary: FileName, as name: FileName, in album: FileDescriptor, announce: (FileName) throws -> Void) throws -> FileName {
-        for attempt in 1...10_000 {
-            let candidate = ImportNaming.candidate(for: name, attempt: attempt)
-            try announce(candidate)
-            let outcome: Int32
-            do {
-                try Directory.renameNoReplace(temporary, in: album, to: candidate, in: album)
-                outcome = 0
-            } catch {
-                outcome = error.errno
-            }
-            if outcome == 0 { return candidate }
-            if outcome != EEXIST { throw SystemCallError("renameat2", errno: outcome) }
+        guard let placed = try Directory.renameToFreeName(temporary, in: album, into: album, candidates: { ImportNaming.candidate(for: name, attempt: $0) },
+                                                          announce: announce) else {
+            throw SystemCallError("renameat2 \(temporary)", errno: ENOENT)  // the copy is ours: gone means someone removed it
         }
-        throw SystemCallError("renameat2", errno: EEXIST)
+        return placed
     }
 
     /// Renames `name` into `target` under its own name or the first free
     /// `name (N)`; nil when it is gone.
     func moveAside(_ name: FileName, from inbox: FileDescriptor, into target: FileDescriptor) throws -> FileName? {
-        for attempt in 1...10_000 {
-            let candidate = ImportNaming.candidate(for: name, attempt: attempt)
-            let outcome: Int32
-            do {
-                try Directory.renameNoReplace(name, in: inbox, to: candidate, in: target)
-                outcome = 0
-            } catch {
-                outcome = error.errno
-            }
-            if outcome == 0 { return candidate }
-            if outcome == ENOENT { return nil }
-            if outcome != EEXIST { throw SystemCallError("renameat2", errno: outcome) }
-        }
-        throw SystemCallError("renameat2", errno: EEXIST)
+        try Directory.renameToFreeName(name, in: inbox, into: target, candidates: { ImportNaming.candidate(for: name, attempt: $0) })
     }
 
     /// Removes an inbox file once its import is recorded, if it is still the file imported.
@@ -73,7 +51,7 @@ extension Engine {
         let (root, _) = try openLibraryRoot()
         defer { root.close() }
         for record in unfinished {
-            guard let album = try openIfPresent(record.album, in: root) else {
+            guard let album = try Directory.openIfPresent(record.album, in: root) else {
                 // The album is gone, and the copy with it: the inbox file, still there, is taken again.
                 try store.write { try $0.dropImport(record.id) }
                 continue
@@ -99,15 +77,6 @@ extension Engine {
         }
     }
 
-    /// The directory, or nil when it is gone; any other failure is thrown, never taken for "gone".
-    func openIfPresent(_ path: RelativePath, in root: FileDescriptor) throws(SystemCallError) -> FileDescriptor? {
-        switch Result(catching: { () throws(SystemCallError) in try Directory.open(path, in: root) }) {
-        case .success(let directory): return directory
-        case .failure(let error) where error.isNotFound: return nil
-        case .failure(let error): throw error
-        }
-    }
-
     func openLibraryRoot() throws -> (FileDescriptor, FileStatus) {
         let root = try Directory.open(path: configuration.library)
         do {
@@ -116,17 +85,5 @@ extension Engine {
             root.close()
             throw error
         }
-    }
-
-    /// Opens (making what is missing) an album below the root, one `O_NOFOLLOW` step at a time.
-    func openOrMakeAlbum(_ path: RelativePath, in root: FileDescriptor, mode: UInt32) throws -> FileDescriptor {
-        var current = try Directory.duplicate(root)
-        for component in path.components {
-            let parent = current
-            defer { parent.close() }
-            try Directory.makeDirectory(component, in: parent, mode: mode)
-            current = try Directory.open(component, in: parent)
-        }
-        return current
     }
 }
