@@ -23,3 +23,39 @@ struct FullViewFilesTests {
         #expect(Set(ViewPolicy.fullViewFiles(inAlbum: files).keys) == [FileName("a.jpg")!])
     }
 }
+
+@Suite("What a selection edit adds to an app's view")
+struct SelectionEditRuleTests {
+    func asset(_ row: Int64, album: AlbumTree.ID = AlbumTree.rootID) -> LocatedAsset {
+        let facts = FileFacts(device: 1, inode: UInt64(row), size: 3, modificationTime: 4, permissions: 0o644)
+        let member = LocatedMember(rowID: row, path: RelativePath(escaped: "IMG_\(row).jpg")!, mediaType: .image, file: facts)
+        return LocatedAsset(rowID: row, id: AssetID.fromBits(high: UInt64(row), low: 1), mediaType: .image, members: [member],
+                            ancestry: [album, AlbumTree.rootID])
+    }
+
+    func app() -> AppRecord {
+        var generator = SystemRandomNumberGenerator()
+        return AppRecord(id: AppID("org.example.Viewer")!, uid: 1000, purpose: "", readWrite: .limited, addOnly: .notDetermined,
+                         viewName: FileName("v")!, assetIDs: AppAssetIDs.random(using: &generator))
+    }
+
+    @Test("newly granted: what the edit grants and was not granted before, each once, whether named or by album")
+    func newlyGranted() {
+        let (one, two, three) = (asset(1), asset(2, album: 5), asset(3))
+        let before = ViewPolicy(layout: .limited, selectedAssets: [1], selectedAlbums: [])
+        let after = ViewPolicy(layout: .limited, selectedAssets: [1, 3], selectedAlbums: [5])
+        #expect(before.newlyGranted(by: after, among: [one, two, three, two]) == [two.id, three.id])
+        #expect(after.newlyGranted(by: before, among: [one, two, three]).isEmpty, "a removal adds nothing")
+    }
+
+    @Test("the view's change: inserted for what joined, removed for what left, nothing for an asset outside before and after")
+    func viewChange() {
+        let record = app()
+        let before = AppViewContext(app: record, selectedAssets: [1, 2], selectedAlbums: [])
+        let after = AppViewContext(app: record, selectedAssets: [2, 3], selectedAlbums: [])
+        let details = before.changes(to: after, touching: [asset(1), asset(2), asset(3), asset(4)])
+        #expect(details.removed.count == 1 && details.inserted.count == 1 && details.changed.isEmpty)
+        #expect(details.removed.first?.entry == before.viewAsset(asset(1))?.entry)
+        #expect(details.inserted.first?.entry == after.viewAsset(asset(3))?.entry)
+    }
+}

@@ -10,3 +10,22 @@ public enum ViewChange: Sendable, Equatable {
     case asset(old: LocatedAsset?, new: LocatedAsset?)
 }
 
+
+extension ViewChange {
+    /// The asset as it was before the change, when there was one.
+    public var oldAsset: LocatedAsset? {
+        guard case .asset(let old, _) = self else { return nil }
+        return old
+    }
+
+    /// The asset as it is after the change, when there is one.
+    public var newAsset: LocatedAsset? {
+        guard case .asset(_, let new) = self else { return nil }
+        return new
+    }
+
+    /// The member files an asset change had before it: whose derivatives may have lost their last view.
+    public var memberRowIDs: [Int64] {
+        oldAsset?.members.map(\.rowID) ?? []
+    }
+}

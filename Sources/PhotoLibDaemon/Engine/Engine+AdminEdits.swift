@@ -201,10 +201,7 @@ extension Engine {
             if adding {
                 let grantedAfter = ViewPolicy(layout: .limited, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id),
                                               selectedRules: try tx.selectedRules(id))
-                var seen = Set<AssetID>()
-                for case .asset(_, let located?) in changes where !grantedBefore.isGranted(located) && grantedAfter.isGranted(located) {
-                    if seen.insert(located.id).inserted { added.append(located.id) }
-                }
+                added = grantedBefore.newlyGranted(by: grantedAfter, among: changes.compactMap(\.newAsset))
             }
             if let answering {
                 guard try tx.request(id: answering.id) != nil else { throw PhotoLibError.unknownRequest(answering.id) }
@@ -225,11 +222,7 @@ extension Engine {
                                            selectedRules: try tx.selectedRules(id),
                                            appearance: appearance(for: app))
                 if adding { prepareWithoutLocation(changes.compactMap(\.newAsset), for: [after]) }
-                var coalescer = ChangeCoalescer()
-                for case .asset(let old?, _) in changes {
-                    coalescer.add(id: old.id.rawValue, old: before.viewAsset(old), new: after.viewAsset(old))
-                }
-                let details = coalescer.details
+                let details = before.changes(to: after, touching: changes.compactMap(\.oldAsset))
                 if !details.isEmpty { published.append(try journal.recordChange(id, details, reason: reason, tx: tx)) }
             }
             return (changedIDs, changedAlbums, changes)

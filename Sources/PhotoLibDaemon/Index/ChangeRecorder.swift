@@ -30,17 +30,3 @@ final class ChangeRecorder {
         changes.append(try change())
     }
 }
-
-extension ViewChange {
-    /// The member files an asset change had before it: whose derivatives may have lost their last view.
-    /// The asset as it is after the change, when there is one.
-    var newAsset: LocatedAsset? {
-        guard case .asset(_, let new) = self else { return nil }
-        return new
-    }
-
-    var memberRowIDs: [Int64] {
-        guard case .asset(let old, _) = self else { return [] }
-        return old?.members.map(\.rowID) ?? []
-    }
-}
