@@ -198,3 +198,35 @@ struct AlbumSearchTests {
         _ = home
     }
 }
+
+@Suite("A listing's keys and an asset's withheld reason, as the page reads them")
+struct ListingKeyRuleTests {
+    @Test("keys sort by album path then name; the album's path comes from the tree")
+    func keysByAlbumPath() throws {
+        var albums = AlbumTree()
+        albums.insert(id: 2, parent: AlbumTree.rootID, name: FileName("Zoo")!)
+        albums.insert(id: 3, parent: AlbumTree.rootID, name: FileName("Beach")!)
+        let keys = [ListingKey(rowID: 10, album: 2, name: Array("a.jpg".utf8), modificationTime: 5),
+                    ListingKey(rowID: 11, album: 3, name: Array("z.jpg".utf8), modificationTime: 9),
+                    ListingKey(rowID: 12, album: AlbumTree.rootID, name: Array("m.jpg".utf8), modificationTime: 1)]
+        let sortKeys = ListingSortKeys(keys, albums: albums)
+        #expect(sortKeys.count == 3)
+        let byPath = try ListingPage(order: "path", offset: 0, limit: 10).window(of: sortKeys).map { keys[$0].rowID }
+        #expect(byPath == [11, 10, 12], "by bytes: Beach/z.jpg, Zoo/a.jpg, m.jpg")
+        let newest = try ListingPage(order: "newest", offset: 0, limit: 10).window(of: sortKeys).map { keys[$0].rowID }
+        #expect(newest == [11, 10, 12])
+    }
+
+    @Test("withheld: the reason of a current check that could not tell; a stale check or one that could tell is none")
+    func withheldReason() {
+        let facts = FileFacts(device: 1, inode: 7, size: 10, modificationTime: 100, permissions: 0o644)
+        let member = MemberRecord(rowID: 1, asset: 1, album: AlbumTree.rootID, name: FileName("a.jpg")!, mediaType: .image, file: facts)
+        let record = AssetRecord(rowID: 1, id: AssetID.fromBits(high: 1, low: 1), mediaType: .image, members: [member])
+        #expect(record.withheldReason(checks: [1: LocationCheck(of: facts, outcome: .cannotTell("exiv2 cannot read it"))]) == "exiv2 cannot read it")
+        var changed = facts
+        changed.size = 11
+        #expect(record.withheldReason(checks: [1: LocationCheck(of: changed, outcome: .cannotTell("old"))]) == nil)
+        #expect(record.withheldReason(checks: [1: LocationCheck(of: facts, outcome: .noLocation)]) == nil)
+        #expect(record.withheldReason(checks: [:]) == nil)
+    }
+}

@@ -51,3 +51,15 @@ public struct AssetRecord: Sendable, Equatable {
     /// The first refusal among the members, when one is refused.
     public var refusal: LinkRefusal? { members.lazy.compactMap(\.refusal).first }
 }
+
+extension AssetRecord {
+    /// Why the asset is withheld from apps without location, when it is: the
+    /// first member whose check, current for its content, could not tell.
+    public func withheldReason(checks: [Int64: LocationCheck]) -> String? {
+        members.lazy.compactMap { member -> String? in
+            guard let check = checks[member.rowID], check.isCurrent(for: member.file),
+                  case .cannotTell(let reason) = check.outcome else { return nil }
+            return reason
+        }.first
+    }
+}

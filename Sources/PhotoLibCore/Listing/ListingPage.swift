@@ -123,3 +123,20 @@ public struct ListingSortKeys: Sendable {
         times.append(modificationTime)
     }
 }
+
+extension ListingSortKeys {
+    /// The keys of a listing's assets, each by its album's path in `albums` and
+    /// its name; every album's path is read from the tree once.
+    public init(_ keys: [ListingKey], albums: AlbumTree) {
+        self.init(capacity: keys.count)
+        var albumPaths: [AlbumTree.ID: [UInt8]] = [:]
+        for key in keys {
+            let albumPath = albumPaths[key.album] ?? {
+                let bytes = albums.path(of: key.album)?.bytes ?? []
+                albumPaths[key.album] = bytes
+                return bytes
+            }()
+            append(modificationTime: key.modificationTime, path: albumPath, key.name)
+        }
+    }
+}

@@ -25,17 +25,8 @@ extension RequestRouter {
             // Only the keys of every asset are read (and sorted); whole records only for the page asked for.
             let listing = try listings.keys(for: filter, generation: generation) ?? {
                 let keys = try tx.listingKeys(filter)
-                var albumPaths: [AlbumTree.ID: [UInt8]] = [:]
-                var sortKeys = ListingSortKeys(capacity: keys.count)
-                for key in keys {
-                    let albumPath = albumPaths[key.album] ?? {
-                        let bytes = albums.path(of: key.album)?.bytes ?? []
-                        albumPaths[key.album] = bytes
-                        return bytes
-                    }()
-                    sortKeys.append(modificationTime: key.modificationTime, path: albumPath, key.name)
-                }
-                let entry = ListingCache.Entry(generation: generation, filter: filter, rowIDs: keys.map(\.rowID), keys: sortKeys)
+                let entry = ListingCache.Entry(generation: generation, filter: filter, rowIDs: keys.map(\.rowID),
+                                               keys: ListingSortKeys(keys, albums: albums))
                 listings.keep(entry)
                 return entry
             }()
@@ -43,13 +34,6 @@ extension RequestRouter {
             let records = try tx.assets(rowIDs: window)
             // Why a file is withheld from apps without location, when it is (its check, for its content now).
             let checks = try tx.locationChecks(members: records.flatMap { $0.members.map(\.rowID) })
-            func withheld(_ record: AssetRecord) -> String? {
-                record.members.lazy.compactMap { member -> String? in
-                    guard let check = checks[member.rowID], check.isCurrent(for: member.file),
-                          case .cannotTell(let reason) = check.outcome else { return nil }
-                    return reason
-                }.first
-            }
             var ids: AppAssetIDs?
             if let text = p.app {
                 let app = try appID(text)
@@ -58,7 +42,7 @@ extension RequestRouter {
             }
             return AssetsResult(assets: records.map { record in
                 var info = AssetInfo(record, albums: albums)
-                info.withheld = withheld(record)
+                info.withheld = record.withheldReason(checks: checks)
                 info.appID = ids?.id(for: record.id).rawValue
                 return info
             }, total: listing.rowIDs.count)
