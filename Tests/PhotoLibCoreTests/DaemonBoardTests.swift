@@ -130,3 +130,27 @@ struct DaemonBoardTests {
         await waiting.value
     }
 }
+
+@Suite("Requests waiting for replies on one connection")
+struct RequestBacklogTests {
+    @Test("bytes waiting are bounded by twice the line limit, never under 4 MiB; answering frees them")
+    func bytes() {
+        let small = RequestBacklog(lineLimit: 1 << 20)
+        #expect(small.maximumBytes == 4 << 20)
+        let large = RequestBacklog(lineLimit: 16 << 20)
+        #expect(large.maximumBytes == 32 << 20)
+        #expect(small.admit(3 << 20))
+        #expect(!small.admit(2 << 20), "5 MiB waiting: over")
+        small.answered(3 << 20)
+        small.answered(2 << 20)
+        #expect(small.admit(4 << 20))
+        #expect(small.refusal.message.contains("64 requests or 4 MiB"))
+    }
+
+    @Test("an idle connection closes unless it listens; an unfinished line closes it even then")
+    func idle() {
+        #expect(RequestBacklog.closesWhenIdle(listening: false, unfinishedLine: false))
+        #expect(!RequestBacklog.closesWhenIdle(listening: true, unfinishedLine: false))
+        #expect(RequestBacklog.closesWhenIdle(listening: true, unfinishedLine: true))
+    }
+}

@@ -8,21 +8,15 @@ import Synchronization
 /// One client connection: identify the peer, frame lines, answer them in order.
 ///
 /// Requests are answered one at a time, in order, by a task that reads from a
-/// bounded stream; a client that pipelines more than `maximumPending` requests,
-/// or more than `maximumPendingBytes` of them, without reading replies is
-/// disconnected rather than buffered without limit.
+/// bounded stream; how many may wait is `RequestBacklog`'s rule.
 final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     // @unchecked: NIO calls every method on the channel's event loop; the
     // mutable state is touched only there.
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    static let maximumPending = 64
-    /// Request bytes waiting for their replies, at most (docs/PROTOCOL.md): at
-    /// least two whole lines of the line limit, and never less than 4 MiB.
-    let maximumPendingBytes: Int
-    /// Bytes of requests framed but not yet answered; the reply task takes them off.
-    private let pendingBytes = ByteCounter()
+    /// Requests framed but not yet answered; the reply task takes them off.
+    private let backlog: RequestBacklog
 
     private let router: RequestRouter
     /// The socket this connection came through: the main one or an app's endpoint.
@@ -42,7 +36,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         self.limits = limits
         self.logger = logger
         framer = LineFramer(limit: lineLimit)
-        maximumPendingBytes = max(4 << 20, 2 * lineLimit)
+        backlog = RequestBacklog(lineLimit: lineLimit)
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -103,11 +97,11 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         let connection = Connection(channel: channel, uid: uid, role: role, hub: router.hub, sender: sender)
         self.connection = connection
         router.connections.add(connection)
-        let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingOldest(Self.maximumPending))
+        let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingOldest(RequestBacklog.maximumLines))
         lines = continuation
         channel.writeAndFlush(ByteBuffer(bytes: router.greeting(for: role)), promise: nil)
         let router = self.router
-        let pendingBytes = self.pendingBytes
+        let backlog = self.backlog
         Task {
             for await line in stream {
                 // nil: a subscribe reply, already sent in order with its events.
@@ -118,7 +112,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
                         channel.close(promise: nil)  // the peer is gone: nothing more to answer
                     }
                 }
-                pendingBytes.count.subtract(line.count, ordering: .relaxed)
+                backlog.answered(line.count)
             }
         }
         drainFramer(channel: channel)
@@ -139,15 +133,12 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         do {
             while let line = try framer.nextLine() {
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-                let waiting = pendingBytes.count.add(line.count, ordering: .relaxed).newValue
-                var overflowed = waiting > maximumPendingBytes
+                var overflowed = !backlog.admit(line.count)
                 if !overflowed, case .dropped = lines?.yield(line) { overflowed = true }
                 if overflowed {
                     refusing = true
                     lines?.finish()
-                    channel.writeAndFlush(ByteBuffer(bytes: router.errorLine(
-                        .malformedRequest("more than \(Self.maximumPending) requests or \(maximumPendingBytes >> 20) MiB of them are waiting for replies; read replies before sending more")))
-                    ).whenComplete { _ in channel.close(promise: nil) }
+                    channel.writeAndFlush(ByteBuffer(bytes: router.errorLine(backlog.refusal))).whenComplete { _ in channel.close(promise: nil) }
                     return
                 }
             }
@@ -189,7 +180,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
             let listening = connection.map {
                 $0.isSubscribed || router.engine.answers.isWaiting(ObjectIdentifier($0)) || router.engine.picks.isWaiting(ObjectIdentifier($0))
             } ?? false
-            if !listening || framer.pendingByteCount > 0 {
+            if RequestBacklog.closesWhenIdle(listening: listening, unfinishedLine: framer.pendingByteCount > 0) {
                 context.close(promise: nil)
                 return
             }
@@ -200,11 +191,6 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
-}
-
-/// A byte count shared by the event loop (which adds) and the reply task (which takes off).
-final class ByteCounter: Sendable {
-    let count = Atomic<Int>(0)
 }
 
 /// `struct ucred` from `<sys/socket.h>`: pid, uid, gid.

@@ -1,0 +1,41 @@
+import Synchronization
+
+/// The requests one connection may have waiting for their replies (docs/PROTOCOL.md):
+/// at most `maximumLines` lines and `maximumBytes` bytes of them. A client that
+/// pipelines past either without reading replies is disconnected with
+/// `refusal`, rather than buffered without limit.
+///
+/// Shared by the connection's event loop, which frames lines (`admit`), and the
+/// task that answers them (`answered`).
+public final class RequestBacklog: Sendable {
+    public static var maximumLines: Int { 64 }
+    /// At least two whole lines of the line limit, and never less than 4 MiB.
+    public let maximumBytes: Int
+    private let bytes = Atomic<Int>(0)
+
+    public init(lineLimit: Int) {
+        maximumBytes = max(4 << 20, 2 * lineLimit)
+    }
+
+    /// A line of `count` bytes is framed: false when it takes the connection past its bytes.
+    public func admit(_ count: Int) -> Bool {
+        bytes.add(count, ordering: .relaxed).newValue <= maximumBytes
+    }
+
+    /// A line of `count` bytes was answered.
+    public func answered(_ count: Int) {
+        bytes.subtract(count, ordering: .relaxed)
+    }
+
+    /// What the client is told as it is disconnected.
+    public var refusal: PhotoLibError {
+        .malformedRequest("more than \(Self.maximumLines) requests or \(maximumBytes >> 20) MiB of them are waiting for replies; read replies before sending more")
+    }
+
+    /// Whether an idle connection is closed (nothing sent for the idle timeout):
+    /// yes unless it listens (subscribed, or waiting for an answer), and always
+    /// when it left a request line unfinished. A subscriber may stay silent for ever.
+    public static func closesWhenIdle(listening: Bool, unfinishedLine: Bool) -> Bool {
+        !listening || unfinishedLine
+    }
+}
