@@ -72,4 +72,17 @@ struct RequestRuleTests {
         #expect(record.status(askedBy: .review) == .limited)
         #expect(record.status(askedBy: .pick(PickOptions())) == .limited)
     }
+
+    @Test("an app on a uid of its own is let in by ACL; the owner's and root's are not; its places share its view name")
+    func ownUIDAndPaths() {
+        var generator = SystemRandomNumberGenerator()
+        func app(uid: UInt32) -> AppRecord {
+            AppRecord(id: viewer, uid: uid, purpose: "", readWrite: .limited, addOnly: .notDetermined,
+                      viewName: FileName("k3x9")!, assetIDs: AppAssetIDs.random(using: &generator))
+        }
+        #expect(app(uid: 4242).ownUID(ownerUID: 1000) == 4242)
+        #expect(app(uid: 1000).ownUID(ownerUID: 1000) == nil)
+        #expect(app(uid: 0).ownUID(ownerUID: 1000) == nil)
+        #expect(app(uid: 4242).path(under: "/run/user/1000/photolibd/endpoints") == "/run/user/1000/photolibd/endpoints/k3x9")
+    }
 }

@@ -26,6 +26,19 @@ public struct AppRecord: Sendable, Equatable {
 
     public var layout: ViewLayout { ViewLayout(readWrite: readWrite) }
 
+    /// The app's uid when it runs as a user of its own, who must be let into its
+    /// view, inbox and endpoint by an ACL entry; nil for the owner's uid and
+    /// root's, who reach them anyway.
+    public func ownUID(ownerUID: UInt32) -> UInt32? {
+        uid != ownerUID && uid != 0 ? uid : nil
+    }
+
+    /// Where the app's own directory or socket is under `parent` (the views, inboxes
+    /// or endpoints directory): its random view name, the same in each.
+    public func path(under parent: String) -> String {
+        parent + "/" + String(decoding: viewName.bytes, as: UTF8.self)
+    }
+
     /// The status a request of `kind` is about: its access level's, read-write's for a review.
     public func status(askedBy kind: RequestKind) -> AuthorizationStatus {
         kind.access == .addOnly ? addOnly : readWrite

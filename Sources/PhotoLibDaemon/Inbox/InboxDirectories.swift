@@ -30,7 +30,7 @@ final class InboxDirectories {
     }
 
     func path(of app: AppRecord) -> String {
-        path + "/" + String(decoding: app.viewName.bytes, as: UTF8.self)
+        app.path(under: path)
     }
 
     /// The open inbox of an app, if it has one now.
@@ -98,9 +98,9 @@ final class InboxDirectories {
             let rejected = try Directory.open(InboxPolicy.rejectedDirectory, in: directory)
             defer { rejected.close() }
             for target in [directory, rejected] {
-                if app.uid != ownerUID && app.uid != 0 {
-                    try AccessControl.apply(access: ViewAccessList(inboxWriter: app.uid),
-                                            inherited: ViewAccessList(inboxFilesReadableBy: ownerUID, writer: app.uid), to: target)
+                if let writer = app.ownUID(ownerUID: ownerUID) {
+                    try AccessControl.apply(access: ViewAccessList(inboxWriter: writer),
+                                            inherited: ViewAccessList(inboxFilesReadableBy: ownerUID, writer: writer), to: target)
                 } else {
                     try AccessControl.clear(target)
                 }

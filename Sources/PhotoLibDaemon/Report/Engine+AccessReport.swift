@@ -16,7 +16,7 @@ struct OpenKey: Hashable, Sendable {
 extension Engine {
     /// Watches exactly the views of `apps`.
     func syncViewOpens(_ apps: [AppRecord]) {
-        viewOpens?.sync(Dictionary(apps.map { ($0.id, configuration.views + "/" + String(decoding: $0.viewName.bytes, as: UTF8.self)) },
+        viewOpens?.sync(Dictionary(apps.map { ($0.id, $0.path(under: configuration.views)) },
                                    uniquingKeysWith: { first, _ in first }))
     }
 

@@ -3,7 +3,6 @@ import NIOCore
 import PhotoLibCore
 import PhotoLibProtocol
 import PhotoLibSystem
-import Synchronization
 
 /// One client connection: identify the peer, frame lines, answer them in order.
 ///

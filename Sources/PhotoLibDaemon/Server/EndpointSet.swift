@@ -43,7 +43,7 @@ actor EndpointSet {
 
     /// The endpoint path of an app (whether or not it is bound now).
     nonisolated func path(of app: AppRecord) -> String {
-        directory + "/" + String(decoding: app.viewName.bytes, as: UTF8.self)
+        app.path(under: directory)
     }
 
     /// Starts accepting on endpoints with `listeners`, which hands each
@@ -94,7 +94,7 @@ actor EndpointSet {
             await close(app.id, endpoint)
         }
         do {
-            let appUID = app.uid != ownerUID && app.uid != 0 ? app.uid : nil
+            let appUID = app.ownUID(ownerUID: ownerUID)
             if let fd = passed.removeValue(forKey: String(decoding: app.viewName.bytes, as: UTF8.self)) {
                 // systemd's socket, already listening there: connections queued
                 // while the daemon started are accepted now.

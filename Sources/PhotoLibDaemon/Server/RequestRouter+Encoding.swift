@@ -25,9 +25,9 @@ extension RequestRouter {
         AppInfo(
             app: record.id.rawValue, uid: record.uid, purpose: record.purpose,
             readWrite: record.readWrite.rawValue, addOnly: record.addOnly.rawValue,
-            view: configuration.views + "/" + String(decoding: record.viewName.bytes, as: UTF8.self),
+            view: record.path(under: configuration.views),
             endpoint: endpoints.path(of: record),
-            inbox: configuration.inboxes + "/" + String(decoding: record.viewName.bytes, as: UTF8.self),
+            inbox: record.path(under: configuration.inboxes),
             selectedAssets: try tx.selectedAssetRowIDs(record.id).count,
             selectedAlbums: try tx.selectedAlbums(record.id).count,
             readWriteEnd: try tx.authorizationEnd(record.id, access: .readWrite).map { ($0.endsAt, $0.returnsTo.rawValue) },

@@ -124,7 +124,7 @@ final class ViewMaintainer {
 
     /// Whether the app runs under a uid of its own (not the owner's, not root's, who can read everything anyway).
     func hasOwnUID(_ app: AppRecord) -> Bool {
-        app.uid != ownerUID && app.uid != 0
+        app.ownUID(ownerUID: ownerUID) != nil
     }
 
     /// Lets the app's uid, and no one else, read and enter a directory of its
