@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/random.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <linux/fs.h>
@@ -398,4 +399,8 @@ int photolibd_spawn_helper(const char *path, char *const argv[], int channel, in
     posix_spawn_file_actions_adddup2(&actions, channel, 0);
     posix_spawn_file_actions_adddup2(&actions, channel, 1);
     return spawn_clean(path, argv, &actions, 0, pid);
+}
+
+long photolibd_getrandom(void *buffer, unsigned long length) {
+    return (long)getrandom(buffer, length, 0);
 }

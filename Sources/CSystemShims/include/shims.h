@@ -29,6 +29,10 @@ int photolibd_unix_connect(const char *path);
 /// Creates, binds and listens on a Unix stream socket. Returns the fd, or -1 with errno set.
 int photolibd_unix_listen(const char *path, int backlog);
 
+/// getrandom(2) (Glibc's Swift module does not export <sys/random.h>): bytes
+/// from the kernel's CSPRNG; the count read, or -1 with errno.
+long photolibd_getrandom(void *buffer, unsigned long length);
+
 /// accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK). Returns the connection's fd, or -1 with errno set.
 int photolibd_accept(int fd);
 

@@ -25,7 +25,7 @@ final class LibraryIndex {
     let board: StatusBoard
     let logger: Logger
     var albums: AlbumTree
-    var generator = SystemRandomNumberGenerator()
+    var generator = BufferedRandom()
     /// The uid photolibd runs as: files it does not own are refused (`LinkRefusal`).
     let daemonUID: UInt32
     /// Library paths that could not be read at the last look, and why: their
