@@ -6,7 +6,35 @@ import PhotoLibSystem
 
 /// The incremental step: one batch of `ViewChange`s, a few links per changed asset,
 /// ending where the whole-view reconcile would.
+///
+/// An app's links are gathered across the batch and made together, a
+/// directory's at a time and on every core past `parallelLinkThreshold` (a
+/// burst of 10,000 files into one album is 10,000 links into one directory).
+/// Order still holds: before anything else touches an entry waiting to be
+/// linked, or an album changes, what waits is linked first (`PendingLinks`).
 extension ViewMaintainer {
+    /// Links gathered for one app's view, to make together.
+    struct PendingLinks {
+        /// In the order asked; at most one per entry path.
+        private(set) var links: [(path: RelativePath, source: LinkSource)] = []
+        private var paths: Set<RelativePath> = []
+
+        func isWaiting(_ path: RelativePath) -> Bool { paths.contains(path) }
+
+        mutating func add(_ path: RelativePath, _ source: LinkSource) {
+            links.append((path, source))
+            paths.insert(path)
+        }
+
+        mutating func take() -> [(path: RelativePath, source: LinkSource)] {
+            defer {
+                links = []
+                paths = []
+            }
+            return links
+        }
+    }
+
     /// Applies a batch of changes to every app's view. Returns the apps whose
     /// view needs a full reconcile (an album moved under a live album grant,
     /// or an incremental step could not be done).
@@ -22,18 +50,49 @@ extension ViewMaintainer {
                 needsReconcile.insert(context.app.id)
                 continue
             }
+            var pending = PendingLinks()
             for change in changes {
-                if !apply(change, to: view, context: context) {
+                if !apply(change, to: view, context: context, pending: &pending) {
                     needsReconcile.insert(context.app.id)
                 }
             }
+            if !link(&pending, in: view, app: context.app.id) { needsReconcile.insert(context.app.id) }
         }
         return needsReconcile
     }
 
+    /// Makes the links waiting for one view, each directory's together; an entry that
+    /// cannot be linked now is removed unless it is already the right file. Returns
+    /// false when the view needs a full reconcile.
+    private func link(_ pending: inout PendingLinks, in view: ViewDirectories, app: AppID) -> Bool {
+        let waiting = pending.take()
+        guard !waiting.isEmpty else { return true }
+        do {
+            // Directories are looked up again here, one at a time: the view's cache may have closed one meanwhile.
+            let byDirectory = Dictionary(grouping: waiting.indices) { waiting[$0].path.parent ?? .root }
+            for (directoryPath, indices) in byDirectory {
+                guard let directory = try view.directory(directoryPath, create: true) else { continue }
+                let links = indices.compactMap { index in waiting[index].path.lastComponent.map { (source: waiting[index].source, entry: $0) } }
+                let outcomes = try link(links, in: directory)
+                for (link, outcome) in zip(links, outcomes) where outcome != .linked {
+                    // What cannot be linked now must not stay as it was.
+                    try removeUnless(link.entry, in: directory, inode: link.source.inode)
+                }
+            }
+            return true
+        } catch {
+            logger.warning("Could not link \(waiting.count) entries into the view of \(app): \(error); reconciling it.")
+            return false
+        }
+    }
+
     /// Returns false when the view needs a full reconcile.
-    private func apply(_ change: ViewChange, to view: ViewDirectories, context: AppViewContext) -> Bool {
+    private func apply(_ change: ViewChange, to view: ViewDirectories, context: AppViewContext, pending: inout PendingLinks) -> Bool {
         let layout = context.app.layout
+        if case .asset = change {} else if !link(&pending, in: view, app: context.app.id) {
+            // An album changes below: what waits is linked first, as it was asked first.
+            return false
+        }
         switch change {
         case .albumCreated(let path):
             guard layout == .full else { return true }
@@ -81,6 +140,9 @@ extension ViewMaintainer {
             }
             let wantedInodes = Dictionary(wanted.map { ($0.0.path, $0.1.inode) }, uniquingKeysWith: { first, _ in first })
             do {
+                // An entry waiting to be linked is linked before it is touched again, as it was asked first.
+                let touched = (old.map(policy.placements) ?? []).map(\.path) + wanted.map(\.0.path)
+                if touched.contains(where: pending.isWaiting), !link(&pending, in: view, app: context.app.id) { return false }
                 // Entries of the old form that the new one lacks, or holds for another inode.
                 for placement in old.map(policy.placements) ?? [] where wantedInodes[placement.path] == nil {
                     if let name = placement.path.lastComponent,
@@ -88,15 +150,12 @@ extension ViewMaintainer {
                         try Directory.unlink(name, in: parent)
                     }
                 }
-                for (entry, source) in wanted {
-                    guard let name = entry.path.lastComponent,
-                          let parent = try view.directory(entry.path.parent ?? .root, create: true) else { continue }
-                    // No look first: a new entry's name is nearly always free, and
-                    // `link` finds an entry already right, or replaces a wrong one
-                    // in place. What cannot be linked now must not stay as it was.
-                    if try link(source, as: name, in: parent) != .linked {
-                        try removeUnless(name, in: parent, inode: source.inode)
-                    }
+                for (entry, source) in wanted where entry.path.lastComponent != nil {
+                    // Its directory is made now, so an album's entries are never linked into a directory that is not there.
+                    guard try view.directory(entry.path.parent ?? .root, create: true) != nil else { continue }
+                    // No look first: a new entry's name is nearly always free, and `link` finds
+                    // an entry already right, or replaces a wrong one in place.
+                    pending.add(entry.path, source)
                 }
                 return true
             } catch {
