@@ -54,6 +54,8 @@ actor Engine {
     /// library changes: deleting an asset can leave its row ID in a cached
     /// selection, but row IDs are never reused (AUTOINCREMENT), so it matches nothing.
     var cachedContexts: [AppViewContext]?
+    /// The last batch, while its links are made on other threads (`Engine+Pipeline`).
+    var tail: BatchTail?
     /// The library-reach warning last logged, so a rescan does not repeat it.
     var lastLibraryReachWarning: String?
     /// Each app uid's supplementary groups, looked up once (for the library-reach warning).
@@ -117,13 +119,22 @@ actor Engine {
     func run() async {
         var sinceRelease = 0
         for await _ in queue.signals {
+            var chained = 0
             while !stopped {
                 let batch = queue.take(maximum: Self.batchSize)
                 if batch.isEmpty { break }
                 // Weighed by what it changed: one event for a directory moved in may index thousands of files.
                 sinceRelease += max(batch.count, process(batch))
-                await Task.yield()
+                // The next batch is indexed while this one's links are made; the links land before
+                // the engine waits for anything, so no other request ever sees them in flight.
+                chained += 1
+                if queue.isEmpty || chained >= Self.pipelineDepth || stopped {
+                    landTailOrRescan()
+                    chained = 0
+                    await Task.yield()
+                }
             }
+            landTailOrRescan()
             // A burst grew the heap (events, rows, view changes); each time the
             // queue runs dry after one, hand what it freed back to the kernel
             // rather than keep it until the next full scan.
@@ -161,11 +172,14 @@ actor Engine {
             }
             views.derivatives.settleLookAhead(committed: true)
             let indexed = ContinuousClock.now
+            // The last batch's links were made meanwhile: they land before this batch touches a view.
+            try landTail()
+            let landed = ContinuousClock.now
             defer {
                 // Where a burst's time goes, batch by batch (--verbose): the figures behind the benchmark's burst tails.
                 logger.debug("""
                     A batch of \(batch.count) events, \(recorder.changes.count) changes: looked ahead in \(lookedAhead - started), \
-                    indexed in \(indexed - lookedAhead), views in \(ContinuousClock.now - indexed).
+                    indexed in \(indexed - lookedAhead), the last batch landed in \(landed - indexed), views in \(ContinuousClock.now - landed).
                     """)
             }
             for path in outcome.failedWatches.prefix(3) {
@@ -183,26 +197,21 @@ actor Engine {
                 try rescanAndReconcile(reloadEveryApp: outcome.overflowed)
                 return recorder.changes.count
             }
-            if !recorder.changes.isEmpty || recorder.overflowed {
-                let dirty = recorder.overflowed ? Set(contexts.map(\.app.id)) : views.apply(recorder.changes, to: contexts)
-                for app in dirty {
-                    if let record = try store.read({ try $0.app(app) }) {
-                        _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
-                    }
-                }
-                // Derivatives of files that changed or went, once no view links them.
-                collectDerivatives(members: recorder.changes.flatMap(\.memberRowIDs))
-                let still = Set(recorder.changes.compactMap(\.newAsset).flatMap { $0.members.map(\.rowID) })
-                views.derivatives.forget(members: recorder.changes.flatMap { change -> [Int64] in
-                    guard case .asset(let old?, nil) = change else { return [] }
-                    return old.members.map(\.rowID).filter { !still.contains($0) }
-                })
+            if recorder.overflowed {
+                try finish(BatchTail(flight: nil, dirty: Set(contexts.map(\.app.id)), changes: [], published: published))
+            } else if !recorder.changes.isEmpty {
+                let (dirty, flight) = views.applyLeavingLinks(recorder.changes, to: contexts)
+                flight.launch()
+                tail = BatchTail(flight: flight, dirty: dirty, changes: recorder.changes, published: published)
+            } else {
+                try recordLearnedRefusals()
+                hub.publish(published)
             }
-            try recordLearnedRefusals()
-            hub.publish(published)
             return recorder.changes.count
         } catch {
             logger.error("Applying \(batch.count) library changes failed: \(error); rescanning.")
+            // What is in flight lands first: the rescan reconciles every view.
+            landTailOrLog()
             do {
                 try rescanAndReconcile()
             } catch {
@@ -267,6 +276,9 @@ actor Engine {
         notifier.notify(fields)
         logger.info("Library scanned: \(snapshot.scannedFiles) assets in \(snapshot.scannedDirectories) directories in \(scanned - started); views reconciled in \(ContinuousClock.now - scanned).")
     }
+
+    /// How many batches may follow each other with links in flight before the engine lets other requests in.
+    static let pipelineDepth = 4
 
     /// Stops applying events (the current batch finishes first, being on this actor).
     func stop() {

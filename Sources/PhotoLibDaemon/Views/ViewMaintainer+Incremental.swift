@@ -39,7 +39,24 @@ extension ViewMaintainer {
     /// view needs a full reconcile (an album moved under a live album grant,
     /// or an incremental step could not be done).
     func apply(_ changes: [ViewChange], to apps: [AppViewContext]) -> Set<AppID> {
+        let (reconcile, gathered) = gather(changes, to: apps)
+        var needsReconcile = reconcile
+        for (app, view, var pending) in gathered where !link(&pending, in: view, app: app) { needsReconcile.insert(app) }
+        return needsReconcile
+    }
+
+    /// The same, but the last links of each view are left to a flight the caller
+    /// launches, and lands (`land`) before anything else touches the views.
+    func applyLeavingLinks(_ changes: [ViewChange], to apps: [AppViewContext]) -> (needsReconcile: Set<AppID>, flight: LinkFlight) {
+        let (needsReconcile, gathered) = gather(changes, to: apps)
+        return (needsReconcile, prepareFlight(gathered))
+    }
+
+    /// Applies the changes to each view but the links still waiting at the end, which it returns.
+    private func gather(_ changes: [ViewChange], to apps: [AppViewContext])
+        -> (needsReconcile: Set<AppID>, pending: [(app: AppID, view: ViewDirectories, links: PendingLinks)]) {
         var needsReconcile: Set<AppID> = []
+        var gathered: [(app: AppID, view: ViewDirectories, links: PendingLinks)] = []
         for context in apps where context.app.layout != .empty {
             let view: ViewDirectories
             do {
@@ -56,9 +73,9 @@ extension ViewMaintainer {
                     needsReconcile.insert(context.app.id)
                 }
             }
-            if !link(&pending, in: view, app: context.app.id) { needsReconcile.insert(context.app.id) }
+            gathered.append((context.app.id, view, pending))
         }
-        return needsReconcile
+        return (needsReconcile, gathered)
     }
 
     /// Makes the links waiting for one view, each directory's together; an entry that

@@ -53,9 +53,13 @@ extension ViewMaintainer {
 
     /// Runs the jobs, shared among the cores past `parallelLinkThreshold`.
     private func perform(_ jobs: [LinkJob]) -> [LinkAttempt] {
+        Self.perform(jobs, paths: paths, ownerUID: ownerUID, logger: logger)
+    }
+
+    /// The same, for any thread: it touches nothing of the maintainer's state.
+    static func perform(_ jobs: [LinkJob], paths: (library: String, views: String), ownerUID: UInt32, logger: Logger) -> [LinkAttempt] {
         let workers = jobs.count >= Self.parallelLinkThreshold ? max(1, min(ProcessInfoLite.activeCores, 8)) : 1
         let attempts = AttemptSlots(count: jobs.count)
-        let (paths, ownerUID, logger) = (self.paths, self.ownerUID, self.logger)
         let run: @Sendable (Int) -> Void = { worker in
             var index = worker
             while index < jobs.count {

@@ -48,5 +48,8 @@ public final class EventQueue: Sendable {
         }
     }
 
+    /// Whether no event waits now.
+    public var isEmpty: Bool { state.withLock { $0.events.isEmpty } }
+
     public func finish() { continuation.finish() }
 }

@@ -1,0 +1,119 @@
+import Dispatch
+import Logging
+import PhotoLibCore
+import PhotoLibSystem
+
+/// The links of a batch's incremental step, made on other threads while the
+/// engine indexes the next batch (the pipeline of `Engine.process`).
+///
+/// Everything a link needs is in its job, with descriptors of its own
+/// (duplicates: the library's and the view's caches may close theirs
+/// meanwhile), so the flight touches nothing of the maintainer's state while it
+/// runs. What the attempts came to is learned on the engine's thread when the
+/// flight lands (`ViewMaintainer.land`), before anything else touches the views.
+final class LinkFlight: @unchecked Sendable {
+    // @unchecked: `attempts` is written by `run` on one thread and read by `land` only after `done` is waited for.
+    struct Group {
+        let app: AppID
+        /// The view directory the links go into (owned by the flight).
+        let directory: FileDescriptor
+        let jobs: [ViewMaintainer.LinkJob]
+    }
+
+    let groups: [Group]
+    /// Apps whose links could not be prepared: their views are reconciled whole.
+    let unprepared: Set<AppID>
+    private let owned: [FileDescriptor]
+    private let paths: (library: String, views: String)
+    private let ownerUID: UInt32
+    private let logger: Logger
+    fileprivate var attempts: [[ViewMaintainer.LinkAttempt]] = []
+    private let done = DispatchGroup()
+
+    fileprivate init(groups: [Group], unprepared: Set<AppID>, owned: [FileDescriptor], paths: (library: String, views: String),
+                     ownerUID: UInt32, logger: Logger) {
+        self.groups = groups
+        self.unprepared = unprepared
+        self.owned = owned
+        self.paths = paths
+        self.ownerUID = ownerUID
+        self.logger = logger
+    }
+
+    var isEmpty: Bool { groups.isEmpty && unprepared.isEmpty }
+
+    /// Starts the links on another thread (each group on every core past the threshold).
+    func launch() {
+        DispatchQueue.global(qos: .userInitiated).async(group: done) { [self] in
+            attempts = groups.map { ViewMaintainer.perform($0.jobs, paths: paths, ownerUID: ownerUID, logger: logger) }
+        }
+    }
+
+    /// Waits for the links to be made.
+    fileprivate func wait() {
+        done.wait()
+    }
+
+    fileprivate func closeAll() {
+        for fd in owned { fd.close() }
+    }
+}
+
+extension ViewMaintainer {
+    /// Prepares the links an app's incremental step gathered, for a flight: each
+    /// directory looked up and each source directory opened now, on this thread.
+    func prepareFlight(_ pending: [(app: AppID, view: ViewDirectories, links: PendingLinks)]) -> LinkFlight {
+        var groups: [LinkFlight.Group] = []
+        var unprepared: Set<AppID> = []
+        var owned: [FileDescriptor] = []
+        for (app, view, links) in pending {
+            let waiting = links.links
+            do {
+                let byDirectory = Dictionary(grouping: waiting.indices) { waiting[$0].path.parent ?? .root }
+                for (directoryPath, indices) in byDirectory {
+                    guard let cached = try view.directory(directoryPath, create: true) else { continue }
+                    let directory = try Directory.duplicate(cached)
+                    owned.append(directory)
+                    var jobs: [LinkJob] = []
+                    let bySource = Dictionary(grouping: indices) { waiting[$0].source.isDerivative ? nil : waiting[$0].source.album }
+                    for (album, sourceIndices) in bySource {
+                        guard let cachedSource = album.map(access.directory) ?? derivatives.directory else { continue }
+                        let sourceDirectory = try Directory.duplicate(cachedSource)
+                        owned.append(sourceDirectory)
+                        for index in sourceIndices {
+                            guard let entry = waiting[index].path.lastComponent else { continue }
+                            jobs.append(LinkJob(source: waiting[index].source, sourceDirectory: sourceDirectory, entry: entry, directory: directory))
+                        }
+                    }
+                    groups.append(LinkFlight.Group(app: app, directory: directory, jobs: jobs))
+                }
+            } catch {
+                logger.warning("Could not prepare \(waiting.count) links into the view of \(app): \(error); reconciling it.")
+                unprepared.insert(app)
+            }
+        }
+        return LinkFlight(groups: groups, unprepared: unprepared, owned: owned, paths: paths, ownerUID: ownerUID, logger: logger)
+    }
+
+    /// Waits for a flight, learns what its links came to, and removes an entry that
+    /// could not be linked unless it is already the right file. Returns the apps
+    /// whose views need a full reconcile.
+    func land(_ flight: LinkFlight) -> Set<AppID> {
+        flight.wait()
+        defer { flight.closeAll() }
+        var needsReconcile = flight.unprepared
+        for (group, attempts) in zip(flight.groups, flight.attempts) where !needsReconcile.contains(group.app) {
+            do {
+                for (job, attempt) in zip(group.jobs, attempts) {
+                    if let refusal = attempt.learned { learnedRefusals[job.source.rowID] = refusal }
+                    if let error = attempt.error { throw error }
+                    if attempt.outcome != .linked { try removeUnless(job.entry, in: group.directory, inode: job.source.inode) }
+                }
+            } catch {
+                logger.warning("Could not link entries into the view of \(group.app): \(error); reconciling it.")
+                needsReconcile.insert(group.app)
+            }
+        }
+        return needsReconcile
+    }
+}
