@@ -59,3 +59,39 @@ struct SelectionEditRuleTests {
         #expect(details.inserted.first?.entry == after.viewAsset(asset(3))?.entry)
     }
 }
+
+@Suite("Links gathered across a batch")
+struct PendingLinksTests {
+    func source(_ row: Int64, _ album: String = "Album") -> LinkSource {
+        LinkSource(album: RelativePath(escaped: album)!, name: FileName("IMG_\(row).jpg")!, inode: UInt64(100 + row), rowID: row)
+    }
+
+    @Test("an entry waiting must be linked before a change touches it; others need not wait")
+    func mustLinkFirst() {
+        var pending = PendingLinks()
+        pending.add(RelativePath(escaped: "Album/a.jpg")!, source(1))
+        #expect(pending.mustLinkFirst(touching: [RelativePath(escaped: "Album/a.jpg")!]))
+        #expect(!pending.mustLinkFirst(touching: [RelativePath(escaped: "Album/b.jpg")!, RelativePath(escaped: "Other/a.jpg")!]))
+    }
+
+    @Test("grouped by view directory in the order asked; the same entry twice keeps the later source; taking empties it")
+    func groupsAndTakes() {
+        var pending = PendingLinks()
+        pending.add(RelativePath(escaped: "Album/a.jpg")!, source(1))
+        pending.add(RelativePath(escaped: "Other/x.jpg")!, source(2, "Other"))
+        pending.add(RelativePath(escaped: "Album/b.jpg")!, source(3))
+        pending.add(RelativePath(escaped: "Album/a.jpg")!, source(4))
+        let grouped = pending.byDirectory
+        #expect(grouped[RelativePath(escaped: "Album")!]?.map(\.entry.escaped) == ["a.jpg", "b.jpg"])
+        #expect(grouped[RelativePath(escaped: "Album")!]?.map(\.source.rowID) == [4, 3])
+        #expect(grouped[RelativePath(escaped: "Other")!]?.count == 1)
+        #expect(pending.take().count == 3)
+        #expect(pending.isEmpty && !pending.mustLinkFirst(touching: [RelativePath(escaped: "Album/a.jpg")!]))
+    }
+
+    @Test("a derivative links from .derivatives under its member's row")
+    func derivative() {
+        let link = LinkSource(derivativeOf: 42, inode: 7)
+        #expect(link.isDerivative && link.name.escaped == "m42" && link.album.isRoot && link.rowID == 42)
+    }
+}

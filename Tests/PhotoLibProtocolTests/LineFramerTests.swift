@@ -43,6 +43,22 @@ struct MessageTests {
         #expect(text.id == .text("x"))
     }
 
+    @Test("a request whose parameters do not decode is told which key is wrong")
+    func decodingReasons() {
+        func reason(_ json: String) -> String {
+            do {
+                _ = try coder.decode(Request<AddAppParams>.self, from: Array(json.utf8))
+                return "decoded"
+            } catch {
+                return MessageCoder.describe(error)
+            }
+        }
+        #expect(reason(#"{"method":"addApp","params":{"uid":5}}"#) == "'app' is missing")
+        #expect(reason(#"{"method":"addApp","params":{"app":"a.b.c","uid":"five"}}"#) == "'params.uid' has the wrong type")
+        #expect(reason("{not json") == "not valid JSON")
+        #expect(MessageCoder.describe(CancellationError()) == "not valid JSON")
+    }
+
     @Test("errors carry a code and a sentence, on one line")
     func errorLine() throws {
         let line = try coder.encodeLine(ErrorReply(id: .number(1), error: .unknownMethod("nope")))

@@ -58,7 +58,7 @@ extension RequestRouter {
         do {
             return try coder.decode(Request<P>.self, from: line).params
         } catch {
-            throw .invalidParameter(name: "params", reason: Self.describe(error))
+            throw .invalidParameter(name: "params", reason: MessageCoder.describe(error))
         }
     }
 
@@ -69,21 +69,5 @@ extension RequestRouter {
     func encode<T: Encodable>(_ value: T) -> [UInt8] {
         // Our own reply types always encode; were one not to, the client hears an error, never nothing.
         (try? coder.encodeLine(value)) ?? Array("{\"error\":{\"code\":\"internal\",\"message\":\"The reply could not be encoded.\"}}\n".utf8)
-    }
-
-    /// A short reason from a decoding error, naming the offending key.
-    static func describe(_ error: any Error) -> String {
-        guard let decoding = error as? DecodingError else { return "not valid JSON" }
-        switch decoding {
-        case .keyNotFound(let key, _): return "'\(key.stringValue)' is missing"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return "'\(path)' has the wrong type"
-        case .dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            if path == "id", !context.debugDescription.isEmpty { return context.debugDescription }
-            return path.isEmpty ? "not valid JSON" : "'\(path)' is invalid"
-        @unknown default: return "not valid JSON"
-        }
     }
 }

@@ -1,12 +1,6 @@
 import PhotoLibCore
 import PhotoLibProtocol
 
-extension RuleInfo {
-    init(_ rule: CaptureRule) {
-        self.init(rule: rule.id, takenFrom: rule.from, takenTo: rule.to, type: rule.mediaType?.rawValue)
-    }
-}
-
 extension RequestRouter {
     /// `select` with `takenFrom`/`takenTo` makes a rule grant; `deselect` with `rules` or `allRules` removes them.
     func editRules(_ p: SelectionEditParams, adding: Bool, by: EventActor) async throws -> SelectionEditResult {

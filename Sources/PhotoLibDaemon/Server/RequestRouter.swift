@@ -78,7 +78,7 @@ struct RequestRouter: Sendable {
         do {
             head = try coder.decode(RequestHead.self, from: line)
         } catch {
-            return errorLine(.malformedRequest(Self.describe(error)))
+            return errorLine(.malformedRequest(MessageCoder.describe(error)))
         }
         do {
             guard let method = Method(rawValue: head.method) else { throw PhotoLibError.unknownMethod(head.method) }

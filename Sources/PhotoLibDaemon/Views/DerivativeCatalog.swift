@@ -47,7 +47,7 @@ final class DerivativeCatalog {
         self.logger = logger
     }
 
-    static func derivativeName(_ rowID: Int64) -> FileName { FileName("m\(rowID)")! }
+    static func derivativeName(_ rowID: Int64) -> FileName { LinkSource.derivativeName(rowID) }
 
     /// Which file an entry of an app with `policy` links for this member,
     /// looking at the original (and deriving) first when it must.

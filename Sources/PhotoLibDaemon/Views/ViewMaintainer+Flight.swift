@@ -67,28 +67,22 @@ extension ViewMaintainer {
         var unprepared: Set<AppID> = []
         var owned: [FileDescriptor] = []
         for (app, view, links) in pending {
-            let waiting = links.links
             do {
-                let byDirectory = Dictionary(grouping: waiting.indices) { waiting[$0].path.parent ?? .root }
-                for (directoryPath, indices) in byDirectory {
+                for (directoryPath, waiting) in links.byDirectory {
                     guard let cached = try view.directory(directoryPath, create: true) else { continue }
                     let directory = try Directory.duplicate(cached)
                     owned.append(directory)
                     var jobs: [LinkJob] = []
-                    let bySource = Dictionary(grouping: indices) { waiting[$0].source.isDerivative ? nil : waiting[$0].source.album }
-                    for (album, sourceIndices) in bySource {
+                    for (album, sources) in Dictionary(grouping: waiting, by: { $0.source.isDerivative ? nil : $0.source.album }) {
                         guard let cachedSource = album.map(access.directory) ?? derivatives.directory else { continue }
                         let sourceDirectory = try Directory.duplicate(cachedSource)
                         owned.append(sourceDirectory)
-                        for index in sourceIndices {
-                            guard let entry = waiting[index].path.lastComponent else { continue }
-                            jobs.append(LinkJob(source: waiting[index].source, sourceDirectory: sourceDirectory, entry: entry, directory: directory))
-                        }
+                        jobs += sources.map { LinkJob(source: $0.source, sourceDirectory: sourceDirectory, entry: $0.entry, directory: directory) }
                     }
                     groups.append(LinkFlight.Group(app: app, directory: directory, jobs: jobs))
                 }
             } catch {
-                logger.warning("Could not prepare \(waiting.count) links into the view of \(app): \(error); reconciling it.")
+                logger.warning("Could not prepare \(links.links.count) links into the view of \(app): \(error); reconciling it.")
                 unprepared.insert(app)
             }
         }

@@ -13,28 +13,6 @@ import PhotoLibSystem
 /// Order still holds: before anything else touches an entry waiting to be
 /// linked, or an album changes, what waits is linked first (`PendingLinks`).
 extension ViewMaintainer {
-    /// Links gathered for one app's view, to make together.
-    struct PendingLinks {
-        /// In the order asked; at most one per entry path.
-        private(set) var links: [(path: RelativePath, source: LinkSource)] = []
-        private var paths: Set<RelativePath> = []
-
-        func isWaiting(_ path: RelativePath) -> Bool { paths.contains(path) }
-
-        mutating func add(_ path: RelativePath, _ source: LinkSource) {
-            links.append((path, source))
-            paths.insert(path)
-        }
-
-        mutating func take() -> [(path: RelativePath, source: LinkSource)] {
-            defer {
-                links = []
-                paths = []
-            }
-            return links
-        }
-    }
-
     /// Applies a batch of changes to every app's view. Returns the apps whose
     /// view needs a full reconcile (an album moved under a live album grant,
     /// or an incremental step could not be done).
@@ -82,14 +60,14 @@ extension ViewMaintainer {
     /// cannot be linked now is removed unless it is already the right file. Returns
     /// false when the view needs a full reconcile.
     private func link(_ pending: inout PendingLinks, in view: ViewDirectories, app: AppID) -> Bool {
-        let waiting = pending.take()
-        guard !waiting.isEmpty else { return true }
+        guard !pending.isEmpty else { return true }
+        let byDirectory = pending.byDirectory
+        let count = pending.take().count
         do {
             // Directories are looked up again here, one at a time: the view's cache may have closed one meanwhile.
-            let byDirectory = Dictionary(grouping: waiting.indices) { waiting[$0].path.parent ?? .root }
-            for (directoryPath, indices) in byDirectory {
+            for (directoryPath, waiting) in byDirectory {
                 guard let directory = try view.directory(directoryPath, create: true) else { continue }
-                let links = indices.compactMap { index in waiting[index].path.lastComponent.map { (source: waiting[index].source, entry: $0) } }
+                let links = waiting.map { (source: $0.source, entry: $0.entry) }
                 let outcomes = try link(links, in: directory)
                 for (link, outcome) in zip(links, outcomes) where outcome != .linked {
                     // What cannot be linked now must not stay as it was.
@@ -98,7 +76,7 @@ extension ViewMaintainer {
             }
             return true
         } catch {
-            logger.warning("Could not link \(waiting.count) entries into the view of \(app): \(error); reconciling it.")
+            logger.warning("Could not link \(count) entries into the view of \(app): \(error); reconciling it.")
             return false
         }
     }
@@ -159,7 +137,7 @@ extension ViewMaintainer {
             do {
                 // An entry waiting to be linked is linked before it is touched again, as it was asked first.
                 let touched = (old.map(policy.placements) ?? []).map(\.path) + wanted.map(\.0.path)
-                if touched.contains(where: pending.isWaiting), !link(&pending, in: view, app: context.app.id) { return false }
+                if pending.mustLinkFirst(touching: touched), !link(&pending, in: view, app: context.app.id) { return false }
                 // Entries of the old form that the new one lacks, or holds for another inode.
                 for placement in old.map(policy.placements) ?? [] where wantedInodes[placement.path] == nil {
                     if let name = placement.path.lastComponent,

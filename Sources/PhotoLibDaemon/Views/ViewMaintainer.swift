@@ -12,51 +12,9 @@ import PhotoLibSystem
 /// `ViewChange`s: a few links per changed asset). Both end in the same state,
 /// so crash recovery is ordinary operation.
 final class ViewMaintainer {
-    /// What to link: a file in a library album (or the member's derivative
-    /// without location), by name, expected to have this inode.
-    struct LinkSource: Sendable {
-        var album: RelativePath
-        var name: FileName
-        var inode: UInt64
-        /// The member file's row, to record a refusal against.
-        var rowID: Int64
-        /// In `.derivatives` rather than the library.
-        var isDerivative = false
-
-        init(album: RelativePath, name: FileName, inode: UInt64, rowID: Int64) {
-            self.album = album
-            self.name = name
-            self.inode = inode
-            self.rowID = rowID
-        }
-
-        /// The member's derivative.
-        init(derivativeOf rowID: Int64, inode: UInt64) {
-            self.init(album: .root, name: DerivativeCatalog.derivativeName(rowID), inode: inode, rowID: rowID)
-            isDerivative = true
-        }
-
-        init?(_ member: LocatedMember) {
-            guard let name = member.path.lastComponent else { return nil }
-            self.init(album: member.path.parent ?? .root, name: name, inode: member.file.inode, rowID: member.rowID)
-        }
-    }
-
-    /// What one link attempt came to.
-    enum LinkOutcome: Equatable, Sendable {
-        case linked
-        /// Nothing linked, for now: the source is gone, replaced or unreadable; its event or the next scan decides.
-        case skipped
-        /// The original must not be linked (see `LinkRefusal`).
-        case refused(LinkRefusal)
-    }
-
-    /// What a full reconcile did, for logs and tests.
-    struct Report: Equatable {
-        var linked = 0
-        var unlinked = 0
-        var refused = 0
-    }
+    typealias LinkSource = PhotoLibCore.LinkSource
+    typealias LinkOutcome = PhotoLibCore.LinkOutcome
+    typealias Report = ViewReconcileReport
 
     let viewsRoot: FileDescriptor
     let access: LibraryAccess

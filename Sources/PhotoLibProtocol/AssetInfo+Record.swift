@@ -1,11 +1,9 @@
-import PhotoLibCore
-import PhotoLibProtocol
-import PhotoLibStore
+public import PhotoLibCore
 
 extension AssetInfo {
     /// An asset as `assets` shows it to the owner: the photo's path stands for
     /// a Live Photo, whose files are all listed in `members`.
-    init(_ record: AssetRecord, albums: AlbumTree) {
+    public init(_ record: AssetRecord, albums: AlbumTree) {
         func path(_ member: MemberRecord) -> String {
             albums.path(of: member.album)?.appending(member.name).escaped ?? member.name.escaped
         }
