@@ -6,7 +6,7 @@ extension StoreTransaction {
     public func logAccess(_ entries: [AccessLogEntry]) throws {
         let statement = try db.cachedStatement(sql: "INSERT INTO accessLog (app, asset, how, request, at) VALUES (?, ?, ?, ?, ?)")
         for entry in entries {
-            try statement.execute(arguments: [entry.app.rawValue, entry.asset.rawValue, entry.how, entry.request, entry.at])
+            try statement.execute(arguments: [entry.app.rawValue, entry.asset.rawValue, entry.how.rawValue, entry.request, entry.at])
         }
     }
 
@@ -21,8 +21,13 @@ extension StoreTransaction {
         return try Row.fetchAll(db, sql: sql + " ORDER BY id", arguments: arguments).compactMap { row in
             let appText: String = row["app"]
             let assetText: String = row["asset"]
+            let howText: String = row["how"]
             guard let app = AppID(appText), let asset = AssetID(assetText) else { return nil }
-            return AccessLogEntry(app: app, asset: asset, how: row["how"], request: row["request"], at: row["at"])
+            // Only this module writes the log; another spelling there is damage, not a line to show.
+            guard let how = AccessLogEntry.How(rawValue: howText) else {
+                throw PhotoLibError.databaseFailed(path: path, detail: "the access log holds a line of unknown kind '\(howText)'")
+            }
+            return AccessLogEntry(app: app, asset: asset, how: how, request: row["request"], at: row["at"])
         }
     }
 

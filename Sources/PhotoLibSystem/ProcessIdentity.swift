@@ -80,6 +80,9 @@ public enum ProcessIdentity {
         return created
     }
 
+    /// This process's id (`getpid(2)`, which cannot fail).
+    public static var processID: Int32 { getpid() }
+
     /// Sets the permission bits of `path` (`chmod(2)`, which follows a symlink:
     /// the daemon's own directories, named in its configuration).
     public static func setMode(_ path: String, _ mode: UInt32) throws(SystemCallError) {

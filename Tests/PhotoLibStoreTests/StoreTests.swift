@@ -152,8 +152,8 @@ struct StoreTests {
 
         let asset = AssetID("aaaaaaaaaaaaaaaa")!
         try store.write { tx in
-            try tx.logAccess([AccessLogEntry(app: app, asset: asset, how: "pick", request: pick.id, at: 100),
-                              AccessLogEntry(app: app, asset: asset, how: "pick", request: nil, at: 200)])
+            try tx.logAccess([AccessLogEntry(app: app, asset: asset, how: .pick, request: pick.id, at: 100),
+                              AccessLogEntry(app: app, asset: asset, how: .pick, request: nil, at: 200)])
         }
         #expect(try store.read { try $0.accessLog(app: app) }.map(\.at) == [100, 200])
         #expect(try store.read { try $0.accessLog(since: 150) }.count == 1)

@@ -35,3 +35,32 @@ public enum ViewOpen {
         return at - lastLine >= coalescingSeconds || at < lastLine
     }
 }
+
+/// The report's coalescing of opens (`ViewOpen.isNewLine`), by app and asset:
+/// which opens make a new line, remembering each pair's last line for as long
+/// as it can matter.
+public struct OpenCoalescer: Sendable {
+    private struct Key: Hashable, Sendable {
+        let app: AppID
+        let asset: AssetID
+    }
+
+    private var lastLines: [Key: Int64] = [:]
+
+    public init() {}
+
+    /// Whether this open makes a new line; if so, it is the pair's last line from now on.
+    public mutating func admit(app: AppID, asset: AssetID, at: Int64) -> Bool {
+        let key = Key(app: app, asset: asset)
+        guard ViewOpen.isNewLine(at: at, lastLine: lastLines[key]) else { return false }
+        lastLines[key] = at
+        return true
+    }
+
+    /// Forgets the lines too old to coalesce with an open at `now` or later.
+    public mutating func prune(now: Int64) {
+        lastLines = lastLines.filter { now - $0.value < ViewOpen.coalescingSeconds }
+    }
+
+    public var count: Int { lastLines.count }
+}

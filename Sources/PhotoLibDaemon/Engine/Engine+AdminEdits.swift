@@ -207,9 +207,8 @@ extension Engine {
                 guard try tx.request(id: answering.id) != nil else { throw PhotoLibError.unknownRequest(answering.id) }
                 try tx.deleteRequest(answering.id)
                 settled.append(RequestSettlement(request: answering, outcome: RequestOutcome(
-                    app: id.rawValue, request: answering.id, kind: answering.kind.name, access: answering.kind.access?.rawValue,
-                    state: RequestState.answered.rawValue, answer: RequestAnswer.limited.rawValue, status: app.readWrite.rawValue,
-                    addedAssets: added.map { app.assetIDs.id(for: $0).rawValue })))
+                    app: id, kind: answering.kind, request: answering.id, state: .answered, answer: RequestAnswer.limited.rawValue,
+                    status: app.readWrite, addedAssets: added.map { app.assetIDs.id(for: $0).rawValue })))
             }
             published.append(try journal.recordSelection(
                 id, addedAssets: adding ? changedIDs.map { app.assetIDs.id(for: $0).rawValue } : [],

@@ -10,7 +10,7 @@ struct RequestSettlement: Sendable {
     let outcome: RequestOutcome
 
     /// Answered, or cancelled: what the `request` event says of it.
-    var state: RequestState { outcome.state == RequestState.cancelled.rawValue ? .cancelled : .answered }
+    var state: RequestState { outcome.requestState == .cancelled ? .cancelled : .answered }
 }
 
 /// Apps asking the person, and the person answering (SPEC §5, §6). The rules
@@ -27,13 +27,11 @@ extension Engine {
             guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
             switch try RequestPolicy.ask(kind, app: app, readWrite: record.readWrite, addOnly: record.addOnly) {
             case .answeredNow(let status):
-                return RequestOutcome(app: app.rawValue, request: nil, kind: kind.name, access: kind.access?.rawValue,
-                                      state: RequestState.answered.rawValue, answer: nil, status: status.rawValue, addedAssets: nil)
+                return RequestOutcome(app: app, kind: kind, request: nil, state: .answered, status: status)
             case .pending:
                 let (request, isNew) = try tx.pendingRequest(app, kind: kind, now: clock.now())
                 if isNew { made = (request, record.purpose) }
-                return RequestOutcome(app: app.rawValue, request: request.id, kind: kind.name, access: kind.access?.rawValue,
-                                      state: RequestState.pending.rawValue, answer: nil, status: record.status(askedBy: kind).rawValue, addedAssets: nil)
+                return RequestOutcome(app: app, kind: kind, request: request.id, state: .pending, status: record.status(askedBy: kind))
             }
         }
         if let made {
@@ -41,7 +39,7 @@ extension Engine {
             prompter.announce(made.0, purpose: made.purpose)
             logger.notice("App \(app) asks \(made.0.kind.described) (request \(made.0.id)); answer with 'photolibctl answer \(made.0.id) …'.")
         }
-        if let waiter, let request = outcome.request, outcome.state == RequestState.pending.rawValue {
+        if let waiter, let request = outcome.request, outcome.requestState == .pending {
             try answers.wait(for: request, waiter)
         }
         return outcome
@@ -95,8 +93,7 @@ extension Engine {
             case .pick:
                 break  // not part of the app's history: it hears through its pick's reply
             }
-            return (RequestOutcome(app: request.app.rawValue, request: request.id, kind: request.kind.name, access: request.kind.access?.rawValue,
-                                   state: RequestState.cancelled.rawValue, answer: nil, status: status.rawValue, addedAssets: nil), record.purpose)
+            return (RequestOutcome(app: request.app, kind: request.kind, request: request.id, state: .cancelled, status: status), record.purpose)
         }
         hub.publish(published)
         deliver([RequestSettlement(request: request, outcome: outcome)], purpose: purpose)
@@ -123,9 +120,8 @@ extension Engine {
             try tx.deleteRequest(request.id)
             let mine = answering?.request.id == request.id
             settled.append(RequestSettlement(request: request, outcome: RequestOutcome(
-                app: record.id.rawValue, request: request.id, kind: request.kind.name, access: request.kind.access?.rawValue,
-                state: RequestState.answered.rawValue, answer: answer, status: record.status(askedBy: request.kind).rawValue,
-                addedAssets: mine ? addedAssets.map { record.assetIDs.id(for: $0).rawValue } : nil)))
+                app: record.id, kind: request.kind, request: request.id, state: .answered, answer: answer,
+                status: record.status(askedBy: request.kind), addedAssets: mine ? addedAssets.map { record.assetIDs.id(for: $0).rawValue } : nil)))
         }
         return settled
     }

@@ -35,7 +35,7 @@ actor Engine {
     /// Watches the views for opens, for the access report (nil when turned off).
     let viewOpens: ViewOpenWatcher?
     /// The last report line written per app and asset, to make one line of a burst of opens.
-    var lastOpenLines: [OpenKey: Int64] = [:]
+    var openLines = OpenCoalescer()
     /// When the access log was last pruned to its retention (seconds since the epoch).
     var lastAccessPrune: Int64 = 0
     /// Tells the person, on their desktop, that an app asks.

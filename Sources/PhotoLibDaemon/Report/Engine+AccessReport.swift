@@ -4,12 +4,6 @@ import PhotoLibConfiguration
 import PhotoLibCore
 import PhotoLibStore
 
-/// An app and an asset, the key of the report's coalescing.
-struct OpenKey: Hashable, Sendable {
-    let app: AppID
-    let asset: AssetID
-}
-
 /// The access report (SPEC §9): what each app opened through its view, and
 /// what it was handed by a pick, kept for the configured time. The rules
 /// (which asset an entry is, when opens are one line) are `ViewOpen`'s.
@@ -44,10 +38,8 @@ extension Engine {
                         }
                     }
                     guard let asset else { continue }
-                    let key = OpenKey(app: app.id, asset: asset)
-                    guard ViewOpen.isNewLine(at: open.at, lastLine: lastOpenLines[key]) else { continue }
-                    lastOpenLines[key] = open.at
-                    entries.append(AccessLogEntry(app: app.id, asset: asset, how: "open", request: nil, at: open.at))
+                    guard openLines.admit(app: app.id, asset: asset, at: open.at) else { continue }
+                    entries.append(AccessLogEntry(app: app.id, asset: asset, how: .open, request: nil, at: open.at))
                 }
             }
             let now = clock.now()
@@ -59,7 +51,7 @@ extension Engine {
             }
             if prune {
                 lastAccessPrune = now
-                lastOpenLines = lastOpenLines.filter { now - $0.value < ViewOpen.coalescingSeconds }
+                openLines.prune(now: now)
             }
         } catch {
             logger.error("Cannot write \(opens.count) opens to the access report: \(error); they are missing from it.")

@@ -273,13 +273,13 @@ extension Engine {
         let picked = prepared.deliveries.map(\.asset.id)
         let (status, purpose) = try store.write { tx -> (AuthorizationStatus, String) in
             try tx.deleteRequest(prepared.request.id)
-            try tx.logAccess(picked.map { AccessLogEntry(app: prepared.request.app, asset: $0, how: "pick", request: prepared.request.id, at: now) })
+            try tx.logAccess(picked.map { AccessLogEntry(app: prepared.request.app, asset: $0, how: .pick, request: prepared.request.id, at: now) })
             let record = try tx.app(prepared.request.app)
             return (record?.readWrite ?? .notDetermined, record?.purpose ?? "")
         }
-        let outcome = RequestOutcome(app: prepared.request.app.rawValue, request: prepared.request.id, kind: "pick", access: nil,
-                                     state: RequestState.answered.rawValue, answer: RequestAnswer.pick.rawValue, status: status.rawValue,
-                                     addedAssets: nil, pickedAssets: picked.map { (prepared.ids?.id(for: $0) ?? $0).rawValue })
+        let outcome = RequestOutcome(app: prepared.request.app, kind: prepared.request.kind, request: prepared.request.id, state: .answered,
+                                     answer: RequestAnswer.pick.rawValue, status: status,
+                                     pickedAssets: picked.map { (prepared.ids?.id(for: $0) ?? $0).rawValue })
         do {
             hub.publish([try journal.requestEvent(prepared.request, purpose: purpose, state: .answered, answer: RequestAnswer.pick.rawValue)])
         } catch {

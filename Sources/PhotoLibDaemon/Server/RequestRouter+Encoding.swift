@@ -1,9 +1,9 @@
 import PhotoLibConfiguration
-import Glibc
 import NIOCore
 import PhotoLibCore
 import PhotoLibProtocol
 import PhotoLibStore
+import PhotoLibSystem
 
 // Reading a request's parameters and writing its answer.
 extension RequestRouter {
@@ -11,7 +11,7 @@ extension RequestRouter {
         let snapshot = board.snapshot
         let (assets, albums, apps) = try store.read { tx in (try tx.assetCount(), try tx.albumCount(), try tx.appCount()) }
         return StatusResult(
-            version: version, pid: getpid(), library: configuration.library, views: configuration.views,
+            version: version, pid: ProcessIdentity.processID, library: configuration.library, views: configuration.views,
             socket: configuration.socket,
             state: snapshot.reportedState,
             scannedDirectories: snapshot.scannedDirectories, scannedFiles: snapshot.scannedFiles,

@@ -223,7 +223,7 @@ struct RequestRouter: Sendable {
                         paths[entry.asset] = .some(try tx.asset(id: entry.asset).map { AssetInfo($0, albums: albums).path })
                     }
                     return ReportEntry(app: entry.app.rawValue, asset: entry.asset.rawValue, path: paths[entry.asset] ?? nil,
-                                       how: entry.how, at: entry.at, request: entry.request)
+                                       how: entry.how.rawValue, at: entry.at, request: entry.request)
                 }
                 return ReportResult(retention: configuration.reportRetention, watchingOpens: configuration.reportWatchesOpens, entries: entries)
             })
@@ -264,7 +264,7 @@ struct RequestRouter: Sendable {
             channel.writeAndFlush(ByteBuffer(bytes: reply(id, outcome)), promise: nil)
         } : nil
         let outcome = try await engine.ask(app, kind: kind, waiter: waiter)
-        if wait, outcome.state == RequestState.pending.rawValue { return nil }
+        if wait, outcome.requestState == .pending { return nil }
         return reply(id, outcome)
     }
 

@@ -1,4 +1,3 @@
-import Glibc
 import PhotoLibSystem
 public import Logging
 
@@ -8,11 +7,12 @@ public import Logging
 public struct StderrLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     public var metadata: Logger.Metadata = [:]
-    private let label: String
+    /// What starts each line off the journal: `photolibd[PID]: `.
+    private let prefix: String
     private let journal: Bool
 
     public init(label: String) {
-        self.label = label
+        prefix = "\(label)[\(ProcessIdentity.processID)]: "
         journal = ProcessIdentity.stderrIsJournal
     }
 
@@ -22,15 +22,8 @@ public struct StderrLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        let text: String
-        if journal {
-            text = "<\(Self.priority(event.level))>\(event.message)\n"
-        } else {
-            text = "\(label)[\(getpid())]: \(event.level): \(event.message)\n"
-        }
-        // One write(2) per line: lines from different threads never interleave.
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+        // One write(2) per line (a short write continues): lines from different threads never interleave.
+        StandardError.write(journal ? "<\(Self.priority(event.level))>\(event.message)\n" : "\(prefix)\(event.level): \(event.message)\n")
     }
 
     static func priority(_ level: Logger.Level) -> Int {
