@@ -65,7 +65,7 @@ actor EndpointSet {
         if !passed.isEmpty {
             let orphans = passed
             passed = [:]
-            for fd in orphans.values { _ = Glibc.close(fd) }
+            for fd in orphans.values { FileDescriptor(rawValue: fd).close() }
             units.retire(orphans.keys.sorted().compactMap { FileName($0) })
         }
     }
@@ -104,7 +104,7 @@ actor EndpointSet {
                     open[app.id] = Endpoint(app: app, path: path, inode: inode, heldBySystemd: true)
                     return
                 }
-                _ = Glibc.close(fd)  // its file is gone: bind a new one below
+                FileDescriptor(rawValue: fd).close()  // its file is gone: bind a new one below
             }
             try SocketFile.removeStale(path)
             try listeners.add(app.id, path: path)
