@@ -199,6 +199,9 @@ actor Engine {
             }
             if recorder.overflowed {
                 try finish(BatchTail(flight: nil, dirty: Set(contexts.map(\.app.id)), changes: [], published: published))
+            } else if !recorder.changes.isEmpty, queue.isEmpty {
+                // Nothing to index meanwhile (a lone change, the end of a burst): linked here, without a thread hop.
+                try finish(BatchTail(flight: nil, dirty: views.apply(recorder.changes, to: contexts), changes: recorder.changes, published: published))
             } else if !recorder.changes.isEmpty {
                 let (dirty, flight) = views.applyLeavingLinks(recorder.changes, to: contexts)
                 flight.launch()
