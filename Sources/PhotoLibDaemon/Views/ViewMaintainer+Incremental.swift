@@ -51,6 +51,9 @@ extension ViewMaintainer {
                     needsReconcile.insert(context.app.id)
                 }
             }
+            // Its directories are looked up again when its links are made: no view holds
+            // a cache of descriptors while the next app's changes are applied.
+            view.invalidate()
             gathered.append((context.app.id, view, pending))
         }
         return (needsReconcile, gathered)
