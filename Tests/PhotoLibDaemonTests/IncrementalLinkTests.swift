@@ -12,12 +12,8 @@ import Testing
 struct IncrementalLinkTests {
     @Test("an entry moved, then its old name reused by another file, then 100 new files in one album: each entry is its own file")
     func orderHolds() throws {
-        var template = Array("/tmp/photolibd-incremental-XXXXXX".utf8CString)
-        let root = String(cString: try #require(mkdtemp(&template)))
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        for directory in ["lib", "lib/Album", "lib/Burst", "views"] {
-            try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: false)
-        }
+        let temporary = try TemporaryViews(["lib/Album", "lib/Burst"])
+        let root = temporary.root
         var row: Int64 = 0
         func file(_ path: String) throws -> LocatedAsset {
             try Data("photo \(path)".utf8).write(to: URL(fileURLWithPath: root + "/lib/" + path))
@@ -45,12 +41,7 @@ struct IncrementalLinkTests {
             changes.append(.asset(old: nil, new: added))
         }
 
-        let logger = Logger(label: "test")
-        let views = try Directory.open(path: root + "/views")
-        let maintainer = ViewMaintainer(
-            viewsRoot: views, access: LibraryAccess(root: try Directory.open(path: root + "/lib")),
-            derivatives: try DerivativeCatalog(viewsRoot: views, checks: [:], logger: logger), ownerUID: getuid(), logger: logger,
-            paths: (library: root + "/lib", views: root + "/views"))
+        let maintainer = temporary.maintainer
         var generator = SystemRandomNumberGenerator()
         let app = AppRecord(id: AppID("org.example.Full")!, uid: getuid(), purpose: "", readWrite: .authorized, addOnly: .notDetermined,
                             viewName: FileName("v")!, location: .precise, assetIDs: AppAssetIDs.random(using: &generator))

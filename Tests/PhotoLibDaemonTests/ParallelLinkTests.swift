@@ -12,12 +12,8 @@ import Testing
 struct ParallelLinkTests {
     @Test("600 entries (past the threshold): each linked to its original's inode; a file others may write is refused and learned; one gone is skipped")
     func manyLinks() throws {
-        var template = Array("/tmp/photolibd-links-XXXXXX".utf8CString)
-        let root = String(cString: try #require(mkdtemp(&template)))
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        for directory in ["lib", "lib/Album", "views", "views/app"] {
-            try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: false)
-        }
+        let temporary = try TemporaryViews(["lib/Album", "views/app"])
+        let root = temporary.root
         var links: [(source: ViewMaintainer.LinkSource, entry: FileName)] = []
         var inodes: [String: UInt64] = [:]
         for index in 0..<600 {
@@ -34,12 +30,7 @@ struct ParallelLinkTests {
         unlink(root + "/lib/Album/IMG_42.jpg")  // 42: gone since it was indexed
         #expect(links.count >= ViewMaintainer.parallelLinkThreshold)
 
-        let logger = Logger(label: "test")
-        let views = try Directory.open(path: root + "/views")
-        let maintainer = ViewMaintainer(
-            viewsRoot: views, access: LibraryAccess(root: try Directory.open(path: root + "/lib")),
-            derivatives: try DerivativeCatalog(viewsRoot: views, checks: [:], logger: logger), ownerUID: getuid(), logger: logger,
-            paths: (library: root + "/lib", views: root + "/views"))
+        let maintainer = temporary.maintainer
         let view = try Directory.open(path: root + "/views/app")
         defer { view.close() }
         let outcomes = try maintainer.link(links, in: view)

@@ -1,0 +1,30 @@
+import Foundation
+import Glibc
+import Logging
+@testable import PhotoLibDaemon
+import PhotoLibSystem
+
+/// A library and a views directory side by side in a temporary directory, and a
+/// `ViewMaintainer` over them: the linking executors tested without a daemon.
+final class TemporaryViews {
+    let root: String
+    let maintainer: ViewMaintainer
+
+    /// - Parameter directories: made below the root, in order (`lib` and `views` always).
+    init(_ directories: [String]) throws {
+        var template = Array("/tmp/photolibd-views-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
+        root = String(cString: made)
+        for directory in ["lib", "views"] + directories {
+            try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: false)
+        }
+        let logger = Logger(label: "test")
+        let views = try Directory.open(path: root + "/views")
+        maintainer = ViewMaintainer(
+            viewsRoot: views, access: LibraryAccess(root: try Directory.open(path: root + "/lib")),
+            derivatives: try DerivativeCatalog(viewsRoot: views, checks: [:], logger: logger), ownerUID: getuid(), logger: logger,
+            paths: (library: root + "/lib", views: root + "/views"))
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }  // a leftover in /tmp is all a failure here costs
+}
