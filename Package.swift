@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "photolibd", targets: ["photolibd"]),
         .executable(name: "photolibctl", targets: ["photolibctl"]),
         .executable(name: "photolibd-page", targets: ["photolibd-page"]),
+        .executable(name: "photolibd-portal", targets: ["photolibd-portal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -69,13 +70,15 @@ let package = Package(
         // sd-bus (Debian libsystemd-dev): the desktop's session bus, for notifications the person can click.
         .systemLibrary(name: "CSDBus", path: "Sources/CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "CDesktopNotifications", dependencies: ["CSDBus"], path: "Sources/CDesktopNotifications"),
+        // ...and the file-chooser portal backend's side of it (a service, its Request objects, forwarding).
+        .target(name: "CPortalBus", dependencies: ["CSDBus"], path: "Sources/CPortalBus"),
 
         // Pure model and decisions: no I/O at all.
         .target(name: "PhotoLibCore", path: "Sources/PhotoLibCore", swiftSettings: strict),
         // The only module that makes system calls.
         .target(
             name: "PhotoLibSystem",
-            dependencies: ["PhotoLibCore", "CSystemShims", "CInotifyTools", "CDesktopNotifications"],
+            dependencies: ["PhotoLibCore", "CSystemShims", "CInotifyTools", "CDesktopNotifications", "CPortalBus"],
             path: "Sources/PhotoLibSystem",
             swiftSettings: strict
         ),
@@ -171,6 +174,22 @@ let package = Package(
             name: "photolibd-page",
             dependencies: ["PhotoLibPage", "PhotoLibClient", "PhotoLibSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/photolibd-page",
+            swiftSettings: strict
+        ),
+
+        // The file-chooser portal backend (xdg-desktop-portal's org.freedesktop.impl.portal.FileChooser):
+        // photos through the person's page, everything else forwarded to the desktop's own backend.
+        .target(
+            name: "PhotoLibPortal",
+            dependencies: ["PhotoLibClient", "PhotoLibProtocol", "PhotoLibCore", "PhotoLibSystem", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/PhotoLibPortal",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "photolibd-portal",
+            dependencies: ["PhotoLibPortal", "PhotoLibClient", "PhotoLibSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log")],
+            path: "Sources/photolibd-portal",
             swiftSettings: strict
         ),
 

@@ -21,10 +21,14 @@ extension PhotoLibConnection {
     /// descriptors, in the person's order; a Live Photo is its two files when
     /// `types` holds `live`. A cancelled pick returns no files. Nothing is
     /// added to the app's view, and nothing stays granted.
-    public func pick(app: String? = nil, types: Set<MediaType> = Set(MediaType.allCases), limit: Int = 1, ordered: Bool = false)
-        throws(PhotoLibError) -> PickedFiles {
+    ///
+    /// With `notify: false` (the library's owner only) the person gets no desktop
+    /// notification: the caller opens the request's sheet itself.
+    public func pick(app: String? = nil, types: Set<MediaType> = Set(MediaType.allCases), limit: Int = 1, ordered: Bool = false,
+                     notify: Bool = true) throws(PhotoLibError) -> PickedFiles {
         let names = MediaType.allCases.filter(types.contains).map(\.rawValue)
-        let result = try call(.pick, PickParams(app: app, types: names, limit: limit, ordered: ordered), returning: PickResult.self)
+        let result = try call(.pick, PickParams(app: app, types: names, limit: limit, ordered: ordered, notify: notify ? nil : false),
+                              returning: PickResult.self)
         // Every descriptor of the reply came with its bytes, before its newline.
         let count = result.descriptorCount
         guard receivedDescriptors.count >= count else {

@@ -80,6 +80,16 @@ public final class PhotoLibConnection {
         }
     }
 
+    /// Ends this connection from another thread: a call waiting on it fails
+    /// with `connectionLost`, and the daemon withdraws what it asked (a pick).
+    public struct Interrupter: Sendable {
+        fileprivate let socket: UnixStreamSocket
+        public func interrupt() { socket.shutdownBoth() }
+    }
+
+    /// A handle that may end this connection from any thread (it keeps the socket open until released).
+    public var interrupter: Interrupter { Interrupter(socket: socket) }
+
     /// Sends one request and waits for its reply.
     public func call<P: Codable & Sendable, R: Codable & Sendable>(
         _ method: Method, _ params: P, returning: R.Type

@@ -11,12 +11,16 @@ public struct PickParams: Codable, Sendable, Equatable {
     public var limit: Int?
     /// True when the app uses the order the person chose in (default false).
     public var ordered: Bool?
+    /// False: no desktop notification; the caller opens the sheet itself, as the
+    /// file-chooser portal does (default true; admins only).
+    public var notify: Bool?
 
-    public init(app: String? = nil, types: [String]? = nil, limit: Int? = nil, ordered: Bool? = nil) {
+    public init(app: String? = nil, types: [String]? = nil, limit: Int? = nil, ordered: Bool? = nil, notify: Bool? = nil) {
         self.app = app
         self.types = types
         self.limit = limit
         self.ordered = ordered
+        self.notify = notify
     }
 }
 

@@ -40,6 +40,11 @@ public enum FileCopy {
         return FileDescriptor(rawValue: fd)
     }
 
+    /// Moves a descriptor's read position back to the start (one handed over may be anywhere).
+    public static func rewind(_ fd: FileDescriptor) throws(SystemCallError) {
+        _ = try systemCall("lseek") { lseek(fd.rawValue, 0, SEEK_SET) }
+    }
+
     /// Copies all of `source` into `target` (empty, just created), at most `limit`
     /// bytes plus one, so a file that grew past a limit is seen to have.
     /// Returns the bytes copied and how.

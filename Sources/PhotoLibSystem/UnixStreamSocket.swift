@@ -57,6 +57,11 @@ public final class UnixStreamSocket: @unchecked Sendable {
         }
     }
 
+    /// Ends both directions: a read blocked on another thread returns at once, and the server sees the connection close.
+    public func shutdownBoth() {
+        _ = Glibc.shutdown(descriptor.rawValue, Int32(SHUT_RDWR))
+    }
+
     /// Half-closes the sending side, so the server sees end of input.
     public func shutdownWrite() {
         _ = Glibc.shutdown(descriptor.rawValue, Int32(SHUT_WR))

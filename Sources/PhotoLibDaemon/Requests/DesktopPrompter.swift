@@ -52,23 +52,13 @@ final class DesktopPrompter: Sendable {
         thread.start()
     }
 
-    /// Runs `photolibctl ui --request N`, which starts the page server when needed and opens the sheet in the browser.
+    /// Opens the request's sheet on the page (`PageOpener`).
     static func openPage(request: Int64, socket: String, logger: Logger) {
-        let beside = DetachedProcess.ownExecutable.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path + "/photolibctl" }
-        guard let photolibctl = [beside, "/usr/bin/photolibctl", "/usr/local/bin/photolibctl"].compactMap({ $0 })
-            .first(where: PathInspection.isExecutable) else {
-            logger.warning("Request \(request): the notification was clicked, but photolibctl is not installed beside photolibd to open the page.")
-            return
-        }
-        let paths = PagePaths(socket: socket)
-        let log = paths.logFile
         do {
-            // The page's own directory holds its log; made here when the page has never been opened.
-            try PrivateFiles.makeDirectory(paths.directory)
-            _ = try DetachedProcess.start(photolibctl, ["ui", "--request", String(request), "--socket", socket], output: log)
+            let log = try PageOpener.open(request: request, socket: socket)
             logger.notice("Request \(request): the notification was clicked; opening its sheet on the page (photolibctl ui; its output: \(log)).")
         } catch {
-            logger.warning("Request \(request): the notification was clicked, but \(photolibctl) could not start: \(error).")
+            logger.warning("Request \(request): the notification was clicked, but its sheet cannot be opened: \(error).")
         }
     }
 }

@@ -42,7 +42,7 @@ struct PreparedPick: Sendable {
 /// is written to the access log. The rules are `PickPolicy`'s.
 extension Engine {
     /// An app asks to pick; the reply comes through `waiter` when the person answers.
-    func askPick(_ app: AppID, options: PickOptions, waiter: PickWaiter) throws -> Int64 {
+    func askPick(_ app: AppID, options: PickOptions, notify: Bool = true, waiter: PickWaiter) throws -> Int64 {
         let kind = RequestKind.pick(options)
         let (request, purpose) = try store.write { tx -> (AccessRequest, String) in
             guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
@@ -57,8 +57,8 @@ extension Engine {
             withdrawPicks(of: waiter.connection)
             return request.id
         }
-        prompter.announce(request, purpose: purpose)
-        logger.notice("App \(app) asks \(kind.described) (request \(request.id)); answer with 'photolibctl answer \(request.id) ASSET…' or 'cancel'.")
+        if notify { prompter.announce(request, purpose: purpose) }
+        logger.notice("App \(app) asks \(kind.described) (request \(request.id)\(notify ? "" : ", its sheet opened by the caller")); answer with 'photolibctl answer \(request.id) ASSET…' or 'cancel'.")
         return request.id
     }
 

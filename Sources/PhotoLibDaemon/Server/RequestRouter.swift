@@ -186,7 +186,11 @@ struct RequestRouter: Sendable {
         case .pick:
             let p = try params(PickParams.self, line)
             let options = try PickOptions.parse(types: p.types, limit: p.limit, ordered: p.ordered)
-            _ = try await engine.askPick(try targetApp(p.app, connection), options: options, waiter: pickWaiter(id: id, connection: connection))
+            if p.notify == false, connection.role != .admin {
+                throw PhotoLibError.invalidParameter(name: "notify", reason: "only the library's owner may ask for a pick without a notification")
+            }
+            _ = try await engine.askPick(try targetApp(p.app, connection), options: options, notify: p.notify ?? true,
+                                         waiter: pickWaiter(id: id, connection: connection))
             return nil
         case .requests:
             let p = try params(RequestsParams.self, line)

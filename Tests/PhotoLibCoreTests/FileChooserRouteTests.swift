@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import PhotoLibCore
+
+@Suite("Which file dialogs become a photo pick (the portal backend)")
+struct FileChooserRouteTests {
+    func call(_ filters: [FileFilter], current: FileFilter? = nil, multiple: Bool = false, directory: Bool = false) -> FileChooserCall {
+        FileChooserCall(handle: "/org/freedesktop/portal/desktop/request/1_2/t", app: "org.example.Photos", filters: filters, current: current,
+                        multiple: multiple, directory: directory)
+    }
+
+    let images = FileFilter(name: "Images", patterns: [FilePattern(.mimeType, "image/jpeg"), FilePattern(.glob, "*.png")])
+    let everything = FileFilter(name: "All files", patterns: [FilePattern(.glob, "*")])
+
+    @Test("an image filter shown first is a pick of images, one or as many as the person likes")
+    func imagesArePicked() {
+        #expect(FileChooserRoute.decide(call([images, everything]), registered: false) == .pick(PickOptions(types: [.image], limit: 1)))
+        #expect(FileChooserRoute.decide(call([images], multiple: true), registered: false) == .pick(PickOptions(types: [.image], limit: 0)))
+        let both = FileFilter(name: "Media", patterns: [FilePattern(.mimeType, "image/*"), FilePattern(.mimeType, "video/mp4")])
+        #expect(FileChooserRoute.decide(call([both]), registered: false) == .pick(PickOptions(types: [.image, .video], limit: 1)))
+    }
+
+    @Test("GTK's case-insensitive suffixes and video globs are understood")
+    func gtkGlobs() {
+        #expect(FileChooserRoute.mediaType(of: FilePattern(.glob, "*.[jJ][pP][gG]")) == .image)
+        #expect(FileChooserRoute.mediaType(of: FilePattern(.glob, "*.MOV")) == .video)
+        #expect(FileChooserRoute.mediaType(of: FilePattern(.glob, "*.heic")) == .image)
+        #expect(FileChooserRoute.mediaType(of: FilePattern(.glob, "*.pdf")) == nil)
+        #expect(FileChooserRoute.mediaType(of: FilePattern(.glob, "*")) == nil)
+        #expect(FileChooserRoute.mediaType(of: FilePattern(.glob, "photo.jpg")) == nil, "a glob of one name is not a type")
+        #expect(FileChooserRoute.mediaType(of: FilePattern(.mimeType, "application/pdf")) == nil)
+        #expect(FileChooserRoute.mediaType(of: FilePattern(.unknown(7), "image/*")) == nil)
+    }
+
+    @Test("documents, folders, a mixed filter, an 'all files' first filter go to the desktop's own dialog")
+    func othersAreForwarded() {
+        let pdf = FileFilter(name: "PDF", patterns: [FilePattern(.glob, "*.pdf")])
+        let mixed = FileFilter(name: "Images and PDF", patterns: [FilePattern(.mimeType, "image/*"), FilePattern(.glob, "*.pdf")])
+        for forwarded in [call([pdf]), call([mixed]), call([everything, images]), call([images], directory: true),
+                          call([FileFilter(name: "Empty", patterns: [])])] {
+            guard case .forward = FileChooserRoute.decide(forwarded, registered: true) else {
+                Issue.record("\(forwarded) should be forwarded")
+                continue
+            }
+        }
+    }
+
+    @Test("the filter the app names as current decides, not the first")
+    func currentFilterDecides() {
+        let pdf = FileFilter(name: "PDF", patterns: [FilePattern(.glob, "*.pdf")])
+        #expect(FileChooserRoute.decide(call([pdf, images], current: images), registered: false) == .pick(PickOptions(types: [.image], limit: 1)))
+        guard case .forward = FileChooserRoute.decide(call([images, pdf], current: pdf), registered: false) else {
+            Issue.record("a PDF current filter is a document dialog")
+            return
+        }
+    }
+
+    @Test("no filter: a pick for an app the person registered, the desktop's dialog for any other")
+    func noFilter() {
+        #expect(FileChooserRoute.decide(call([]), registered: true) == .pick(PickOptions(types: [.image, .video], limit: 1)))
+        guard case .forward(let reason) = FileChooserRoute.decide(call([]), registered: false) else {
+            Issue.record("an unknown app without filters is forwarded")
+            return
+        }
+        #expect(reason.contains("not registered"))
+    }
+
+    @Test("the arguments as the bus side writes them are read, unknown pattern kinds included")
+    func decodesTheBusForm() throws {
+        let json = #"{"handle":"/h","app":"org.example.Photos","parent":"x11:1","title":"Open","filters":[{"name":"Images","patterns":[[1,"image/jpeg"],[0,"*.png"],[9,"?"]]}],"multiple":true,"directory":false,"current":null}"#
+        let decoded = try JSONDecoder().decode(FileChooserCall.self, from: Data(json.utf8))
+        #expect(decoded.filters.first?.patterns == [FilePattern(.mimeType, "image/jpeg"), FilePattern(.glob, "*.png"), FilePattern(.unknown(9), "?")])
+        #expect(decoded.multiple && !decoded.directory && decoded.current == nil && decoded.parent == "x11:1")
+    }
+}
+
+@Suite("The portal's answers, apps and expiring copies")
+struct PortalPartsTests {
+    @Test("each ending has the response the portal documents: 0 chosen, 1 cancelled, 2 anything else")
+    func responses() {
+        #expect(PortalEnding.picked(files: 2).response == 0)
+        #expect(PortalEnding.cancelled.response == 1)
+        for other in [PortalEnding.pageClosed, .timedOut(seconds: 600), .closedByApp, .daemonNotRunning(socket: "/s"), .failed("x")] {
+            #expect(other.response == 2, "\(other)")
+        }
+        #expect(PortalEnding.daemonNotRunning(socket: "/run/user/1000/photolibd.sock").described.contains("systemctl --user start"))
+    }
+
+    @Test("a Flatpak ID names its app; an unsandboxed caller is the shared host app; nonsense names none")
+    func apps() {
+        #expect(PortalApp.app(forPortalID: "org.gnome.Loupe") == AppID("org.gnome.Loupe"))
+        #expect(PortalApp.app(forPortalID: "") == PortalApp.hostApp)
+        #expect(PortalApp.app(forPortalID: "not an id") == nil)
+    }
+
+    @Test("the shelf reads its schedule from directory names, ignores others, and hands out what is due in order")
+    func shelf() {
+        var shelf = PickShelf(names: ["1700000300-ab12", "1700000100-ff", "lost+found", "12-xyz", "0-aa", "1700000200-cd"])
+        #expect(shelf.entries.map(\.name) == ["1700000100-ff", "1700000200-cd", "1700000300-ab12"])
+        #expect(shelf.nextDue == 1_700_000_100)
+        #expect(shelf.takeDue(at: 1_700_000_200).map(\.name) == ["1700000100-ff", "1700000200-cd"])
+        shelf.add(PickShelf.Entry(name: PickShelf.name(expiresAt: 1_700_000_250, token: "0e"), expiresAt: 1_700_000_250))
+        #expect(shelf.nextDue == 1_700_000_250)
+        let rest = shelf.takeDue(at: 1_800_000_000)
+        #expect(rest.count == 2)
+        #expect(shelf.nextDue == nil)
+    }
+}
