@@ -15,6 +15,8 @@ public final class FileChooserBackend: PortalBus.Handler, @unchecked Sendable {
     // @unchecked: `picks`, `bus` and `idleCheck` are guarded by `lock`.
     private let lock = NSLock()
     private var picks: [UInt64: PortalPick] = [:]
+    /// Calls the app closed before their pick began (while the daemon was asked whether the app is registered).
+    private var closedEarly: Set<UInt64> = []
     private var bus: PortalBus?
     private var idleCheck: DispatchWorkItem?
     private let settings: PortalSettings
@@ -77,7 +79,10 @@ public final class FileChooserBackend: PortalBus.Handler, @unchecked Sendable {
     }
 
     public func closed(call: UInt64) {
-        let pick = lock.withLock { picks[call] }
+        let pick = lock.withLock {
+            if picks[call] == nil { closedEarly.insert(call) }
+            return picks[call]
+        }
         pick?.end(.closedByApp)
     }
 
@@ -95,6 +100,7 @@ public final class FileChooserBackend: PortalBus.Handler, @unchecked Sendable {
         let registered = request.filters.isEmpty && request.current == nil ? isRegistered(app) : false
         switch FileChooserRoute.decide(request, registered: registered) {
         case .forward(let reason):
+            lock.withLock { _ = closedEarly.remove(call) }
             logger.notice("OpenFile from \(app) goes to \(settings.forwardTo) unchanged: \(reason).")
             do {
                 try currentBus()?.forward(call: call)
@@ -110,7 +116,11 @@ public final class FileChooserBackend: PortalBus.Handler, @unchecked Sendable {
     private func pick(call: UInt64, app: AppID, options: PickOptions) {
         let logger = self.logger
         let pick = PortalPick(call: call, app: app, options: options, settings: settings, log: { logger.notice("\($0)") })
-        lock.withLock { picks[call] = pick }
+        let closed = lock.withLock {
+            picks[call] = pick
+            return closedEarly.remove(call) != nil
+        }
+        if closed { pick.end(.closedByApp) }
         logger.notice("OpenFile from \(app) asks for \(options.typeNames.joined(separator: " or ")) (\(options.limit == 1 ? "one" : "several")): asking the person on their page.")
         let (ending, paths) = pick.run(shelf: shelf)
         lock.withLock { picks[call] = nil }

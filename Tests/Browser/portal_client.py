@@ -22,7 +22,7 @@ from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
 
 
-def ask(method, arguments, options):
+def ask(method, arguments, options, close_when=None):
     DBusGMainLoop(set_as_default=True)
     bus = dbus.SessionBus()
     token = "photolibd%d" % os.getpid()
@@ -45,6 +45,17 @@ def ask(method, arguments, options):
     returned = getattr(chooser, method)(*arguments, dbus.Dictionary(options, signature="sv"), timeout=3600)
     if str(returned) != handle:
         bus.add_signal_receiver(on_response, "Response", "org.freedesktop.portal.Request", "org.freedesktop.portal.Desktop", str(returned))
+    if close_when:
+        # The app gives up on its dialog once the test says so (the file appears): Request.Close, after which no Response comes.
+        def check():
+            if not os.path.exists(close_when):
+                return True
+            request = dbus.Interface(bus.get_object("org.freedesktop.portal.Desktop", str(returned)), "org.freedesktop.portal.Request")
+            request.Close()
+            answer["closed"] = True
+            loop.quit()
+            return False
+        GLib.timeout_add(100, check)
     loop.run()
     return answer
 
@@ -69,6 +80,7 @@ def main():
     o.add_argument("--multiple", action="store_true")
     o.add_argument("--directory", action="store_true")
     o.add_argument("--copy-to")
+    o.add_argument("--close-when", help="close the dialog (Request.Close) once this file exists")
     s = sub.add_parser("save")
     s.add_argument("--name", required=True)
     r = sub.add_parser("read")
@@ -97,7 +109,7 @@ def main():
         options = {"multiple": dbus.Boolean(args.multiple), "directory": dbus.Boolean(args.directory)}
         if filters:
             options["filters"] = dbus.Array(filters, signature="(sa(us))")
-        answer = ask("OpenFile", ["", "Choose a photo"], options)
+        answer = ask("OpenFile", ["", "Choose a photo"], options, close_when=args.close_when)
 
     uris = answer.get("results", {}).get("uris", [])
     files = []
@@ -113,7 +125,7 @@ def main():
         except OSError as error:
             entry["error"] = error.strerror
         files.append(entry)
-    print(json.dumps({"response": answer.get("response"), "uris": uris, "results": answer.get("results", {}), "files": files}), flush=True)
+    print(json.dumps({"closed": answer.get("closed", False), "response": answer.get("response"), "uris": uris, "results": answer.get("results", {}), "files": files}), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,208 @@
+import Foundation
+import Glibc
+import PhotoLibCore
+import PhotoLibProtocol
+import Testing
+
+/// The file-chooser portal backend (`photolibd-portal`) on a private desktop session:
+/// Debian's xdg-desktop-portal and xdg-document-portal, started by the bus, ask it;
+/// the person answers on the page in headless Chromium.
+@Suite("Photos for unmodified apps through the file-chooser portal", .serialized)
+struct PortalTests {
+    static let app = "org.example.Photos"
+
+    /// A library of three photos, one of them with a location, and a running daemon.
+    static func library() async throws -> RunningDaemon {
+        try await PageTests.startedWithPhotos(["Trip/beach.jpg", "Trip/plain.jpg", "Home/cat.jpg"]) { lib in
+            let tagged = try run("/usr/bin/exiftool", ["-q", "-overwrite_original_in_place", "-GPSLatitude=48.8584", "-GPSLatitudeRef=N",
+                                                       "-GPSLongitude=2.2945", "-GPSLongitudeRef=E", lib.path("Trip/beach.jpg")])
+            guard tagged.status == 0 else { throw TestFailure("exiftool failed: \(tagged.stderr)") }
+        }
+    }
+
+    static func json(_ printed: String) throws -> [String: Any] {
+        let lines = printed.split(separator: "\n").reversed()
+        guard let object = lines.lazy.compactMap({ (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }).first else {
+            throw TestFailure("the client printed no JSON: \(printed)")
+        }
+        return object
+    }
+
+    static func hasLocation(_ path: String) throws -> Bool {
+        !(try run("/usr/bin/exiftool", ["-s3", "-GPSLatitude", path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+
+    @Test("a sandboxed app's OpenFile for images is answered on the page: it gets document-portal paths holding the photos chosen, without location; after the set time they hold nothing and the export is gone")
+    func sandboxedAppPicksThroughThePortal() async throws {
+        let daemon = try await Self.library()
+        let owner = try #require(daemon.library.owner)
+        let desktop = try await PortalDesktop.start(for: daemon.library, owner: owner, keepPicks: 25)
+        defer { desktop.stop() }
+        let out = daemon.library.root + "/out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try owner.own(out)
+
+        let client = try desktop.sandboxed(app: Self.app, ["open", "--filter", "Photos", "mime:image/jpeg", "glob:*.[pP][nN][gG]", "--multiple",
+                                                           "--copy-to", "/out"], out: out, output: daemon.library.root + "/client.out")
+        do {
+            try await waitUntil("the backend to open the pick's sheet in the browser", while: client) { !desktop.openedPages().isEmpty }
+        } catch {
+            throw TestFailure("\(error); the session: \(desktop.log); the daemon: \(daemon.log)")
+        }
+        let signIn = try #require(desktop.openedPages().first)
+        let page = try PageSession(daemon)
+        let sheet = try await page.drive(["sheet", "file://" + signIn, "pick", "beach.jpg", "plain.jpg", "--shots", daemon.library.root + "/shots"])
+        #expect(sheet["title"] as? String == "“\(Self.app)” asks you to pick photos", "\(sheet)")
+        #expect(await client.exited(timeout: 60) == 0, "\(client.ending): \(client.printed); the session: \(desktop.log)")
+        let answer = try Self.json(client.printed)
+        #expect(answer["response"] as? Int == 0, "\(answer)")
+        let files = try #require(answer["files"] as? [[String: Any]])
+        #expect(files.count == 2, "\(answer)")
+        // Paths in the app's own view of the Documents portal, never in the library or the backend's shelf.
+        for file in files {
+            let path = try #require(file["path"] as? String)
+            #expect(path.hasPrefix(desktop.runtime + "/doc/"), "\(path)")
+        }
+        let copied = files.compactMap { $0["copied"] as? String }.map { out + "/" + ($0 as NSString).lastPathComponent }
+        #expect(copied.map { ($0 as NSString).lastPathComponent }.sorted() == ["beach.jpg", "plain.jpg"], "\(answer)")
+        let plain = try #require(copied.first { $0.hasSuffix("plain.jpg") })
+        let beach = try #require(copied.first { $0.hasSuffix("beach.jpg") })
+        #expect(FileManager.default.contents(atPath: plain) == FileManager.default.contents(atPath: daemon.library.path("Trip/plain.jpg")),
+                "a photo without location arrives byte for byte")
+        #expect(try Self.hasLocation(daemon.library.path("Trip/beach.jpg")), "the original keeps its location")
+        #expect(try !Self.hasLocation(beach), "an app the person did not allow location gets the photo without it")
+        #expect(try run("/usr/bin/vipsheader", [beach]).status == 0, "and it is still a photo")
+        // The app was added to photolibd by its Flatpak ID, and the pick is in the access report; nothing was granted.
+        let apps = try daemon.ok("apps")
+        #expect(apps.contains(Self.app), "\(apps)")
+        #expect(try daemon.ok("report", Self.app).contains("picked"))
+        #expect(daemon.viewEntries(Self.app).isEmpty, "a pick grants nothing")
+        #expect(try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.isEmpty,
+                "no pick is left pending")
+        #expect(try desktop.documents(of: Self.app).contains("beach.jpg"), "the Documents portal exports the copies for now")
+
+        // After the set time: the copies are gone, and so is the Documents portal's lasting export of them.
+        try await waitUntil("the pick's copies to expire", timeout: 90) {
+            ((try? FileManager.default.contentsOfDirectory(atPath: desktop.picks)) ?? ["?"]).isEmpty
+        }
+        let paths = files.compactMap { $0["path"] as? String }
+        let reader = try desktop.sandboxed(app: Self.app, ["read"] + paths, out: out, output: daemon.library.root + "/reader.out")
+        #expect(await reader.exited(timeout: 60) == 0, "\(reader.printed)")
+        let read = try #require(try Self.json(reader.printed)["files"] as? [[String: Any]])
+        #expect(read.count == 2 && read.allSatisfy { $0["error"] != nil && $0["size"] == nil }, "the app's documents hold nothing now: \(read)")
+        let exported = try desktop.documents(of: Self.app)
+        #expect(!exported.contains("beach.jpg"), "the export is gone: \(exported)")
+        #expect(desktop.log.contains("no longer exports"), "\(desktop.log)")
+    }
+
+    @Test("cancel, the app closing its dialog, a sheet nobody answers and a daemon that is not running each give the app the portal's response code, with a log line, and leave no pick pending")
+    func endings() async throws {
+        let daemon = try await Self.library()
+        let owner = try #require(daemon.library.owner)
+        let desktop = try await PortalDesktop.start(for: daemon.library, owner: owner, sheetTimeout: 4)
+        defer { desktop.stop() }
+        let out = daemon.library.root + "/out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try owner.own(out)
+        func ask(_ name: String, _ extra: [String] = []) throws -> SpawnedProcess {
+            try desktop.sandboxed(app: Self.app, ["open", "--filter", "Photos", "mime:image/*"] + extra, out: out,
+                                  output: daemon.library.root + "/\(name).out")
+        }
+        func pending() throws -> [RequestInfo] {
+            try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests
+        }
+
+        // The person cancels the sheet: 1.
+        let cancelled = try ask("cancelled")
+        try await waitUntil("the pick to be asked", while: cancelled) { try !pending().isEmpty }
+        let request = try #require(try pending().first)
+        #expect(request.kind == "pick" && request.app == Self.app, "\(request)")
+        try daemon.ok("answer", String(request.request), "cancel")
+        #expect(await cancelled.exited(timeout: 60) == 0, "\(cancelled.printed)")
+        #expect(try Self.json(cancelled.printed)["response"] as? Int == 1, "\(cancelled.printed)")
+
+        // The app closes its own dialog (Request.Close): 2, and the pick is withdrawn.
+        let closing = try ask("closing", ["--close-when", "/out/close"])
+        try await waitUntil("the pick to be asked", while: closing) { try !pending().isEmpty }
+        try Data().write(to: URL(fileURLWithPath: out + "/close"))
+        #expect(await closing.exited(timeout: 60) == 0, "\(closing.printed); the session: \(desktop.log)")
+        #expect(try Self.json(closing.printed)["closed"] as? Bool == true, "\(closing.printed)")
+        try await waitUntil("the closed dialog's pick to be withdrawn") { try pending().isEmpty }
+        #expect(desktop.log.contains("the app closed the dialog"), "\(desktop.log)")
+
+        // Nobody answers within the sheet's time (4 s here): 2.
+        let unanswered = try ask("unanswered")
+        #expect(await unanswered.exited(timeout: 60) == 0, "\(unanswered.printed)")
+        #expect(try Self.json(unanswered.printed)["response"] as? Int == 2, "\(unanswered.printed)")
+        #expect(try pending().isEmpty, "the timed-out pick is withdrawn")
+        #expect(desktop.log.contains("nobody answered within 4 s"), "\(desktop.log)")
+
+        // photolibd is not running: 2 at once, and the log says how to start it.
+        daemon.stop()
+        let noDaemon = try ask("nodaemon")
+        #expect(await noDaemon.exited(timeout: 60) == 0, "\(noDaemon.printed)")
+        #expect(try Self.json(noDaemon.printed)["response"] as? Int == 2, "\(noDaemon.printed)")
+        #expect(desktop.log.contains("photolibd is not running"), "\(desktop.log)")
+    }
+
+    @Test("a document OpenFile and a SaveFile go to the backend chosen before photolibd and come back unchanged")
+    func otherDialogsAreForwarded() async throws {
+        let daemon = try await Self.library()
+        let owner = try #require(daemon.library.owner)
+        let name = "org.freedesktop.impl.portal.desktop.recorder"
+        let desktop = try await PortalDesktop.start(for: daemon.library, owner: owner, forwardTo: name, withGtk: false)
+        defer { desktop.stop() }
+        let record = daemon.library.root + "/forwarded.jsonl"
+        let recorder = try desktop.spawn("/usr/bin/python3", [try ReachableCopies.browserTool("recording_backend.py"), name, record],
+                                         output: daemon.library.root + "/recorder.out")
+        try await waitUntil("the stand-in backend to own its name", while: recorder) { recorder.printed.contains("ready") }
+
+        let document = try desktop.onHost(["open", "--filter", "PDF", "glob:*.pdf", "mime:application/pdf"], output: daemon.library.root + "/doc.out")
+        #expect(await document.exited(timeout: 60) == 0, "\(document.printed); the session: \(desktop.log)")
+        let save = try desktop.onHost(["save", "--name", "report.pdf"], output: daemon.library.root + "/save.out")
+        #expect(await save.exited(timeout: 60) == 0, "\(save.printed); the session: \(desktop.log)")
+
+        let calls = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
+            .compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        #expect(calls.map { $0["method"] as? String } == ["OpenFile", "SaveFile"], "\(calls)")
+        let open = try #require(calls.first)
+        #expect(open["title"] as? String == "Choose a photo", "\(open)")
+        let filters = "\((open["options"] as? [String: Any])?["filters"] ?? "none")"
+        #expect(filters.contains("*.pdf") && filters.contains("application/pdf"), "the filters arrive as the app sent them: \(filters)")
+        #expect("\((calls.last?["options"] as? [String: Any])?["current_name"] ?? "")" == "report.pdf", "\(calls)")
+        // What the stand-in answered is what the app got.
+        let opened = try Self.json(document.printed)
+        #expect(opened["response"] as? Int == 0 && opened["uris"] as? [String] == ["file:///forwarded/OpenFile"], "\(opened)")
+        let saved = try Self.json(save.printed)
+        #expect(saved["response"] as? Int == 0 && saved["uris"] as? [String] == ["file:///forwarded/SaveFile"], "\(saved)")
+        #expect((saved["results"] as? [String: Any])?["choices"] != nil, "every result key comes back: \(saved)")
+        #expect(try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.isEmpty,
+                "photolibd was never asked")
+    }
+
+    @Test("an unmodified GTK program (zenity --file-selection, GTK_USE_PORTAL=1, under Xvfb) gets a photo the person picks on the page")
+    func zenityGetsAPhoto() async throws {
+        let daemon = try await Self.library()
+        let owner = try #require(daemon.library.owner)
+        let desktop = try await PortalDesktop.start(for: daemon.library, owner: owner, withGtk: false)
+        defer { desktop.stop() }
+        let display = try await desktop.startDisplay()
+        let zenity = try desktop.spawn("/usr/bin/zenity", ["--file-selection", "--title=Choose a photo", "--file-filter=Photos | *.jpg *.png"],
+                                       environment: ["DISPLAY": display, "GTK_USE_PORTAL": "1"], output: daemon.library.root + "/zenity.out")
+        do {
+            try await waitUntil("the backend to open the pick's sheet in the browser", while: zenity) { !desktop.openedPages().isEmpty }
+        } catch {
+            throw TestFailure("\(error); zenity: \(zenity.printed); the session: \(desktop.log)")
+        }
+        let page = try PageSession(daemon)
+        let sheet = try await page.drive(["sheet", "file://" + (try #require(desktop.openedPages().first)), "pick", "plain.jpg"])
+        #expect(sheet["title"] as? String == "“\(PortalApp.hostApp)” asks you to pick a photo", "\(sheet)")
+        #expect(await zenity.exited(timeout: 60) == 0, "\(zenity.ending): \(zenity.printed); the session: \(desktop.log)")
+        let chosen = try #require(zenity.printed.split(separator: "\n").last { $0.hasPrefix("/") }.map(String.init), "\(zenity.printed)")
+        #expect(chosen.hasPrefix(desktop.picks + "/") && chosen.hasSuffix("/plain.jpg"), "an unsandboxed app gets the copy's own path: \(chosen)")
+        #expect(FileManager.default.contents(atPath: chosen) == FileManager.default.contents(atPath: daemon.library.path("Trip/plain.jpg")))
+        var status = stat()
+        #expect(stat(chosen, &status) == 0 && status.st_mode & 0o777 == 0o400, "the copy is read-only, the owner's alone")
+        #expect(try daemon.ok("report", PortalApp.hostApp.rawValue).contains("picked"))
+    }
+}
