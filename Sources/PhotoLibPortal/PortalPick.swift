@@ -84,7 +84,8 @@ final class PortalPick: @unchecked Sendable {
             return (.failed("photolibd refused the pick: \(error)"), [])
         }
         if picked.result.state == RequestState.cancelled.rawValue {
-            return (endedFor ?? .cancelled, [])
+            let closed = picked.result.reason == CancelReason.pageClosed.rawValue
+            return (endedFor ?? (closed ? .pageClosed : .cancelled), [])
         }
         var files: [(name: String, descriptor: Int32)] = []
         var position = 0

@@ -48,11 +48,14 @@ public struct PickResult: Codable, Sendable, Equatable {
     /// `picked`, or `cancelled` (then `assets` is empty and no descriptor came).
     public var state: String
     public var assets: [PickedAsset]
+    /// With `cancelled`, when it was not the person's own Cancel: `pageClosed`.
+    public var reason: String?
 
-    public init(request: Int64, state: String, assets: [PickedAsset]) {
+    public init(request: Int64, state: String, assets: [PickedAsset], reason: String? = nil) {
         self.request = request
         self.state = state
         self.assets = assets
+        self.reason = reason
     }
 
     /// The descriptors that came with the reply: one per file of every asset.

@@ -114,11 +114,14 @@ public struct AnswerParams: Codable, Sendable, Equatable {
     public var assets: [String]?
     /// With `limited`: albums (library paths) that join the selection, live.
     public var albums: [String]?
+    /// With `cancel`: why, when it was not the person's own Cancel (`pageClosed`); a pick's app is told.
+    public var reason: String?
 
-    public init(request: Int64, answer: String, assets: [String]? = nil, albums: [String]? = nil) {
+    public init(request: Int64, answer: String, assets: [String]? = nil, albums: [String]? = nil, reason: String? = nil) {
         self.request = request
         self.answer = answer
         self.assets = assets
         self.albums = albums
+        self.reason = reason
     }
 }

@@ -113,6 +113,10 @@ def sheet(args):
         title = dialog.find_element(By.TAG_NAME, "h2").text
         shot(driver, args.shots, "sheet")
         kind = dialog.get_attribute("data-kind")
+        if args.choice == "leave":
+            # The person closes the page without answering.
+            print(json.dumps({"title": title, "kind": kind}))
+            return
         def press(words):
             wait(driver, lambda d: [b for b in dialog.find_elements(By.TAG_NAME, "button") if b.text.startswith(words)], words)[0].click()
         if args.choice == "full":
@@ -274,7 +278,7 @@ def main():
     g.add_argument("--shots")
     r = sub.add_parser("sheet")
     r.add_argument("url")
-    r.add_argument("choice", choices=["select", "full", "deny", "pick"])
+    r.add_argument("choice", choices=["select", "full", "deny", "pick", "leave"])
     r.add_argument("names", nargs="*")
     r.add_argument("--shots")
     k = sub.add_parser("keys")

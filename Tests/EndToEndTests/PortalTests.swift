@@ -145,6 +145,28 @@ struct PortalTests {
         #expect(desktop.log.contains("photolibd is not running"), "\(desktop.log)")
     }
 
+    @Test("the person closes the page showing the pick's sheet: the app's dialog ends with response 2 a few seconds later, and no pick is left")
+    func closedPage() async throws {
+        let daemon = try await Self.library()
+        let owner = try #require(daemon.library.owner)
+        let desktop = try await PortalDesktop.start(for: daemon.library, owner: owner)
+        defer { desktop.stop() }
+        let out = daemon.library.root + "/out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try owner.own(out)
+        let client = try desktop.sandboxed(app: Self.app, ["open", "--filter", "Photos", "mime:image/*"], out: out,
+                                           output: daemon.library.root + "/client.out")
+        try await waitUntil("the backend to open the pick's sheet in the browser", while: client) { !desktop.openedPages().isEmpty }
+        let page = try PageSession(daemon)
+        let shown = try await page.drive(["sheet", "file://" + (try #require(desktop.openedPages().first)), "leave",
+                                          "--shots", daemon.library.root + "/shots"])
+        #expect(shown["kind"] as? String == "pick", "\(shown)")
+        #expect(await client.exited(timeout: 60) == 0, "\(client.printed); the session: \(desktop.log)")
+        #expect(try Self.json(client.printed)["response"] as? Int == 2, "\(client.printed)")
+        #expect(desktop.log.contains("the page showing the sheet was closed"), "\(desktop.log)")
+        #expect(try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.isEmpty)
+    }
+
     @Test("a document OpenFile and a SaveFile go to the backend chosen before photolibd and come back unchanged")
     func otherDialogsAreForwarded() async throws {
         let daemon = try await Self.library()

@@ -15,9 +15,12 @@ public enum RequestKind: Sendable, Hashable {
         switch self {
         case .authorization: "authorization"
         case .review: "review"
-        case .pick: "pick"
+        case .pick: Self.pickName
         }
     }
+
+    /// The `kind` of every pick.
+    public static let pickName = "pick"
 
     /// What a pick asks for; nil for other kinds.
     public var pickOptions: PickOptions? {

@@ -47,10 +47,11 @@ extension Engine {
 
     /// The person's answer to a pending request: authorizes, selects, or
     /// (with `cancel`) withdraws it; returns what the app hears.
-    func answer(_ requestID: Int64, with answer: RequestAnswer, assets: [String], albums: [String], by: EventActor) throws -> RequestOutcome {
+    func answer(_ requestID: Int64, with answer: RequestAnswer, assets: [String], albums: [String], by: EventActor,
+                reason: CancelReason? = nil) throws -> RequestOutcome {
         guard let request = try store.read({ try $0.request(id: requestID) }) else { throw PhotoLibError.unknownRequest(requestID) }
         let effect = try RequestPolicy.effect(of: answer, to: request.kind, namesItems: !assets.isEmpty || !albums.isEmpty)
-        if answer == .cancel { return try cancel(request, by: by) }
+        if answer == .cancel { return try cancel(request, by: by, reason: reason) }
         var added: [AssetID] = []
         var settled: [RequestSettlement] = []
         if effect.selects, !assets.isEmpty || !albums.isEmpty || effect.authorize == nil {
@@ -74,7 +75,7 @@ extension Engine {
 
     /// Withdraws a request without deciding: the status stays as it is, and
     /// the app hears that its request was cancelled.
-    private func cancel(_ request: AccessRequest, by: EventActor) throws -> RequestOutcome {
+    private func cancel(_ request: AccessRequest, by: EventActor, reason: CancelReason?) throws -> RequestOutcome {
         var published: [PublishedEvent] = []
         let (outcome, purpose) = try store.write { tx -> (RequestOutcome, String) in
             guard try tx.request(id: request.id) != nil, let record = try tx.app(request.app) else {
@@ -96,8 +97,8 @@ extension Engine {
             return (RequestOutcome(app: request.app, kind: request.kind, request: request.id, state: .cancelled, status: status), record.purpose)
         }
         hub.publish(published)
-        deliver([RequestSettlement(request: request, outcome: outcome)], purpose: purpose)
-        logger.notice("Request \(request.id) of \(request.app) was cancelled.")
+        deliver([RequestSettlement(request: request, outcome: outcome)], purpose: purpose, reason: reason)
+        logger.notice("Request \(request.id) of \(request.app) was cancelled\(reason == .pageClosed ? ": the page showing it was closed" : "").")
         return outcome
     }
 
@@ -128,7 +129,7 @@ extension Engine {
 
     /// Tells admin subscribers (and the person's tools) that requests were
     /// decided, and hands each app's waiting connections its answer.
-    func deliver(_ settled: [RequestSettlement], purpose: String) {
+    func deliver(_ settled: [RequestSettlement], purpose: String, reason: CancelReason? = nil) {
         guard !settled.isEmpty else { return }
         var events: [PublishedEvent] = []
         for settlement in settled {
@@ -143,7 +144,7 @@ extension Engine {
         hub.publish(events)
         for settlement in settled {
             if case .pick = settlement.request.kind {
-                cancelPick(settlement.request)
+                cancelPick(settlement.request, reason: reason)
             } else {
                 if let request = settlement.outcome.request { answers.resolve(request, with: settlement.outcome) }
             }

@@ -45,9 +45,9 @@ extension Engine {
     }
 
     /// Hands a cancelled pick its reply: nothing chosen, no descriptor.
-    func cancelPick(_ request: AccessRequest) {
+    func cancelPick(_ request: AccessRequest, reason: CancelReason? = nil) {
         guard let waiter = picks.claim(request.id) else { return }
-        let result = PickResult(request: request.id, state: RequestState.cancelled.rawValue, assets: [])
+        let result = PickResult(request: request.id, state: RequestState.cancelled.rawValue, assets: [], reason: reason?.rawValue)
         Task {
             do {
                 try await waiter.deliver(result, [])

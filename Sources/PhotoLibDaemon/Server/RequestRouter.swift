@@ -214,7 +214,8 @@ struct RequestRouter: Sendable {
                 }
                 return reply(id, try await engine.answerPick(p.request, assets: p.assets ?? []))
             }
-            return reply(id, try await engine.answer(p.request, with: answer, assets: p.assets ?? [], albums: p.albums ?? [], by: by))
+            let reason = try CancelReason.parse(p.reason, answer: answer)
+            return reply(id, try await engine.answer(p.request, with: answer, assets: p.assets ?? [], albums: p.albums ?? [], by: by, reason: reason))
         case .report:
             let p = try params(ReportParams.self, line)
             let app = try p.app.map { text throws(PhotoLibError) in try appID(text) }

@@ -35,11 +35,12 @@ public final class EventFeed: @unchecked Sendable {
                 Thread { [self] in follow() }.start()
             }
         }
-        // A ping now and then: writing it is how the server notices a page that was closed.
+        // A ping now and then: writing it is how the server notices a page that was closed, and a closed
+        // page ends the picks it showed (ClosedPageWatch), so the app's dialog should not wait long for it.
         let pinger = Task {
             while true {
                 do {
-                    try await Task.sleep(for: .seconds(20))
+                    try await Task.sleep(for: .seconds(4))
                 } catch {
                     return  // cancelled: the page went
                 }

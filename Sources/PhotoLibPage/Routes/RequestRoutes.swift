@@ -27,6 +27,7 @@ enum RequestRoutes {
     }
 
     static func add(to router: Router<BasicRequestContext>, _ page: PageContext, feed: EventFeed) {
+        let closings = ClosedPageWatch()
         router.get("/api/requests") { _, _ in
             try await AppRoutes.answer(page) {
                 let pending = try await page.daemon.call(.requests, RequestsParams(), returning: RequestsResult.self)
@@ -48,12 +49,18 @@ enum RequestRoutes {
         router.get("/api/events") { _, _ in
             let lines = feed.listen()
             await page.activity.streamOpened()
+            await closings.streamOpened()
             let activity = page.activity
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-store"
             return Response(status: .ok, headers: headers, body: .init { writer in
-                defer { Task { await activity.streamClosed() } }
+                defer {
+                    Task {
+                        await activity.streamClosed()
+                        await closings.streamClosed(page)
+                    }
+                }
                 try await writer.write(ByteBuffer(string: ": photolibd-page events\n\n"))
                 // At shutdown the stream ends at once: the server stops its listener first and then
                 // waits for open requests, and an open page would otherwise hold it up until its next ping.
