@@ -72,13 +72,15 @@ let package = Package(
         .target(name: "CDesktopNotifications", dependencies: ["CSDBus"], path: "Sources/CDesktopNotifications"),
         // ...and the file-chooser portal backend's side of it (a service, its Request objects, forwarding).
         .target(name: "CPortalBus", dependencies: ["CSDBus"], path: "Sources/CPortalBus"),
+        // ...and the systemd user manager's private socket, for the endpoints' socket units.
+        .target(name: "CSystemdUnits", dependencies: ["CSDBus"], path: "Sources/CSystemdUnits"),
 
         // Pure model and decisions: no I/O at all.
         .target(name: "PhotoLibCore", path: "Sources/PhotoLibCore", swiftSettings: strict),
         // The only module that makes system calls.
         .target(
             name: "PhotoLibSystem",
-            dependencies: ["PhotoLibCore", "CSystemShims", "CInotifyTools", "CDesktopNotifications", "CPortalBus"],
+            dependencies: ["PhotoLibCore", "CSystemShims", "CInotifyTools", "CDesktopNotifications", "CPortalBus", "CSystemdUnits"],
             path: "Sources/PhotoLibSystem",
             swiftSettings: strict
         ),

@@ -105,4 +105,12 @@ struct PortalPartsTests {
         #expect(rest.count == 2)
         #expect(shelf.nextDue == nil)
     }
+
+    @Test("a cancel may say the page closed; no other answer has a reason, and an unknown one is refused")
+    func cancelReasons() throws {
+        #expect(try CancelReason.parse(nil, answer: .cancel) == nil)
+        #expect(try CancelReason.parse("pageClosed", answer: .cancel) == .pageClosed)
+        #expect(throws: PhotoLibError.self) { try CancelReason.parse("pageClosed", answer: .authorized) }
+        #expect(throws: PhotoLibError.self) { try CancelReason.parse("bored", answer: .cancel) }
+    }
 }

@@ -45,9 +45,7 @@ struct EndpointUnits: Sendable {
         // instance is loaded from its template whether enabled or not. The
         // start waits (an implicit Before= on the service) until this daemon
         // has stopped; at logout it is cancelled, and the links serve next time.
-        let calls = [DBusClient.Call("EnableUnitFiles", [.stringArray(units), .boolean(false), .boolean(true)])]
-            + units.map { DBusClient.Call("StartUnit", [.string($0), .string("replace")]) }
-        report(units: units, action: "hand over") { () throws(DBusError) in try systemd(bus, calls) }
+        report(units: units, action: "hand over") { () throws(SystemdUnits.Unreachable) in try SystemdUnits.handOver(units, managerSocket: bus) }
     }
 
     /// A removed app's endpoint unit, or one no app owns any more: stopped
@@ -56,22 +54,15 @@ struct EndpointUnits: Sendable {
         guard let bus, !views.isEmpty else { return }
         let units = views.map(Self.unitName(view:))
         queue.async {
-            let calls = units.map { DBusClient.Call("StopUnit", [.string($0), .string("replace")]) }
-                + [DBusClient.Call("DisableUnitFiles", [.stringArray(units), .boolean(false)])]
-            report(units: units, action: "retire") { () throws(DBusError) in try systemd(bus, calls) }
+            report(units: units, action: "retire") { () throws(SystemdUnits.Unreachable) in try SystemdUnits.retire(units, managerSocket: bus) }
         }
     }
 
-    private func systemd(_ bus: String, _ calls: [DBusClient.Call]) throws(DBusError) -> [DBusError?] {
-        try DBusClient.calls(socketPath: bus, viaBus: false, destination: "org.freedesktop.systemd1", path: "/org/freedesktop/systemd1",
-                             interface: "org.freedesktop.systemd1.Manager", calls, timeoutSeconds: 5)
-    }
-
-    private func report(units: [String], action: String, _ outcome: () throws(DBusError) -> [DBusError?]) {
+    private func report(units: [String], action: String, _ outcome: () throws(SystemdUnits.Unreachable) -> SystemdUnits.Outcome) {
         do {
-            let failures = try outcome().compactMap { $0 }
-            if let first = failures.first {
-                logger.notice("Could not \(action) \(failures.count) of \(units.count) endpoint socket units (\(first)); at logout this is expected, else check photolibd-endpoint@.socket is installed (make install).")
+            let done = try outcome()
+            if let first = done.firstFailure {
+                logger.notice("Could not \(action) endpoint socket units: \(done.failedCalls) of \(units.count + 1) calls failed (\(first)); at logout this is expected, else check photolibd-endpoint@.socket is installed (make install).")
             } else {
                 logger.info("Endpoint socket units: \(action) \(units.count).")
             }
