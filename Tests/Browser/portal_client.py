@@ -83,6 +83,7 @@ def main():
     o.add_argument("--close-when", help="close the dialog (Request.Close) once this file exists")
     s = sub.add_parser("save")
     s.add_argument("--name", required=True)
+    s.add_argument("--folder", help="the folder the dialog opens in (current_folder)")
     r = sub.add_parser("read")
     r.add_argument("paths", nargs="+")
     args = parser.parse_args()
@@ -99,7 +100,10 @@ def main():
         return
 
     if args.command == "save":
-        answer = ask("SaveFile", ["", "Save the report"], {"current_name": dbus.String(args.name)})
+        options = {"current_name": dbus.String(args.name)}
+        if args.folder:
+            options["current_folder"] = dbus.ByteArray(args.folder.encode() + b"\0")
+        answer = ask("SaveFile", ["", "Save the report"], options)
     else:
         filters = []
         for name, *patterns in args.filter:

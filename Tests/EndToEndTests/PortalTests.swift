@@ -202,6 +202,56 @@ struct PortalTests {
                 "photolibd was never asked")
     }
 
+    @Test("with xdg-desktop-portal-gtk itself behind it (under Xvfb), a SaveFile and a document OpenFile open GTK's dialogs, and what GTK answers is what the app gets")
+    func gtkAnswersTheRest() async throws {
+        let daemon = try await Self.library()
+        let owner = try #require(daemon.library.owner)
+        let (display, server) = try await PortalDesktop.startDisplay(library: daemon.library, owner: owner)
+        defer { server.signal(SIGTERM) }
+        let desktop = try await PortalDesktop.start(for: daemon.library, owner: owner, environment: ["DISPLAY": display])
+        defer { desktop.stop() }
+        let folder = daemon.library.root + "/documents"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try owner.own(folder)
+        try "%PDF-1.4\n".write(toFile: folder + "/letter.pdf", atomically: true, encoding: .utf8)
+        try owner.own(folder + "/letter.pdf")
+        func xdotool(_ arguments: [String]) throws -> String {
+            let command = desktop.command("/usr/bin/xdotool", arguments, environment: ["DISPLAY": display])
+            return try run(command[0], Array(command.dropFirst())).stdout
+        }
+        // Keys to GTK's dialog, as a person types them (there is no window manager: focus is given directly).
+        func key(_ window: String, _ keys: [String]) throws {
+            guard let id = try xdotool(["search", "--name", window]).split(separator: "\n").first else { return }
+            _ = try xdotool(["windowfocus", "--sync", String(id)] + keys)
+        }
+
+        // Save: GTK's dialog opens on the folder the app named, with its name; Enter saves there.
+        let save = try desktop.onHost(["save", "--name", "report.pdf", "--folder", folder], output: daemon.library.root + "/save.out")
+        try await waitUntil("GTK's save dialog to be answered", while: save) {
+            try key("Save the report", ["key", "Return"])
+            return !save.isRunning
+        }
+        let saved = try Self.json(save.printed)
+        #expect(saved["response"] as? Int == 0 && saved["uris"] as? [String] == ["file://" + folder + "/report.pdf"], "\(saved); \(desktop.log)")
+        #expect(desktop.log.contains("SaveFile for") && desktop.log.contains("goes to org.freedesktop.impl.portal.desktop.gtk unchanged"))
+
+        // Open a document: typed into GTK's location field.
+        let open = try desktop.onHost(["open", "--filter", "PDF", "glob:*.pdf"], output: daemon.library.root + "/open.out")
+        try await waitUntil("GTK's open dialog to show", while: open) {
+            try !xdotool(["search", "--name", "Choose a photo"]).isEmpty
+        }
+        try key("Choose a photo", ["key", "ctrl+l", "type", "--delay", "20", folder + "/letter.pdf"])
+        // Enter until the dialog takes it (the location field's completion may swallow the first).
+        try await waitUntil("GTK's open dialog to be answered", while: open) {
+            try key("Choose a photo", ["key", "Return"])
+            return !open.isRunning
+        }
+        let opened = try Self.json(open.printed)
+        #expect(opened["response"] as? Int == 0 && opened["uris"] as? [String] == ["file://" + folder + "/letter.pdf"], "\(opened); \(desktop.log)")
+        #expect((opened["results"] as? [String: Any])?["current_filter"] != nil, "GTK's other results come back too: \(opened)")
+        #expect(try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.isEmpty)
+    }
+
     @Test("an unmodified GTK program (zenity --file-selection, GTK_USE_PORTAL=1, under Xvfb) gets a photo the person picks on the page")
     func zenityGetsAPhoto() async throws {
         let daemon = try await Self.library()

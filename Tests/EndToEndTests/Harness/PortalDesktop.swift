@@ -164,15 +164,23 @@ final class PortalDesktop {
 
     /// An X server of the owner's (Xvfb) for GTK programs; returns its DISPLAY.
     func startDisplay() async throws -> String {
+        let (display, server) = try await Self.startDisplay(library: library, owner: owner)
+        extras.append(server)
+        return display
+    }
+
+    /// An X server of the owner's, for a session whose portals need a display from the start (xdg-desktop-portal-gtk).
+    static func startDisplay(library: TestLibrary, owner: TestOwner) async throws -> (String, SpawnedProcess) {
         let output = library.root + "/xvfb.out"
-        let server = try spawn("/usr/bin/Xvfb", ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1280x900x24"], output: output)
+        let command = owner.command("/usr/bin/Xvfb") + ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1280x900x24"]
+        let server = try SpawnedProcess(command[0], Array(command.dropFirst()), output: output)
         var display = ""
         try await waitUntil("Xvfb to say its display", while: server) {
             let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             display = printed.split(separator: "\n").first { Int($0) != nil }.map(String.init) ?? ""
             return !display.isEmpty
         }
-        return ":" + display
+        return (":" + display, server)
     }
 
     /// Ends the session and everything it started; the Documents portal's mount goes with it.
