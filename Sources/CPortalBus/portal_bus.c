@@ -206,6 +206,29 @@ static int describe_open_file(sd_bus_message *m, json *out) {
     return r < 0 ? r : 0;
 }
 
+// Only xdg-desktop-portal may call: it is what vouches for the app ID. An app
+// with the bus itself (a sandbox that binds the bus socket rather than going
+// through flatpak's filtering proxy) could otherwise ask in another app's name.
+static int from_frontend(photolib_portal *portal, sd_bus_message *m) {
+    const char *sender = sd_bus_message_get_sender(m);
+    if (!sender) return 0;
+    sd_bus_message *reply = NULL;
+    sd_bus_error error = SD_BUS_ERROR_NULL;
+    const char *owner = NULL;
+    int r = sd_bus_call_method(portal->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+                               &error, &reply, "s", "org.freedesktop.portal.Desktop");
+    int same = r >= 0 && sd_bus_message_read(reply, "s", &owner) >= 0 && owner && strcmp(owner, sender) == 0;
+    sd_bus_error_free(&error);
+    sd_bus_message_unref(reply);
+    return same;
+}
+
+static int refuse_stranger(photolib_portal *portal, sd_bus_message *m) {
+    say(portal, 1, "Refused %s from %s: only xdg-desktop-portal (org.freedesktop.portal.Desktop) may call this backend.",
+        sd_bus_message_get_member(m), sd_bus_message_get_sender(m) ? sd_bus_message_get_sender(m) : "an unnamed peer");
+    return sd_bus_reply_method_errorf(m, SD_BUS_ERROR_ACCESS_DENIED, "only xdg-desktop-portal may call photolibd's file chooser backend");
+}
+
 // ---- Calls and their Request objects. ----
 
 static pending *find_call(photolib_portal *portal, uint64_t id) {
@@ -239,6 +262,7 @@ static int on_close(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) 
     (void)ret_error;
     call_ref *ref = userdata;
     photolib_portal *portal = ref->portal;
+    if (!from_frontend(portal, m)) return refuse_stranger(portal, m);
     pending *call = find_call(portal, ref->id);
     if (call && call->forwarded) {
         // The other backend owns the dialog: it is told, and its answer comes back as the call's.
@@ -345,9 +369,11 @@ static int reply_failure(photolib_portal *portal, pending *call, const char *why
 
 // ---- The FileChooser methods. ----
 
+
 static int on_open_file(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) {
     (void)ret_error;
     photolib_portal *portal = userdata;
+    if (!from_frontend(portal, m)) return refuse_stranger(portal, m);
     const char *handle;
     int r = sd_bus_message_read(m, "o", &handle);
     if (r < 0) return r;
@@ -369,6 +395,7 @@ static int on_open_file(sd_bus_message *m, void *userdata, sd_bus_error *ret_err
 static int on_forwarded_method(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) {
     (void)ret_error;
     photolib_portal *portal = userdata;
+    if (!from_frontend(portal, m)) return refuse_stranger(portal, m);
     const char *handle;
     int r = sd_bus_message_read(m, "o", &handle);
     if (r < 0) return r;

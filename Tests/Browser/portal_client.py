@@ -84,6 +84,8 @@ def main():
     s = sub.add_parser("save")
     s.add_argument("--name", required=True)
     s.add_argument("--folder", help="the folder the dialog opens in (current_folder)")
+    i = sub.add_parser("impersonate", help="call photolibd's backend directly, in another app's name")
+    i.add_argument("app")
     r = sub.add_parser("read")
     r.add_argument("paths", nargs="+")
     args = parser.parse_args()
@@ -97,6 +99,20 @@ def main():
             except OSError as error:
                 out.append({"path": path, "error": error.strerror})
         print(json.dumps({"files": out}), flush=True)
+        return
+
+    if args.command == "impersonate":
+        bus = dbus.SessionBus()
+        backend = dbus.Interface(bus.get_object("org.freedesktop.impl.portal.desktop.photolibd", "/org/freedesktop/portal/desktop"),
+                                 "org.freedesktop.impl.portal.FileChooser")
+        try:
+            filters = dbus.Array([dbus.Struct(("Photos", dbus.Array([dbus.Struct((dbus.UInt32(1), "image/*"), signature="us")], signature="(us)")),
+                                              signature="sa(us)")], signature="(sa(us))")
+            result = backend.OpenFile(dbus.ObjectPath("/org/freedesktop/portal/desktop/request/1_1/x"), args.app, "", "Choose",
+                                      dbus.Dictionary({"filters": filters}, signature="sv"), timeout=30)
+            print(json.dumps({"answered": unwrap(result)}), flush=True)
+        except dbus.exceptions.DBusException as error:
+            print(json.dumps({"error": error.get_dbus_name(), "message": error.get_dbus_message()}), flush=True)
         return
 
     if args.command == "save":

@@ -137,6 +137,14 @@ struct PortalTests {
         #expect(try pending().isEmpty, "the timed-out pick is withdrawn")
         #expect(desktop.log.contains("nobody answered within 4 s"), "\(desktop.log)")
 
+        // An app that reaches the bus itself cannot call photolibd's backend in another app's name: only the portal may.
+        let impostor = try desktop.sandboxed(app: Self.app, ["impersonate", "org.example.Bank"], out: out,
+                                             output: daemon.library.root + "/impostor.out")
+        #expect(await impostor.exited(timeout: 60) == 0, "\(impostor.printed)")
+        #expect(try Self.json(impostor.printed)["error"] as? String == "org.freedesktop.DBus.Error.AccessDenied", "\(impostor.printed)")
+        #expect(try pending().isEmpty && !(try daemon.ok("apps")).contains("org.example.Bank"))
+        #expect(desktop.log.contains("only xdg-desktop-portal"), "\(desktop.log)")
+
         // photolibd is not running: 2 at once, and the log says how to start it.
         daemon.stop()
         let noDaemon = try ask("nodaemon")

@@ -10,12 +10,17 @@ import Testing
 final class RawClient {
     let socket: UnixStreamSocket
     private var framer = LineFramer(limit: 1 << 26)
+    /// The first line: the greeting, or the refusal of a daemon that did not admit this connection.
+    private(set) var greeting: [UInt8]? = nil
 
     init(_ path: String) throws {
         socket = try UnixStreamSocket(connectingTo: path)
         try socket.setReceiveTimeout(seconds: 30)
-        _ = try line()  // greeting
+        greeting = try line()
     }
+
+    /// True when the daemon admitted the connection (its first line is a greeting, not a refusal).
+    var admitted: Bool { greeting.map { String(decoding: $0, as: UTF8.self).contains("\"hello\"") } ?? false }
 
     func send(_ text: String) throws { try socket.write(Array(text.utf8)) }
 

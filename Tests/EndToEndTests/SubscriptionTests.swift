@@ -71,9 +71,19 @@ struct SubscriptionTests {
     @Test("past max_connections a client gets tooManyConnections; closing one lets the next in")
     func connectionLimit() async throws {
         let daemon = try await started(config: "[protocol]\nmax_connections = 3\n")
-        let first = try RawClient(daemon.library.socket)
-        let second = try RawClient(daemon.library.socket)
-        let third = try RawClient(daemon.library.socket)
+        // The readiness check's own connection may not be let go of yet: each client is tried until it is admitted.
+        func admitted() async throws -> RawClient {
+            var client: RawClient?
+            try await waitUntil("a connection to be admitted") {
+                let made = try RawClient(daemon.library.socket)
+                if made.admitted { client = made }
+                return made.admitted
+            }
+            return try #require(client)
+        }
+        let first = try await admitted()
+        let second = try await admitted()
+        let third = try await admitted()
         let over = try UnixStreamSocketClient(daemon.library.socket)
         #expect(over.firstLine().contains("tooManyConnections"))
         _ = (first, second)
