@@ -127,7 +127,7 @@ public final class FileChooserBackend: PortalBus.Handler, @unchecked Sendable {
         let line = "OpenFile from \(app): \(ending.described); the app hears response \(ending.response)."
         if case .failed = ending { logger.error("\(line)") } else { logger.notice("\(line)") }
         do {
-            try currentBus()?.reply(call: call, response: ending.response, uris: paths.map(PickShelfKeeper.uri(of:)))
+            try currentBus()?.reply(call: call, response: ending.response, uris: paths.map(PickShelf.fileURI(of:)))
         } catch {
             logger.error("Cannot answer OpenFile from \(app): \(error)")
         }

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Glibc
 import PhotoLibCore
 import PhotoLibSystem
@@ -61,7 +60,7 @@ final class PickShelfKeeper: @unchecked Sendable {
             defer { pick.close() }
             var used = Set<String>()
             for (position, file) in files.enumerated() {
-                let name = Self.freeName(file.name, position: position, used: &used)
+                let name = PickShelf.copyName(file.name, position: position, used: &used)
                 let target = try FileCopy.createTarget(FileName(name)!, in: pick)
                 defer { target.close() }
                 let source = FileDescriptor(rawValue: file.descriptor)
@@ -83,20 +82,6 @@ final class PickShelfKeeper: @unchecked Sendable {
             self.schedule()
         }
         return paths
-    }
-
-    /// A name for the copy: the original's where it is a plain file name, told apart from an earlier one of the pick.
-    static func freeName(_ original: String, position: Int, used: inout Set<String>) -> String {
-        let plain = FileName(original).map { _ in original }.flatMap { $0.hasPrefix(".") ? nil : $0 } ?? "picked-\(position + 1)"
-        var name = plain
-        var number = 2
-        while used.contains(name) {
-            let dot = plain.lastIndex(of: ".").map { plain.distance(from: plain.startIndex, to: $0) } ?? plain.count
-            name = String(plain.prefix(dot)) + " (\(number))" + String(plain.dropFirst(dot))
-            number += 1
-        }
-        used.insert(name)
-        return name
     }
 
     private func sweep() {
@@ -140,20 +125,5 @@ final class PickShelfKeeper: @unchecked Sendable {
                 log("Cannot remove the expired pick \(directory)/\(entry.name): \(error); it is tried again at the backend's next start.")
             }
         }
-    }
-
-    /// The file URI of a path, its bytes percent-encoded where a URI needs it.
-    static func uri(of path: String) -> String {
-        var out = "file://"
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-                out.append(Character(UnicodeScalar(byte)))
-            default:
-                out += String(format: "%%%02X", byte)
-            }
-        }
-        return out
     }
 }

@@ -113,4 +113,16 @@ struct PortalPartsTests {
         #expect(throws: PhotoLibError.self) { try CancelReason.parse("pageClosed", answer: .authorized) }
         #expect(throws: PhotoLibError.self) { try CancelReason.parse("bored", answer: .cancel) }
     }
+
+    @Test("copies keep their names, told apart within a pick; hidden or impossible names get a plain one; URIs are percent-encoded")
+    func copyNamesAndURIs() {
+        var used = Set<String>()
+        #expect(PickShelf.copyName("IMG_0001.JPG", position: 0, used: &used) == "IMG_0001.JPG")
+        #expect(PickShelf.copyName("IMG_0001.JPG", position: 1, used: &used) == "IMG_0001 (2).JPG")
+        #expect(PickShelf.copyName("IMG_0001.JPG", position: 2, used: &used) == "IMG_0001 (3).JPG")
+        #expect(PickShelf.copyName(".hidden.jpg", position: 3, used: &used) == "picked-4")
+        #expect(PickShelf.copyName("a/b.jpg", position: 4, used: &used) == "picked-5")
+        #expect(PickShelf.fileURI(of: "/home/ann/.local/state/photolibd/portal-picks/17-ab/Été à Nice #1.jpg")
+                == "file:///home/ann/.local/state/photolibd/portal-picks/17-ab/%C3%89t%C3%A9%20%C3%A0%20Nice%20%231.jpg")
+    }
 }

@@ -47,4 +47,36 @@ public struct PickShelf: Sendable, Equatable {
 
     /// When the next entry is due; nil when the shelf is empty.
     public var nextDue: Int64? { entries.first?.expiresAt }
+
+    /// A copy's file name: the original's where it is a plain, visible file
+    /// name, else `picked-N`; told apart from an earlier one of the same pick
+    /// (`IMG_0001 (2).JPG`), as a file manager would.
+    public static func copyName(_ original: String, position: Int, used: inout Set<String>) -> String {
+        let plain = FileName(original).flatMap { _ in original.hasPrefix(".") ? nil : original } ?? "picked-\(position + 1)"
+        var name = plain
+        var number = 2
+        while used.contains(name) {
+            let dot = plain.lastIndex(of: ".").map { plain.distance(from: plain.startIndex, to: $0) } ?? plain.count
+            name = String(plain.prefix(dot)) + " (\(number))" + String(plain.dropFirst(dot))
+            number += 1
+        }
+        used.insert(name)
+        return name
+    }
+
+    /// The `file://` URI of an absolute path, each byte outside RFC 3986's unreserved set (and `/`) percent-encoded.
+    public static func fileURI(of path: String) -> String {
+        var out = "file://"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.append(Character(UnicodeScalar(byte)))
+            default:
+                let hex = Array("0123456789ABCDEF")
+                out += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
+            }
+        }
+        return out
+    }
 }
