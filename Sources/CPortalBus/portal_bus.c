@@ -369,16 +369,26 @@ static int reply_failure(photolib_portal *portal, pending *call, const char *why
 
 // ---- The FileChooser methods. ----
 
+// What every method does first: only the frontend is heard, and the call is tracked
+// with its Request object. NULL when it was answered already (a refusal) or failed, with *r set.
+static pending *take_call(photolib_portal *portal, sd_bus_message *m, int *r) {
+    if (!from_frontend(portal, m)) {
+        *r = refuse_stranger(portal, m);
+        return NULL;
+    }
+    const char *handle;
+    if ((*r = sd_bus_message_read(m, "o", &handle)) < 0) return NULL;
+    pending *call = track_call(portal, m, handle);
+    if (!call) *r = -ENOMEM;
+    return call;
+}
 
 static int on_open_file(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) {
     (void)ret_error;
     photolib_portal *portal = userdata;
-    if (!from_frontend(portal, m)) return refuse_stranger(portal, m);
-    const char *handle;
-    int r = sd_bus_message_read(m, "o", &handle);
-    if (r < 0) return r;
-    pending *call = track_call(portal, m, handle);
-    if (!call) return -ENOMEM;
+    int r;
+    pending *call = take_call(portal, m, &r);
+    if (!call) return r;
     json arguments = {0};
     if ((r = sd_bus_message_rewind(m, 1)) >= 0) r = describe_open_file(m, &arguments);
     if (r < 0) {
@@ -395,13 +405,10 @@ static int on_open_file(sd_bus_message *m, void *userdata, sd_bus_error *ret_err
 static int on_forwarded_method(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) {
     (void)ret_error;
     photolib_portal *portal = userdata;
-    if (!from_frontend(portal, m)) return refuse_stranger(portal, m);
-    const char *handle;
-    int r = sd_bus_message_read(m, "o", &handle);
-    if (r < 0) return r;
-    pending *call = track_call(portal, m, handle);
-    if (!call) return -ENOMEM;
-    say(portal, 0, "%s for %s goes to %s unchanged.", sd_bus_message_get_member(m), handle, portal->forward_to);
+    int r;
+    pending *call = take_call(portal, m, &r);
+    if (!call) return r;
+    say(portal, 0, "%s for %s goes to %s unchanged.", sd_bus_message_get_member(m), call->handle, portal->forward_to);
     if ((r = forward(portal, call)) < 0) return reply_failure(portal, call, "pass the call on to the other backend", r);
     return 1;
 }

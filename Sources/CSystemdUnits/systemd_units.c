@@ -49,15 +49,11 @@ static void note(int *failed, const char *call, const sd_bus_error *error, int r
         snprintf(failure, failure_size, "%s: %s", call, sd_bus_error_is_set(error) ? error->message : strerror(-r));
 }
 
-static int unit_files(sd_bus *bus, const char *method, const char *const *units, size_t count, int enable, unsigned long long timeout_usec,
-                      int *failed, char *failure, size_t failure_size) {
-    sd_bus_message *call = NULL, *reply = NULL;
+// Makes a built call and lets go of it; only a lost connection stops the calls that follow.
+static int call_manager(sd_bus *bus, sd_bus_message *call, int r, const char *method, unsigned long long timeout_usec, int *failed,
+                        char *failure, size_t failure_size) {
+    sd_bus_message *reply = NULL;
     sd_bus_error error = SD_BUS_ERROR_NULL;
-    int r = sd_bus_message_new_method_call(bus, &call, SYSTEMD, MANAGER_PATH, MANAGER, method);
-    if (r >= 0) r = sd_bus_message_open_container(call, 'a', "s");
-    for (size_t i = 0; r >= 0 && i < count; i++) r = sd_bus_message_append(call, "s", units[i]);
-    if (r >= 0) r = sd_bus_message_close_container(call);
-    if (r >= 0) r = enable ? sd_bus_message_append(call, "bb", 0, 1) : sd_bus_message_append(call, "b", 0);
     if (r >= 0) r = sd_bus_call(bus, call, timeout_usec, &error, &reply);
     if (r < 0) note(failed, method, &error, r, failure, failure_size);
     sd_bus_error_free(&error);
@@ -66,18 +62,23 @@ static int unit_files(sd_bus *bus, const char *method, const char *const *units,
     return r == -ECONNRESET || r == -ENOTCONN ? r : 0;
 }
 
+static int unit_files(sd_bus *bus, const char *method, const char *const *units, size_t count, int enable, unsigned long long timeout_usec,
+                      int *failed, char *failure, size_t failure_size) {
+    sd_bus_message *call = NULL;
+    int r = sd_bus_message_new_method_call(bus, &call, SYSTEMD, MANAGER_PATH, MANAGER, method);
+    if (r >= 0) r = sd_bus_message_open_container(call, 'a', "s");
+    for (size_t i = 0; r >= 0 && i < count; i++) r = sd_bus_message_append(call, "s", units[i]);
+    if (r >= 0) r = sd_bus_message_close_container(call);
+    if (r >= 0) r = enable ? sd_bus_message_append(call, "bb", 0, 1) : sd_bus_message_append(call, "b", 0);
+    return call_manager(bus, call, r, method, timeout_usec, failed, failure, failure_size);
+}
+
 static int unit_job(sd_bus *bus, const char *method, const char *unit, unsigned long long timeout_usec, int *failed, char *failure,
                     size_t failure_size) {
-    sd_bus_message *call = NULL, *reply = NULL;
-    sd_bus_error error = SD_BUS_ERROR_NULL;
+    sd_bus_message *call = NULL;
     int r = sd_bus_message_new_method_call(bus, &call, SYSTEMD, MANAGER_PATH, MANAGER, method);
     if (r >= 0) r = sd_bus_message_append(call, "ss", unit, "replace");
-    if (r >= 0) r = sd_bus_call(bus, call, timeout_usec, &error, &reply);
-    if (r < 0) note(failed, method, &error, r, failure, failure_size);
-    sd_bus_error_free(&error);
-    sd_bus_message_unref(reply);
-    sd_bus_message_unref(call);
-    return r == -ECONNRESET || r == -ENOTCONN ? r : 0;
+    return call_manager(bus, call, r, method, timeout_usec, failed, failure, failure_size);
 }
 
 int photolib_units_hand_over(const char *socket_path, const char *const *units, size_t count, unsigned long long timeout_usec,
