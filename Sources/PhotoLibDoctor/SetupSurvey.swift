@@ -30,6 +30,7 @@ public enum SetupSurvey {
         }
         facts.maxUserWatches = PathInspection.kernelSetting("fs.inotify.max_user_watches")
         facts.protectedHardlinks = PathInspection.kernelSetting("fs.protected_hardlinks")
+        facts.fileDialogs = PortalSurvey.gather()
         if libraryStatus?.kind == .directory, let root = try? Directory.open(path: library) {
             defer { root.close() }
             var walk = LibraryWalk(policy: namePolicy)

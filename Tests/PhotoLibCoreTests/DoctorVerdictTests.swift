@@ -33,7 +33,7 @@ struct DoctorVerdictTests {
     func healthyPasses() {
         let checks = DoctorVerdicts.checks(healthy())
         #expect(checks.map(\.name) == ["daemon", "library", "library-privacy", "views-mount", "view-permissions", "view-reach",
-                                       "writable-originals", "refused-originals", "location-withheld", "inotify-watches", "socket", "protected-hardlinks"])
+                                       "writable-originals", "refused-originals", "location-withheld", "inotify-watches", "socket", "protected-hardlinks", "file-dialogs"])
         for check in checks {
             #expect(check.outcome == .pass, "\(check)")
             #expect(check.advice == nil)

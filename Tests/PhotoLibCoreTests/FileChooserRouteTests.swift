@@ -125,4 +125,30 @@ struct PortalPartsTests {
         #expect(PickShelf.fileURI(of: "/home/ann/.local/state/photolibd/portal-picks/17-ab/Été à Nice #1.jpg")
                 == "file:///home/ann/.local/state/photolibd/portal-picks/17-ab/%C3%89t%C3%A9%20%C3%A0%20Nice%20%231.jpg")
     }
+
+    @Test("doctor says whether file dialogs come to photolibd: by portals.conf, by the portal's desktop names, off, or set but not installed")
+    func fileDialogsCheck() {
+        let conf = """
+            # comment
+            [preferred]
+            default=gnome;gtk;
+            org.freedesktop.impl.portal.FileChooser = photolibd ; gtk
+            """
+        #expect(PortalChoice.fileChooserBackends(inPortalsConf: conf) == ["photolibd", "gtk"])
+        #expect(PortalChoice.fileChooserBackends(inPortalsConf: "[preferred]\ndefault=gtk\n") == nil)
+        #expect(PortalChoice.fileChooserBackends(inPortalsConf: "[other]\norg.freedesktop.impl.portal.FileChooser=photolibd\n") == nil)
+        let installed = ["/usr/share/xdg-desktop-portal/portals/photolibd.portal"]
+        let byConfig = PortalChoice(installed: installed, configured: ("/home/a/.config/xdg-desktop-portal/portals.conf", ["photolibd", "gtk"])).check
+        #expect(byConfig.outcome == .pass && byConfig.detail.hasPrefix("On: /home/a/.config"), "\(byConfig)")
+        let byDesktop = PortalChoice(installed: installed, portalDesktops: "photolibd:GNOME").check
+        #expect(byDesktop.outcome == .pass && byDesktop.detail.contains("XDG_CURRENT_DESKTOP=photolibd:GNOME"), "\(byDesktop)")
+        let configWins = PortalChoice(installed: installed, configured: ("/etc/xdg/xdg-desktop-portal/portals.conf", ["gtk"]),
+                                      portalDesktops: "photolibd:GNOME").check
+        #expect(configWins.detail.contains("installed but off") && configWins.detail.contains("chooses gtk"), "\(configWins)")
+        let off = PortalChoice(installed: installed, portalDesktops: "GNOME").check
+        #expect(off.outcome == .pass && off.detail.contains("installed but off"), "\(off)")
+        let missing = PortalChoice(installed: [], configured: ("/home/a/.config/xdg-desktop-portal/portals.conf", ["photolibd"])).check
+        #expect(missing.outcome == .warn && missing.advice != nil, "\(missing)")
+        #expect(PortalChoice().check.outcome == .pass)
+    }
 }

@@ -7,6 +7,7 @@ public enum DoctorVerdicts {
         [
             daemon(facts), library(facts), libraryPrivacy(facts), viewsMount(facts), viewPermissions(facts), viewReach(facts),
             writableOriginals(facts), refusedOriginals(facts), withheldFiles(facts), inotifyWatches(facts), socket(facts), protectedHardlinks(facts),
+            facts.fileDialogs.check,
         ]
     }
 

@@ -134,6 +134,8 @@ public struct SetupFacts: Sendable {
 
     public var maxUserWatches: Int?
     public var protectedHardlinks: Int?
+    /// Whether apps' file dialogs come to photolibd (the portal backend).
+    public var fileDialogs = PortalChoice()
 
     public init(library: String, views: String, socket: String, ownerUID: UInt32) {
         self.library = library

@@ -1,0 +1,60 @@
+public import PhotoLibCore
+import PhotoLibSystem
+
+/// Finds whether apps' file dialogs come to photolibd, as xdg-desktop-portal would decide it: its
+/// `.portal` file in the data directories, the `portals.conf` that applies, and the desktop names
+/// the running xdg-desktop-portal was started with. Reads only.
+public enum PortalSurvey {
+    public static func gather(environment: (String) -> String? = ProcessIdentity.environment) -> PortalChoice {
+        let dataDirectories = (environment("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+            .split(separator: ":").map(String.init)
+        let installed = Array(Set(dataDirectories + ["/usr/share", "/usr/local/share"]).sorted())
+            .map { $0 + "/xdg-desktop-portal/portals/photolibd.portal" }
+            .filter { PathInspection.status($0) != nil }
+        let desktops = (environment("XDG_CURRENT_DESKTOP") ?? "").split(separator: ":").map { $0.lowercased() }
+        let home = environment("HOME") ?? ""
+        let configHome = environment("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
+        let configDirectories = [configHome] + (environment("XDG_CONFIG_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/xdg")
+            .split(separator: ":").map(String.init) + dataDirectories
+        // As xdg-desktop-portal 1.17+ looks: in each directory, the desktop's own file before the generic one.
+        var configured: (file: String, backends: [String])?
+        search: for directory in configDirectories {
+            for name in desktops.map({ "\($0)-portals.conf" }) + ["portals.conf"] {
+                let path = directory + "/xdg-desktop-portal/" + name
+                let bytes: [UInt8]
+                do {
+                    guard let read = try PrivateFiles.read(path, limit: 1 << 16) else { continue }
+                    bytes = read
+                } catch {
+                    // There, but unreadable: xdg-desktop-portal cannot read it either; say so rather than look further.
+                    configured = ("\(path) (unreadable: \(error))", [])
+                    break search
+                }
+                if let backends = PortalChoice.fileChooserBackends(inPortalsConf: String(decoding: bytes, as: UTF8.self)) {
+                    configured = (path, backends)
+                }
+                break search  // the first file found is the one used, whether or not it names FileChooser
+            }
+        }
+        return PortalChoice(installed: installed, configured: configured, portalDesktops: runningPortalDesktops())
+    }
+
+    /// `XDG_CURRENT_DESKTOP` of this user's running xdg-desktop-portal, from its /proc environment.
+    static func runningPortalDesktops() -> String? {
+        guard let proc = try? Directory.open(path: "/proc") else { return nil }
+        defer { proc.close() }
+        guard let entries = try? Directory.list(proc) else { return nil }
+        for entry in entries {
+            let pid = String(decoding: entry.name.bytes, as: UTF8.self)
+            guard Int32(pid) != nil, PathInspection.status("/proc/\(pid)")?.owner == ProcessIdentity.userID,
+                  let comm = try? PrivateFiles.read("/proc/\(pid)/comm", limit: 64),
+                  String(decoding: comm, as: UTF8.self).hasPrefix("xdg-desktop-por"),
+                  let environ = try? PrivateFiles.read("/proc/\(pid)/environ", limit: 1 << 20) else { continue }
+            for variable in environ.split(separator: 0) where variable.starts(with: Array("XDG_CURRENT_DESKTOP=".utf8)) {
+                return String(decoding: variable.dropFirst("XDG_CURRENT_DESKTOP=".utf8.count), as: UTF8.self)
+            }
+            return ""
+        }
+        return nil
+    }
+}
