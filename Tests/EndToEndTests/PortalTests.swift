@@ -112,6 +112,14 @@ struct PortalTests {
             try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests
         }
 
+        // Copies left by a backend that stopped (a logout) are removed when it next starts; what it never made is left alone.
+        let leftover = desktop.picks + "/1000000000-0abc"
+        try FileManager.default.createDirectory(atPath: leftover, withIntermediateDirectories: true)
+        try "old".write(toFile: leftover + "/old.jpg", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: desktop.picks + "/not-a-pick", withIntermediateDirectories: true)
+        _ = try run("/bin/chown", ["-R", "\(owner.uid):\(owner.gid)", desktop.picks])
+        chmod(desktop.picks, 0o700)
+
         // The person cancels the sheet: 1.
         let cancelled = try ask("cancelled")
         try await waitUntil("the pick to be asked", while: cancelled) { try !pending().isEmpty }
@@ -120,6 +128,8 @@ struct PortalTests {
         try daemon.ok("answer", String(request.request), "cancel")
         #expect(await cancelled.exited(timeout: 60) == 0, "\(cancelled.printed)")
         #expect(try Self.json(cancelled.printed)["response"] as? Int == 1, "\(cancelled.printed)")
+        #expect(!FileManager.default.fileExists(atPath: leftover), "an expired pick left from before is removed at start: \(desktop.log)")
+        #expect(FileManager.default.fileExists(atPath: desktop.picks + "/not-a-pick"))
 
         // The app closes its own dialog (Request.Close): 2, and the pick is withdrawn.
         let closing = try ask("closing", ["--close-when", "/out/close"])
