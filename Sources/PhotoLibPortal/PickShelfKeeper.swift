@@ -43,10 +43,11 @@ final class PickShelfKeeper: @unchecked Sendable {
     /// True while copies wait to expire.
     var isEmpty: Bool { queue.sync { shelf.entries.isEmpty } }
 
-    /// Copies the picked files (descriptors, read from their start) into a new
-    /// pick directory as read-only files; returns their paths, in order.
-    /// Nothing is kept when any copy fails.
-    func store(_ files: [(name: String, descriptor: Int32)]) throws(SystemCallError) -> [String] {
+    /// Puts the picked files (descriptors, read from their start) into a new
+    /// pick directory as read-only files; returns their paths, in order, and
+    /// how many were named in place rather than copied (`adopt`).
+    /// Nothing is kept when any fails.
+    func store(_ files: [(name: String, descriptor: Int32)]) throws(SystemCallError) -> (paths: [String], namedInPlace: Int) {
         let expiresAt = clock.now() + keepSeconds
         let token = String(UInt64.random(in: .min ... .max), radix: 16) + String(UInt64.random(in: .min ... .max), radix: 16)
         let entryName = PickShelf.name(expiresAt: expiresAt, token: token)
@@ -55,18 +56,23 @@ final class PickShelfKeeper: @unchecked Sendable {
         guard let entry = FileName(entryName) else { throw SystemCallError("name \(entryName)", errno: EINVAL) }
         try Directory.makeDirectory(entry, in: root, mode: 0o700)
         var paths: [String] = []
+        var namedInPlace = 0
         do {
             let pick = try Directory.open(entry, in: root)
             defer { pick.close() }
             var used = Set<String>()
             for (position, file) in files.enumerated() {
                 let name = PickShelf.copyName(file.name, position: position, used: &used)
-                let target = try FileCopy.createTarget(FileName(name)!, in: pick)
-                defer { target.close() }
                 let source = FileDescriptor(rawValue: file.descriptor)
-                try FileCopy.rewind(source)
-                _ = try FileCopy.copy(from: source, to: target, limit: Int64.max - 1)
-                try FileCopy.setMode(target, 0o400)
+                if try Self.adopt(source, as: FileName(name)!, in: pick) {
+                    namedInPlace += 1
+                } else {
+                    let target = try FileCopy.createTarget(FileName(name)!, in: pick)
+                    defer { target.close() }
+                    try FileCopy.rewind(source)
+                    _ = try FileCopy.copy(from: source, to: target, limit: Int64.max - 1)
+                    try FileCopy.setMode(target, 0o400)
+                }
                 paths.append(directory + "/" + entryName + "/" + name)
             }
         } catch {
@@ -81,7 +87,23 @@ final class PickShelfKeeper: @unchecked Sendable {
             self.shelf.add(PickShelf.Entry(name: entryName, expiresAt: expiresAt))
             self.schedule()
         }
-        return paths
+        return (paths, namedInPlace)
+    }
+
+    /// Names the file itself when it is a private copy made for this pick alone (the daemon's unnamed,
+    /// read-only O_TMPFILE) on the shelf's filesystem: no byte is copied twice. False when it must be copied.
+    static func adopt(_ source: FileDescriptor, as name: FileName, in pick: FileDescriptor) throws(SystemCallError) -> Bool {
+        let status = try Directory.status(of: source)
+        // A file with a name elsewhere (an original, a shared derivative) is never linked into the shelf.
+        guard status.linkCount == 0, status.kind == .regular, status.owner == ProcessIdentity.userID, status.permissions & 0o222 == 0 else {
+            return false
+        }
+        do {
+            try Directory.link(open: source, as: name, in: pick)
+            return true
+        } catch where [EXDEV, ENOENT, EPERM, EACCES, EOPNOTSUPP].contains(error.errno) {
+            return false  // another filesystem, or a file that cannot be given a name: copied instead
+        }
     }
 
     private func sweep() {

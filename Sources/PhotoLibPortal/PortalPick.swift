@@ -96,8 +96,9 @@ final class PortalPick: @unchecked Sendable {
             }
         }
         do {
-            let paths = try shelf.store(files)
-            return (.picked(files: paths.count), paths)
+            let stored = try shelf.store(files)
+            log("\(app)'s pick: \(stored.paths.count) files kept until they expire, \(stored.namedInPlace) of them the daemon's private copies named in place, \(stored.paths.count - stored.namedInPlace) copied.")
+            return (.picked(files: stored.paths.count), stored.paths)
         } catch {
             return (.failed("the chosen files could not be copied to \(settings.shelfDirectory): \(error)"), [])
         }

@@ -80,6 +80,8 @@ struct PortalTests {
         #expect(try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.isEmpty,
                 "no pick is left pending")
         #expect(try desktop.documents(of: Self.app).contains("beach.jpg"), "the Documents portal exports the copies for now")
+        #expect(desktop.log.contains("2 of them the daemon's private copies named in place, 0 copied"),
+                "on one filesystem no byte is copied twice: \(desktop.log)")
 
         // After the set time: the copies are gone, and so is the Documents portal's lasting export of them.
         try await waitUntil("the pick's copies to expire", timeout: 90) {
