@@ -8,9 +8,10 @@ public enum PortalSurvey {
     public static func gather(environment: (String) -> String? = ProcessIdentity.environment) -> PortalChoice {
         let dataDirectories = (environment("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init)
-        let installed = Array(Set(dataDirectories + ["/usr/share", "/usr/local/share"]).sorted())
-            .map { $0 + "/xdg-desktop-portal/portals/photolibd.portal" }
-            .filter { PathInspection.status($0) != nil }
+        let running = runningPortal()
+        let portalDirectories = Set(dataDirectories + ["/usr/share", "/usr/local/share"]).map { $0 + "/xdg-desktop-portal/portals" }
+            + (running?.directory.map { [$0] } ?? [])
+        let installed = Set(portalDirectories).sorted().map { $0 + "/photolibd.portal" }.filter { PathInspection.status($0) != nil }
         let desktops = (environment("XDG_CURRENT_DESKTOP") ?? "").split(separator: ":").map { $0.lowercased() }
         let home = environment("HOME") ?? ""
         let configHome = environment("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
@@ -36,11 +37,12 @@ public enum PortalSurvey {
                 break search  // the first file found is the one used, whether or not it names FileChooser
             }
         }
-        return PortalChoice(installed: installed, configured: configured, portalDesktops: runningPortalDesktops())
+        return PortalChoice(installed: installed, configured: configured, portalDesktops: running?.desktops ?? nil,
+                            portalDirectory: running?.directory)
     }
 
-    /// `XDG_CURRENT_DESKTOP` of this user's running xdg-desktop-portal, from its /proc environment.
-    static func runningPortalDesktops() -> String? {
+    /// `XDG_CURRENT_DESKTOP` and `XDG_DESKTOP_PORTAL_DIR` of this user's running xdg-desktop-portal, from its /proc environment.
+    static func runningPortal() -> (desktops: String?, directory: String?)? {
         guard let proc = try? Directory.open(path: "/proc") else { return nil }
         defer { proc.close() }
         guard let entries = try? Directory.list(proc) else { return nil }
@@ -50,10 +52,11 @@ public enum PortalSurvey {
                   let comm = try? PrivateFiles.read("/proc/\(pid)/comm", limit: 64),
                   String(decoding: comm, as: UTF8.self).hasPrefix("xdg-desktop-por"),
                   let environ = try? PrivateFiles.read("/proc/\(pid)/environ", limit: 1 << 20) else { continue }
-            for variable in environ.split(separator: 0) where variable.starts(with: Array("XDG_CURRENT_DESKTOP=".utf8)) {
-                return String(decoding: variable.dropFirst("XDG_CURRENT_DESKTOP=".utf8.count), as: UTF8.self)
+            func value(_ name: String) -> String? {
+                let prefix = Array((name + "=").utf8)
+                return environ.split(separator: 0).first { $0.starts(with: prefix) }.map { String(decoding: $0.dropFirst(prefix.count), as: UTF8.self) }
             }
-            return ""
+            return (value("XDG_CURRENT_DESKTOP") ?? "", value("XDG_DESKTOP_PORTAL_DIR"))
         }
         return nil
     }

@@ -145,6 +145,8 @@ struct PortalPartsTests {
         let configWins = PortalChoice(installed: installed, configured: ("/etc/xdg/xdg-desktop-portal/portals.conf", ["gtk"]),
                                       portalDesktops: "photolibd:GNOME").check
         #expect(configWins.detail.contains("installed but off") && configWins.detail.contains("chooses gtk"), "\(configWins)")
+        let local = PortalChoice(installed: ["/usr/local/share/xdg-desktop-portal/portals/photolibd.portal"], portalDesktops: "photolibd:GNOME").check
+        #expect(local.outcome == .warn && local.advice?.contains("ln -s") == true, "1.16 reads /usr/share alone: \(local)")
         let off = PortalChoice(installed: installed, portalDesktops: "GNOME").check
         #expect(off.outcome == .pass && off.detail.contains("installed but off"), "\(off)")
         let missing = PortalChoice(installed: [], configured: ("/home/a/.config/xdg-desktop-portal/portals.conf", ["photolibd"])).check

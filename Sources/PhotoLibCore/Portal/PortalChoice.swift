@@ -9,17 +9,25 @@ public struct PortalChoice: Sendable, Equatable {
     public var configured: (file: String, backends: [String])?
     /// `XDG_CURRENT_DESKTOP` of the running xdg-desktop-portal; nil when none runs or it cannot be read.
     public var portalDesktops: String?
+    /// `XDG_DESKTOP_PORTAL_DIR` of the running xdg-desktop-portal, which replaces where it reads `.portal` files from.
+    public var portalDirectory: String?
 
-    public init(installed: [String] = [], configured: (file: String, backends: [String])? = nil, portalDesktops: String? = nil) {
+    public init(installed: [String] = [], configured: (file: String, backends: [String])? = nil, portalDesktops: String? = nil,
+                portalDirectory: String? = nil) {
         self.installed = installed
         self.configured = configured
         self.portalDesktops = portalDesktops
+        self.portalDirectory = portalDirectory
     }
 
     public static func == (lhs: PortalChoice, rhs: PortalChoice) -> Bool {
         lhs.installed == rhs.installed && lhs.configured?.file == rhs.configured?.file
             && lhs.configured?.backends == rhs.configured?.backends && lhs.portalDesktops == rhs.portalDesktops
+            && lhs.portalDirectory == rhs.portalDirectory
     }
+
+    /// The one directory xdg-desktop-portal 1.16 reads `.portal` files from (later versions read every `$XDG_DATA_DIRS`).
+    public static let portal116Directory = "/usr/share/xdg-desktop-portal/portals"
 
     /// The backends a `portals.conf` names for FileChooser (its `[preferred]` key), or nil when it names none.
     public static func fileChooserBackends(inPortalsConf text: String) -> [String]? {
@@ -56,6 +64,12 @@ public struct PortalChoice: Sendable, Equatable {
             return DoctorCheck(name, .pass, "On: \(configured.file) chooses photolibd for file dialogs; photos are picked on your page, other dialogs go to the desktop's backend.")
         }
         if chosenByDesktop {
+            // That is the way of xdg-desktop-portal 1.16, which reads .portal files from one directory only.
+            let read = portalDirectory ?? Self.portal116Directory
+            guard installed.contains(where: { $0.hasPrefix(read + "/") }) else {
+                return DoctorCheck(name, .warn, "xdg-desktop-portal runs with XDG_CURRENT_DESKTOP=\(portalDesktops ?? ""), but photolibd.portal is only in \(installed.joined(separator: ", ")); xdg-desktop-portal 1.16 reads \(read) alone.",
+                                   advice: "sudo ln -s \(installed[0]) \(read)/photolibd.portal, then systemctl --user restart xdg-desktop-portal (or install with PREFIX=/usr).")
+            }
             return DoctorCheck(name, .pass, "On: xdg-desktop-portal runs with XDG_CURRENT_DESKTOP=\(portalDesktops ?? ""), so photolibd answers file dialogs for photos.")
         }
         let why = configured.map { "\($0.file) chooses \($0.backends.first ?? "another backend")" } ?? "nothing chooses it"
