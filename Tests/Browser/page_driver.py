@@ -111,11 +111,16 @@ def sheet(args):
         print("ready", flush=True)
         dialog = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.sheet[open]"), "a request's sheet", seconds=60)
         title = dialog.find_element(By.TAG_NAME, "h2").text
-        shot(driver, args.shots, "sheet")
         kind = dialog.get_attribute("data-kind")
+        note = ""
+        if kind == "pick":
+            # The line saying what the app gets settles once the app's location is known.
+            note = wait(driver, lambda d: [n.text for n in dialog.find_elements(By.CSS_SELECTOR, ".pick-note") if "taken" in n.text],
+                        "the pick's note")[0]
+        shot(driver, args.shots, "sheet")
         if args.choice == "leave":
             # The person closes the page without answering.
-            print(json.dumps({"title": title, "kind": kind}))
+            print(json.dumps({"title": title, "kind": kind, "note": note}))
             return
         def press(words):
             wait(driver, lambda d: [b for b in dialog.find_elements(By.TAG_NAME, "button") if b.text.startswith(words)], words)[0].click()
@@ -132,7 +137,7 @@ def sheet(args):
             shot(driver, args.shots, "sheet-chosen")
             press("Add (" if args.choice == "pick" else "Done")
         wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.sheet[open]"), "the sheet to close")
-        print(json.dumps({"title": title, "kind": kind, "notice": driver.find_element(By.ID, "notice").text}))
+        print(json.dumps({"title": title, "kind": kind, "note": note, "notice": driver.find_element(By.ID, "notice").text}))
 
 
 def keys(args):

@@ -377,6 +377,8 @@ struct PageTests {
                       "--limit", "3", "--ordered", "--types", "image"]
         let (sheet, app) = try await answerOnThePage(page, picker, "pick", ["c.jpg", "a.jpg", "d.jpg"], shots: daemon.library.root + "/shots")
         #expect(sheet["kind"] as? String == "pick", "\(sheet)")
+        #expect((sheet["note"] as? String)?.hasSuffix("once, with where they were taken; nothing else is shared.") == true,
+                "an app with precise location is said to get it: \(sheet)")
         #expect(await app.exited(timeout: 60) == 0, "\(app.ending)")
         let lines = app.printed.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
         let picked = try #require(lines.first { $0["step"] as? String == "picked" }, "\(app.printed)")

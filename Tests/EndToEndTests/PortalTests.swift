@@ -53,6 +53,8 @@ struct PortalTests {
         let page = try PageSession(daemon)
         let sheet = try await page.drive(["sheet", "file://" + signIn, "pick", "beach.jpg", "plain.jpg", "--shots", daemon.library.root + "/shots"])
         #expect(sheet["title"] as? String == "“\(Self.app)” asks you to pick photos", "\(sheet)")
+        #expect(sheet["note"] as? String == "\(Self.app) gets the photos you add, once, without where they were taken; nothing else is shared.",
+                "\(sheet)")
         #expect(await client.exited(timeout: 60) == 0, "\(client.ending): \(client.printed); the session: \(desktop.log)")
         let answer = try Self.json(client.printed)
         #expect(answer["response"] as? Int == 0, "\(answer)")

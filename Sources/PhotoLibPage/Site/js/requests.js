@@ -118,7 +118,7 @@ async function choose(request, sheet, confirmWords, confirm, options = {}) {
   };
   grid.onChange = update;
   grid.onConfirm = () => done.click();
-  sheet.replaceChildren(sheet.querySelector('h2'), purpose(request),
+  sheet.replaceChildren(sheet.querySelector('h2'), purpose(request), ...(options.note ? [options.note] : []),
     element('div', { class: 'toolbar' }, count, done, button('Cancel', () =>
       answer(request, { answer: 'cancel' }, `${request.app}'s request was cancelled.`))),
     grid.element);
@@ -129,11 +129,21 @@ async function choose(request, sheet, confirmWords, confirm, options = {}) {
 function pickSheet(request) {
   const pick = request.pick ?? { types: ['image', 'video', 'live'], limit: 1, ordered: false };
   const sheet = sheetFor(request, `“${request.app}” asks you to pick ${pick.limit === 1 ? 'a photo' : 'photos'}`);
+  // What the app gets, in words: once, and with or without where the photos were taken.
+  const note = element('p', { class: 'pick-note', text: `${request.app} gets what you add, once; nothing else is shared.` });
+  pickNote(request.app).then((text) => { note.textContent = text; }, () => {});
   choose(request, sheet, 'Add (0)', (ids) => {
     if (ids.length === 0) return notice('Choose at least one photo, or Cancel.');
     return answer(request, { answer: 'pick', assets: ids }, `${ids.length} handed to ${request.app}, once.`);
-  }, { types: pick.types, limit: pick.limit, ordered: pick.ordered, label: (n) => `Add (${n})` });
+  }, { types: pick.types, limit: pick.limit, ordered: pick.ordered, label: (n) => `Add (${n})`, note });
   return sheet;
+}
+
+async function pickNote(app) {
+  const { apps } = await get('/api/apps');
+  const location = apps.find((candidate) => candidate.app === app)?.location;
+  const where = location === 'precise' ? 'with where they were taken' : 'without where they were taken';
+  return `${app} gets the photos you add, once, ${where}; nothing else is shared.`;
 }
 
 // Brings one request's sheet to the front (photolibctl ui --request N); a request no longer pending says so.
