@@ -8,7 +8,14 @@ public enum PortalSurvey {
     public static func gather(environment: (String) -> String? = ProcessIdentity.environment) -> PortalChoice {
         let dataDirectories = (environment("XDG_DATA_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init)
-        let running = runningPortal()
+        let running: (desktops: String?, directory: String?)?
+        var processesUnreadable: String?
+        do {
+            running = try runningPortal()
+        } catch {
+            running = nil
+            processesUnreadable = "\(error)"
+        }
         let portalDirectories = Set(dataDirectories + ["/usr/share", "/usr/local/share"]).map { $0 + "/xdg-desktop-portal/portals" }
             + (running?.directory.map { [$0] } ?? [])
         let installed = Set(portalDirectories).sorted().map { $0 + "/photolibd.portal" }.filter { PathInspection.status($0) != nil }
@@ -37,16 +44,19 @@ public enum PortalSurvey {
                 break search  // the first file found is the one used, whether or not it names FileChooser
             }
         }
-        return PortalChoice(installed: installed, configured: configured, portalDesktops: running?.desktops ?? nil,
-                            portalDirectory: running?.directory)
+        var choice = PortalChoice(installed: installed, configured: configured, portalDesktops: running?.desktops ?? nil,
+                                  portalDirectory: running?.directory)
+        choice.processesUnreadable = processesUnreadable
+        return choice
     }
 
     /// `XDG_CURRENT_DESKTOP` and `XDG_DESKTOP_PORTAL_DIR` of this user's running xdg-desktop-portal, from its /proc environment.
-    static func runningPortal() -> (desktops: String?, directory: String?)? {
-        guard let proc = try? Directory.open(path: "/proc") else { return nil }
+    /// Nil when none runs; throws when /proc cannot be listed (then it cannot be told).
+    static func runningPortal() throws(SystemCallError) -> (desktops: String?, directory: String?)? {
+        let proc = try Directory.open(path: "/proc")
         defer { proc.close() }
-        guard let entries = try? Directory.list(proc) else { return nil }
-        for entry in entries {
+        // Each process's own files may vanish with it while they are read: such a one is simply not the portal.
+        for entry in try Directory.list(proc) {
             let pid = String(decoding: entry.name.bytes, as: UTF8.self)
             guard Int32(pid) != nil, PathInspection.status("/proc/\(pid)")?.owner == ProcessIdentity.userID,
                   let comm = try? PrivateFiles.read("/proc/\(pid)/comm", limit: 64),

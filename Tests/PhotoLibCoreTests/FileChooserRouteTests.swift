@@ -152,5 +152,8 @@ struct PortalPartsTests {
         let missing = PortalChoice(installed: [], configured: ("/home/a/.config/xdg-desktop-portal/portals.conf", ["photolibd"])).check
         #expect(missing.outcome == .warn && missing.advice != nil, "\(missing)")
         #expect(PortalChoice().check.outcome == .pass)
+        var unknown = PortalChoice(installed: installed)
+        unknown.processesUnreadable = "opendir /proc: Permission denied"
+        #expect(unknown.check.outcome == .warn && unknown.check.detail.contains("cannot be told"), "an unreadable /proc is not 'off': \(unknown.check)")
     }
 }

@@ -11,6 +11,8 @@ public struct PortalChoice: Sendable, Equatable {
     public var portalDesktops: String?
     /// `XDG_DESKTOP_PORTAL_DIR` of the running xdg-desktop-portal, which replaces where it reads `.portal` files from.
     public var portalDirectory: String?
+    /// Why the running processes could not be looked at (then whether xdg-desktop-portal runs, and how, is unknown).
+    public var processesUnreadable: String?
 
     public init(installed: [String] = [], configured: (file: String, backends: [String])? = nil, portalDesktops: String? = nil,
                 portalDirectory: String? = nil) {
@@ -23,7 +25,7 @@ public struct PortalChoice: Sendable, Equatable {
     public static func == (lhs: PortalChoice, rhs: PortalChoice) -> Bool {
         lhs.installed == rhs.installed && lhs.configured?.file == rhs.configured?.file
             && lhs.configured?.backends == rhs.configured?.backends && lhs.portalDesktops == rhs.portalDesktops
-            && lhs.portalDirectory == rhs.portalDirectory
+            && lhs.portalDirectory == rhs.portalDirectory && lhs.processesUnreadable == rhs.processesUnreadable
     }
 
     /// The one directory xdg-desktop-portal 1.16 reads `.portal` files from (later versions read every `$XDG_DATA_DIRS`).
@@ -71,6 +73,10 @@ public struct PortalChoice: Sendable, Equatable {
                                    advice: "sudo ln -s \(installed[0]) \(read)/photolibd.portal, then systemctl --user restart xdg-desktop-portal (or install with PREFIX=/usr).")
             }
             return DoctorCheck(name, .pass, "On: xdg-desktop-portal runs with XDG_CURRENT_DESKTOP=\(portalDesktops ?? ""), so photolibd answers file dialogs for photos.")
+        }
+        if configured == nil, let unreadable = processesUnreadable {
+            return DoctorCheck(name, .warn, "photolibd's file-chooser backend is installed, but whether xdg-desktop-portal uses it cannot be told: /proc cannot be read (\(unreadable)).",
+                               advice: "Run photolibctl doctor where /proc is mounted and readable, as the person who runs the desktop.")
         }
         let why = configured.map { "\($0.file) chooses \($0.backends.first ?? "another backend")" } ?? "nothing chooses it"
         return DoctorCheck(name, .pass, "photolibd's file-chooser backend is installed but off (\(why)): apps' file dialogs are the desktop's own; README, \"Photos in every app's file dialog\", turns it on.")
