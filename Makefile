@@ -26,8 +26,9 @@ run: build
 
 # Builds everything (the end-to-end tests start the real binaries), runs every
 # test, installs into a temporary PREFIX and checks what a packager gets, then
-# kills the daemon at 20 random instants during edits (scripts/crash-test) and
-# at 10 during its start-up scan (scripts/crash-scan-test), and fuzzes the
+# kills the daemon at 20 random instants during edits (scripts/crash-test), at
+# 10 more on XFS and on btrfs with views as clones and photos edited in place,
+# and at 10 during its start-up scan (scripts/crash-scan-test), and fuzzes the
 # socket's framing and request decoding for 30 s (scripts/fuzz).
 test: deps
 	@scripts/install-deps --test
@@ -35,6 +36,8 @@ test: deps
 	scripts/swift-test
 	scripts/check-install
 	scripts/crash-test --trials 20 --bin .build/debug
+	scripts/crash-test --trials 10 --filesystem xfs --bin .build/debug
+	scripts/crash-test --trials 10 --filesystem btrfs --bin .build/debug
 	scripts/crash-scan-test --trials 10 --files 1000 --bin .build/debug
 	scripts/fuzz 30
 

@@ -1,5 +1,6 @@
 """A photolibd under test for the crash scripts: start it, kill it, check its views and database."""
 import atexit
+import hashlib
 import os
 import pwd
 import shutil
@@ -98,6 +99,32 @@ class Owner:
             self.made = None
 
 
+class LoopFilesystem:
+    """A btrfs or XFS (with reflink) filesystem of the trial's own, in a sparse image mounted by loop (needs root):
+    where views are clones."""
+
+    MKFS = {"btrfs": ["mkfs.btrfs", "-q", "-f"], "xfs": ["mkfs.xfs", "-q", "-f", "-m", "reflink=1"]}
+
+    def __init__(self, kind, megabytes=1024):
+        self.mount_point = tempfile.mkdtemp(prefix=f"photolibd-{kind}-")
+        self.image = self.mount_point + ".img"
+        with open(self.image, "wb") as f:
+            f.truncate(megabytes << 20)
+        subprocess.run(self.MKFS[kind] + [self.image], check=True, capture_output=True)
+        subprocess.run(["mount", "-o", "loop", self.image, self.mount_point], check=True, capture_output=True)
+        os.chmod(self.mount_point, 0o755)
+        atexit.register(self.remove)
+
+    def remove(self):
+        """Unmounts (lazily: a daemon killed just now may still hold a file) and removes the image; once."""
+        if self.image is None:
+            return
+        subprocess.run(["umount", "--lazy", self.mount_point], capture_output=True)
+        os.rmdir(self.mount_point)
+        os.unlink(self.image)
+        self.image = None
+
+
 class Trial:
     """One library, views directory, state directory and socket under ROOT, and the daemon serving them, run by OWNER."""
 
@@ -114,6 +141,8 @@ class Trial:
         self.socket = os.path.join(root, "sock")
         self.daemon = None
         self.killed = threading.Event()
+        # Whether the views are clones (view_mode = "clones"): their entries are then checked by content.
+        self.clones = False
 
     def ctl(self, *arguments):
         return subprocess.run([os.path.join(self.binaries, "photolibctl"), *arguments, "--socket", self.socket],
@@ -190,9 +219,10 @@ def check_views(trial, unreadable=(), located=()):
     copies = {}
     for name in (os.listdir(derivatives) if os.path.isdir(derivatives) else []):
         st = os.lstat(os.path.join(derivatives, name))
-        if name.startswith(".") or st.st_nlink < 2:
+        # With clones no view links a copy: it is kept while its photo is there (a clone is made of it).
+        if name.startswith(".") or (st.st_nlink < 2 and not trial.clones):
             raise Failure(f"views/.derivatives holds {name} (links: {st.st_nlink}): a leftover, or a copy no view needs")
-        copies[st.st_ino] = name
+        copies[content(os.path.join(derivatives, name)) if trial.clones else st.st_ino] = name
     if copies:
         found = subprocess.run(["exiftool", "-q", "-q", "-gps:all", "-City", "-GPSCoordinates", derivatives],
                                capture_output=True, text=True)
@@ -201,7 +231,17 @@ def check_views(trial, unreadable=(), located=()):
     def has_location(relative):
         return any(relative == u or relative.startswith(u + "/") for u in located)
     def inode(relative):
+        # With clones, an entry is its original's bytes in an inode of its own: compared by content.
+        if trial.clones:
+            return content(os.path.join(trial.library, relative))
         return os.lstat(os.path.join(trial.library, relative)).st_ino
+    def entry(path):
+        st = os.lstat(path)
+        if not trial.clones:
+            return st.st_ino
+        if st.st_nlink != 1:
+            raise Failure(f"{path} is linked {st.st_nlink} times: not a clone")
+        return content(path)
     def waiting(relative):
         return any(relative == u or relative.startswith(u + "/") for u in unreadable)
     for info in request(trial.socket, "apps")["apps"]:
@@ -224,7 +264,7 @@ def check_views(trial, unreadable=(), located=()):
         view = info["view"]
         present = []
         for directory, _, files in os.walk(view):
-            present += [os.lstat(os.path.join(directory, name)).st_ino for name in files]
+            present += [entry(os.path.join(directory, name)) for name in files]
         in_copies = [i for i in present if i in copies]
         present = [i for i in present if i not in copies]
         if len(in_copies) != len(set(in_copies)) or (len(in_copies) != len(copied) and not any(waiting(p) for p in copied)):
@@ -235,6 +275,12 @@ def check_views(trial, unreadable=(), located=()):
         if extra or missing:
             raise Failure(f"the view of {app} ({status}) holds {len(present)} entries, wanted {len(wanted)}: "
                           f"extra {extra[:5]}, missing {missing[:5]}")
+
+
+def content(path):
+    """A file's bytes, hashed: what a clone must hold."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
 
 
 def integrity(root):

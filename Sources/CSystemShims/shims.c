@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/vfs.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -403,4 +404,11 @@ int photolibd_spawn_helper(const char *path, char *const argv[], int channel, in
 
 long photolibd_getrandom(void *buffer, unsigned long length) {
     return (long)getrandom(buffer, length, 0);
+}
+
+int photolibd_filesystem_type(int fd, unsigned long *type) {
+    struct statfs info;
+    int result = fstatfs(fd, &info);
+    if (result == 0) *type = (unsigned long)info.f_type;
+    return result;
 }

@@ -27,8 +27,10 @@ public struct ConfigurationFile: Sendable, Equatable {
     public var reportRetention: Int64?
     /// `[report] watch_opens`: false turns off watching the views for opens.
     public var reportWatchOpens: Bool?
+    /// `view_mode`: "links", "clones" or "auto".
+    public var viewMode: ViewModeSetting?
 
-    static let topLevelKeys: Set<String> = ["library", "views_dir", "state_dir", "socket", "assets", "protocol", "inbox", "report"]
+    static let topLevelKeys: Set<String> = ["library", "views_dir", "view_mode", "state_dir", "socket", "assets", "protocol", "inbox", "report"]
     static let reportKeys: Set<String> = ["retention", "watch_opens"]
     static let assetKeys: Set<String> = ["image_extensions", "video_extensions"]
     static let inboxKeys: Set<String> = ["dir", "album", "max_file_bytes", "daily_bytes", "daily_files"]
@@ -85,6 +87,12 @@ public struct ConfigurationFile: Sendable, Equatable {
         result.viewsDirectory = try string("views_dir")
         result.stateDirectory = try string("state_dir")
         result.socket = try string("socket")
+        if let value = table["view_mode"] {
+            guard let text = value.string, let mode = ViewModeSetting(rawValue: text) else {
+                throw fail("view_mode", "must be \"links\", \"clones\" or \"auto\" (clones where the filesystem can make them, hard links elsewhere)")
+            }
+            result.viewMode = mode
+        }
         if let assets = table["assets"] {
             guard let section = assets.table else { throw fail("assets", "must be a table ([assets])") }
             for key in section.keys where !assetKeys.contains(key) {
@@ -175,6 +183,7 @@ public struct ConfigurationFile: Sendable, Equatable {
         if let inboxDailyFiles { configuration.inboxLimits.dailyFiles = inboxDailyFiles }
         if let reportRetention { configuration.reportRetention = reportRetention }
         if let reportWatchOpens { configuration.reportWatchesOpens = reportWatchOpens }
+        if let viewMode { configuration.viewMode = viewMode }
         if imageExtensions != nil || videoExtensions != nil {
             configuration.namePolicy = AssetNamePolicy(
                 imageExtensions: imageExtensions ?? AssetNamePolicy.defaultImageExtensions,

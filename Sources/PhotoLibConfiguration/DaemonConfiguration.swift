@@ -35,6 +35,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var reportRetention: Int64 = 7 * 86_400
     /// Whether the views are watched for opens (the access report's "open" lines).
     public var reportWatchesOpens = true
+    /// Whether view entries are hard links, reflink clones, or clones where the filesystem can.
+    public var viewMode = ViewModeSetting.standard
 
     public init(library: String, views: String, state: String, socket: String,
                 namePolicy: AssetNamePolicy = .standard, libraryIsDefault: Bool = false) {

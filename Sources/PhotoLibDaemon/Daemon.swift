@@ -55,6 +55,9 @@ public enum Daemon {
         }
         await router.syncEndpoints()
         logger.notice("photolibd \(version) starting: library \(configuration.library), views \(configuration.views), socket \(configuration.socket).")
+        if let mode = board.snapshot.viewMode {
+            logger.info("View entries are \(mode.form == .clones ? "reflink clones" : "hard links"): \(mode.reason).")
+        }
         let notifier = SystemdNotifier()
         notifier.notify(["STATUS": "Scanning the library."])
         // Started together; stopped one by one in reverse order: the sockets

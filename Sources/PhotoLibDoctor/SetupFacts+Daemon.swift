@@ -10,6 +10,7 @@ extension SetupFacts.Daemon {
             apps: apps.apps.map { SetupFacts.App(id: $0.app, uid: $0.uid, view: $0.view) },
             unreadable: status.unreadable ?? [],
             refused: refused.assets.map { ($0.path, $0.refusedBecause ?? $0.refused ?? "") },
-            withheld: withheld.assets.map { ($0.path, $0.withheld ?? "") })
+            withheld: withheld.assets.map { ($0.path, $0.withheld ?? "") },
+            viewMode: status.viewMode, viewModeReason: status.viewModeReason)
     }
 }

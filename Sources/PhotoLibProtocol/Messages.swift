@@ -25,10 +25,17 @@ public struct StatusResult: Codable, Sendable, Equatable {
     /// Files left out of the views of apps without location, because whether
     /// they hold one cannot be told (the log names each, with why).
     public var withheldFromNoLocation: Int?
+    /// How views hold photos: `links` (hard links) or `clones` (reflink clones), from the
+    /// `view_mode` setting and the views' filesystem; `viewModeReason` says which decided.
+    public var viewMode: String?
+    public var viewModeReason: String?
 
     public init(version: String, pid: Int32, library: String, views: String, socket: String, state: String,
                 scannedDirectories: Int, scannedFiles: Int, assets: Int, albums: Int, apps: Int, watches: Int, failedWatches: Int,
-                unreadable: [String]? = nil, derivatives: Int? = nil, derivativeBytes: Int64? = nil, withheldFromNoLocation: Int? = nil) {
+                unreadable: [String]? = nil, derivatives: Int? = nil, derivativeBytes: Int64? = nil, withheldFromNoLocation: Int? = nil,
+                viewMode: String? = nil, viewModeReason: String? = nil) {
+        self.viewMode = viewMode
+        self.viewModeReason = viewModeReason
         self.withheldFromNoLocation = withheldFromNoLocation
         self.derivatives = derivatives
         self.derivativeBytes = derivativeBytes

@@ -18,6 +18,9 @@ struct StatusCommand: ParsableCommand {
         print("socket:   \(status.socket)")
         print("assets:   \(status.assets) in \(status.albums) albums")
         print("apps:     \(status.apps)")
+        if let mode = status.viewMode {
+            print("entries:  \(mode == "clones" ? "reflink clones" : "hard links") (\(status.viewModeReason ?? mode))")
+        }
         if let count = status.derivatives, let bytes = status.derivativeBytes {
             print("no-location copies: \(count) (\(Output.size(bytes))), for apps with location none")
         }

@@ -105,6 +105,10 @@ struct CommandLineTests {
         try "[assets]\nimage_extensions = \"jpg\"\n".write(toFile: config, atomically: true, encoding: .utf8)
         let typed = try run(RunningDaemon.buildDirectory + "/photolibd", ["--config", config, "--socket", library.socket])
         #expect(typed.stderr.contains("key 'image_extensions': must be an array"))
+
+        try "view_mode = \"reflinks\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let mode = try run(RunningDaemon.buildDirectory + "/photolibd", ["--config", config, "--socket", library.socket])
+        #expect(mode.stderr.contains("\(config):1: key 'view_mode': must be \"links\", \"clones\" or \"auto\""), "\(mode.stderr)")
     }
 
     @Test("the configuration file sets paths and extensions; flags override it")

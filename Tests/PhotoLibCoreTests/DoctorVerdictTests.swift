@@ -8,7 +8,8 @@ struct DoctorVerdictTests {
         var facts = SetupFacts(library: "/home/a/Pictures", views: "/home/a/.local/share/photolibd/views",
                                socket: "/run/user/1000/photolibd.sock", ownerUID: 1000)
         facts.daemon = .init(state: "ready", scannedFiles: 10, failedWatches: 0,
-                             apps: [.init(id: "org.example.Mine", uid: 1000, view: "/home/a/.local/share/photolibd/views/mine")])
+                             apps: [.init(id: "org.example.Mine", uid: 1000, view: "/home/a/.local/share/photolibd/views/mine")],
+                             viewMode: "links", viewModeReason: "view_mode is \"auto\" and the views' filesystem (ext4) cannot clone")
         facts.libraryNode = .init(owner: 1000, permissions: 0o700)
         facts.libraryAncestors = [("/", .init(owner: 0, permissions: 0o755)), ("/home", .init(owner: 0, permissions: 0o755)),
                                   ("/home/a", .init(owner: 1000, permissions: 0o755))]
@@ -32,12 +33,27 @@ struct DoctorVerdictTests {
     @Test("a healthy setup passes every check, each with no advice")
     func healthyPasses() {
         let checks = DoctorVerdicts.checks(healthy())
-        #expect(checks.map(\.name) == ["daemon", "library", "library-privacy", "views-mount", "view-permissions", "view-reach",
+        #expect(checks.map(\.name) == ["daemon", "library", "library-privacy", "views-mount", "view-entries", "view-permissions", "view-reach",
                                        "writable-originals", "refused-originals", "location-withheld", "inotify-watches", "socket", "protected-hardlinks", "file-dialogs"])
         for check in checks {
             #expect(check.outcome == .pass, "\(check)")
             #expect(check.advice == nil)
         }
+    }
+
+    @Test("view-entries says whether views are clones or links and why, and what links leave an app to learn")
+    func viewEntries() {
+        var facts = healthy()
+        facts.daemon?.viewMode = "clones"
+        facts.daemon?.viewModeReason = "view_mode is \"auto\" and the views' filesystem (xfs) clones"
+        let clones = check("view-entries", facts)
+        #expect(clones.outcome == .pass && clones.detail.contains("reflink clones") && clones.detail.contains("(xfs)"))
+        facts.daemon?.viewMode = "links"
+        facts.daemon?.viewModeReason = "view_mode is \"auto\" and the views' filesystem (ext4) cannot clone"
+        let links = check("view-entries", facts)
+        #expect(links.outcome == .pass && links.detail.contains("(ext4) cannot clone") && links.detail.contains("match photos by inode"))
+        facts.daemon = nil
+        #expect(check("view-entries", facts).outcome == .warn)
     }
 
     @Test("views on another mount fail and say where to put them")

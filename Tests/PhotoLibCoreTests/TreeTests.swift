@@ -70,8 +70,9 @@ struct ViewDiffTests {
     @Test("only what differs is touched; a replaced inode is relinked")
     func diff() {
         let diff = ViewDiff<String>(
-            present: ["keep": .file(inode: 1), "stale": .file(inode: 2), "replaced": .file(inode: 3), "dir": .directory, "link": .other],
-            wanted: ["keep": .file(inode: 1), "replaced": .file(inode: 30), "new": .file(inode: 4), "album": .directory])
+            present: ["keep": .file(PresentFile(inode: 1)), "stale": .file(PresentFile(inode: 2)), "replaced": .file(PresentFile(inode: 3)),
+                      "dir": .directory, "link": .other],
+            wanted: ["keep": .file(.link(inode: 1)), "replaced": .file(.link(inode: 30)), "new": .file(.link(inode: 4)), "album": .directory])
         #expect(Set(diff.unlinkFiles) == ["stale", "replaced", "link"])
         #expect(diff.removeDirectories == ["dir"])
         #expect(Set(diff.linkFiles) == ["replaced", "new"])
@@ -80,6 +81,47 @@ struct ViewDiffTests {
 
     @Test("an equal view needs nothing")
     func empty() {
-        #expect(ViewDiff<String>(present: ["a": .file(inode: 1), "d": .directory], wanted: ["a": .file(inode: 1), "d": .directory]).isEmpty)
+        #expect(ViewDiff<String>(present: ["a": .file(PresentFile(inode: 1)), "d": .directory], wanted: ["a": .file(.link(inode: 1)), "d": .directory]).isEmpty)
+    }
+
+    @Test("a clone is current when it is another inode, alone, with the source's size and time; anything else is made again")
+    func clones() {
+        let stamp = ContentStamp(size: 4_194_304, modificationTime: 1_700_000_000_000_000_000)
+        let edited = ContentStamp(size: 4_194_304, modificationTime: 1_700_000_000_500_000_000)
+        let diff = ViewDiff<String>(
+            present: ["current": .file(PresentFile(inode: 11, stamp: stamp, linkCount: 1)),
+                      "older": .file(PresentFile(inode: 12, stamp: edited, linkCount: 1)),
+                      "hardlink": .file(PresentFile(inode: 3, stamp: stamp, linkCount: 2)),
+                      "shared": .file(PresentFile(inode: 14, stamp: stamp, linkCount: 2)),
+                      "unlooked": .file(PresentFile(inode: 15))],
+            wanted: ["current": .file(.clone(source: 1, stamp: stamp)), "older": .file(.clone(source: 2, stamp: stamp)),
+                     "hardlink": .file(.clone(source: 3, stamp: stamp)), "shared": .file(.clone(source: 4, stamp: stamp)),
+                     "unlooked": .file(.clone(source: 5, stamp: stamp))])
+        // Another version, a hard link to the source (a view from links mode), a file linked
+        // elsewhere too, and one whose stamp is not known are all made again, by a rename over them.
+        #expect(Set(diff.linkFiles) == ["older", "hardlink", "shared", "unlooked"])
+        #expect(WantedEntry.clone(source: 1, stamp: stamp).isHeld(by: PresentFile(inode: 11, stamp: stamp, linkCount: 1)))
+        #expect(!WantedEntry.link(inode: 1).isHeld(by: PresentFile(inode: 11, stamp: stamp, linkCount: 1)))
+    }
+}
+
+@Suite("View mode")
+struct ViewModeTests {
+    @Test("auto clones where the filesystem can and links elsewhere, saying why; clones asked by name where they cannot be made is an error")
+    func decide() throws {
+        let unsupported = CloneSupport.unsupported(reason: "FICLONE: Operation not supported")
+        let onXFS = try ViewModeDecision.decide(.auto, support: .supported, filesystem: "xfs", views: "/v")
+        #expect(onXFS.form == .clones)
+        #expect(onXFS.reason.contains("xfs"))
+        let onExt4 = try ViewModeDecision.decide(.auto, support: unsupported, filesystem: "ext4", views: "/v")
+        #expect(onExt4.form == .links)
+        #expect(onExt4.reason.contains("ext4") && onExt4.reason.contains("cannot clone") && onExt4.reason.contains("Operation not supported"))
+        #expect(try ViewModeDecision.decide(.links, support: .supported, filesystem: "btrfs", views: "/v").form == .links)
+        #expect(try ViewModeDecision.decide(.clones, support: .supported, filesystem: "btrfs", views: "/v").form == .clones)
+        #expect(throws: PhotoLibError.clonesUnsupported(views: "/v", filesystem: "ext4", reason: "FICLONE: Operation not supported")) {
+            try ViewModeDecision.decide(.clones, support: unsupported, filesystem: "ext4", views: "/v")
+        }
+        let message = PhotoLibError.clonesUnsupported(views: "/v", filesystem: "ext4", reason: "FICLONE: Operation not supported").message
+        #expect(message.contains("view_mode") && message.contains("/v"))
     }
 }

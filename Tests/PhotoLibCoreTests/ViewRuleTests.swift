@@ -63,7 +63,8 @@ struct SelectionEditRuleTests {
 @Suite("Links gathered across a batch")
 struct PendingLinksTests {
     func source(_ row: Int64, _ album: String = "Album") -> LinkSource {
-        LinkSource(album: RelativePath(escaped: album)!, name: FileName("IMG_\(row).jpg")!, inode: UInt64(100 + row), rowID: row)
+        LinkSource(album: RelativePath(escaped: album)!, name: FileName("IMG_\(row).jpg")!, inode: UInt64(100 + row), rowID: row,
+                   stamp: ContentStamp(size: 10, modificationTime: row))
     }
 
     @Test("an entry waiting must be linked before a change touches it; others need not wait")
@@ -91,7 +92,11 @@ struct PendingLinksTests {
 
     @Test("a derivative links from .derivatives under its member's row")
     func derivative() {
-        let link = LinkSource(derivativeOf: 42, inode: 7)
+        let original = FileFacts(device: 1, inode: 5, size: 900, modificationTime: 1234, permissions: 0o644)
+        let link = LinkSource(derivativeOf: 42, inode: 7, size: 800, original: original)
         #expect(link.isDerivative && link.name.escaped == "m42" && link.album.isRoot && link.rowID == 42)
+        // A clone of it is the derivative's size, with the time the app is told: the original's.
+        #expect(link.wanted(.clones) == .clone(source: 7, stamp: ContentStamp(size: 800, modificationTime: 1234)))
+        #expect(link.wanted(.links) == .link(inode: 7))
     }
 }

@@ -25,7 +25,8 @@ struct ParallelLinkTests {
             stat(path, &st)
             inodes[name] = UInt64(st.st_ino)
             links.append((ViewMaintainer.LinkSource(album: RelativePath(escaped: "Album")!, name: FileName(name)!,
-                                                    inode: UInt64(st.st_ino), rowID: Int64(index)), FileName(name)!))
+                                                    inode: UInt64(st.st_ino), rowID: Int64(index),
+                                                    stamp: ContentStamp(size: Int64(st.st_size), modificationTime: 0)), FileName(name)!))
         }
         unlink(root + "/lib/Album/IMG_42.jpg")  // 42: gone since it was indexed
         #expect(links.count >= ViewMaintainer.parallelLinkThreshold)

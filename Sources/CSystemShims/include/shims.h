@@ -127,4 +127,8 @@ int photolibd_spawn_detached(const char *path, char *const argv[], const char *o
 /// (one end of a socket pair), its standard error this process's, nothing else of ours open, every
 /// signal unblocked; the child's pid in *pid. Returns 0, or an errno value.
 int photolibd_spawn_helper(const char *path, char *const argv[], int channel, int32_t *pid);
+/// fstatfs(fd) -> f_type (BTRFS_SUPER_MAGIC, XFS_SUPER_MAGIC...): which filesystem a file is on.
+/// Returns 0, or -1 with errno set.
+int photolibd_filesystem_type(int fd, unsigned long *type);
+
 #endif

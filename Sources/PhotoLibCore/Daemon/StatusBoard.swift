@@ -22,6 +22,8 @@ public final class StatusBoard: Sendable {
         public var derivativeBytes: Int64 = 0
         /// Files withheld from apps without location: whether they hold one cannot be told.
         public var withheldFromNoLocation = 0
+        /// Hard links or clones, and why (decided once at start).
+        public var viewMode: ViewModeDecision?
 
         public init() {}
 

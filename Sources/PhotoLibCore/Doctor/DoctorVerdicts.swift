@@ -5,7 +5,7 @@ public enum DoctorVerdicts {
 
     public static func checks(_ facts: SetupFacts) -> [DoctorCheck] {
         [
-            daemon(facts), library(facts), libraryPrivacy(facts), viewsMount(facts), viewPermissions(facts), viewReach(facts),
+            daemon(facts), library(facts), libraryPrivacy(facts), viewsMount(facts), viewEntries(facts), viewPermissions(facts), viewReach(facts),
             writableOriginals(facts), refusedOriginals(facts), withheldFiles(facts), inotifyWatches(facts), socket(facts), protectedHardlinks(facts),
             facts.fileDialogs.check,
         ]
@@ -86,6 +86,19 @@ public enum DoctorVerdicts {
         }
         return DoctorCheck("views-mount", .fail, "The views directory \(facts.views) is on another mount than the library: hardlinks fail there (EXDEV) and photolibd will not start.",
                            advice: "Set views_dir (or --views-dir) to a directory on the library's filesystem and mount, not a tmpfs, bind mount or StateDirectory=; under systemd bind the whole home with BindPaths=.")
+    }
+
+    /// Hard links or clones, and what that leaves an app to learn of other apps.
+    static func viewEntries(_ facts: SetupFacts) -> DoctorCheck {
+        guard let daemon = facts.daemon, let mode = daemon.viewMode else {
+            return DoctorCheck("view-entries", .warn, "Cannot tell whether views hold hard links or clones: photolibd is not answering.")
+        }
+        let why = daemon.viewModeReason ?? "view_mode"
+        if mode == "clones" {
+            return DoctorCheck("view-entries", .pass, "Views hold reflink clones (\(why)): each app's entry is a file of its own, so it cannot tell which other apps hold a photo.")
+        }
+        // Not a warning: links are what most filesystems allow, and README says what they show.
+        return DoctorCheck("view-entries", .pass, "Views hold hard links (\(why)). An app can see how many others hold a photo (its link count), and apps that collude can match photos by inode; on btrfs or XFS with reflink, view_mode \"auto\" makes clones, which show neither.")
     }
 
     static func viewPermissions(_ facts: SetupFacts) -> DoctorCheck {

@@ -60,11 +60,17 @@ public struct SetupFacts: Sendable {
         public var refused: [(path: String, reason: String)]
         /// Files left out of the views of apps without location: path and why its location cannot be told.
         public var withheld: [(path: String, reason: String)]
+        /// How views hold photos (`links` or `clones`) and why, as the daemon decided at start.
+        public var viewMode: String?
+        public var viewModeReason: String?
         /// The uids registered for apps.
         public var appUIDs: [UInt32] { apps.map(\.uid) }
 
         public init(state: String, scannedFiles: Int, failedWatches: Int, apps: [App], unreadable: [String] = [],
-                    refused: [(path: String, reason: String)] = [], withheld: [(path: String, reason: String)] = []) {
+                    refused: [(path: String, reason: String)] = [], withheld: [(path: String, reason: String)] = [],
+                    viewMode: String? = nil, viewModeReason: String? = nil) {
+            self.viewMode = viewMode
+            self.viewModeReason = viewModeReason
             self.withheld = withheld
             self.state = state
             self.scannedFiles = scannedFiles
@@ -79,6 +85,7 @@ public struct SetupFacts: Sendable {
                 && lhs.apps == rhs.apps && lhs.unreadable == rhs.unreadable
                 && lhs.refused.map(\.path) == rhs.refused.map(\.path) && lhs.refused.map(\.reason) == rhs.refused.map(\.reason)
                 && lhs.withheld.map(\.path) == rhs.withheld.map(\.path) && lhs.withheld.map(\.reason) == rhs.withheld.map(\.reason)
+                && lhs.viewMode == rhs.viewMode && lhs.viewModeReason == rhs.viewModeReason
         }
     }
 

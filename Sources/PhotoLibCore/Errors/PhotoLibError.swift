@@ -48,6 +48,7 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
     case viewsOnOtherMount(library: String, views: String)
     case viewsInsideLibrary(library: String, views: String)
     case viewsDirectoryNotOurs(path: String)
+    case clonesUnsupported(views: String, filesystem: String, reason: String)
     case cannotCreateDirectory(path: String, errno: Int32)
     case socketInUse(path: String)
     case stateInUse(path: String)
@@ -107,6 +108,7 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .viewsOnOtherMount: "viewsOnOtherMount"
         case .viewsInsideLibrary: "viewsInsideLibrary"
         case .viewsDirectoryNotOurs: "viewsDirectoryNotOurs"
+        case .clonesUnsupported: "clonesUnsupported"
         case .cannotCreateDirectory: "cannotCreateDirectory"
         case .socketInUse: "socketInUse"
         case .stateInUse: "stateInUse"
@@ -203,6 +205,8 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
             "The views directory \(views) and the library \(library) overlap; put the views outside the library, for example in ~/.local/share/photolibd/views."
         case .viewsDirectoryNotOurs(let path):
             "The views directory \(path) is not empty and was not made by photolibd (it has no .photolibd-views marker); pass --views-dir with an empty or new directory."
+        case .clonesUnsupported(let views, let filesystem, let reason):
+            "view_mode is \"clones\", but the views directory \(views) is on \(filesystem), which cannot clone files (\(reason)). Put the library and views on btrfs or on XFS made with reflink (mkfs.xfs -m reflink=1, its default), or set view_mode = \"auto\" (clones where possible, hard links elsewhere) or \"links\" in the configuration file."
         case .cannotCreateDirectory(let path, let errno):
             "Cannot create the directory \(path): \(Self.describe(errno)); check that the parent exists and is writable by this user."
         case .socketInUse(let path):

@@ -108,8 +108,11 @@ actor Engine {
             throw PhotoLibError.cannotCreateDirectory(path: configuration.views + "/" + DerivativeCatalog.directoryName.description,
                                                       errno: error.errno)
         }
+        let mode = try Self.decideViewMode(configuration, viewsRoot: viewsRoot)
+        board.update { $0.viewMode = mode }
+        derivatives.form = mode.form
         views = ViewMaintainer(viewsRoot: viewsRoot, access: access, derivatives: derivatives, ownerUID: ownerUID, logger: logger,
-                               paths: (configuration.library, configuration.views))
+                               paths: (configuration.library, configuration.views), form: mode.form)
         if try store.read({ try $0.anyRules() }) { index.captureClock = CaptureClock(access: access) }
     }
 
@@ -291,4 +294,18 @@ actor Engine {
 
     /// Answers once the engine has a turn: the watchdog pings only a live engine.
     func ping() {}
+}
+
+extension Engine {
+    /// Hard links or clones: the setting, and what a probe of the views' filesystem finds.
+    static func decideViewMode(_ configuration: DaemonConfiguration, viewsRoot: FileDescriptor) throws -> ViewModeDecision {
+        let support: CloneSupport
+        do {
+            support = configuration.viewMode == .links ? .unsupported(reason: "not asked") : try FileClone.probe(in: viewsRoot)
+        } catch {
+            throw PhotoLibError.systemCall(name: error.call, path: configuration.views, errno: error.errno)
+        }
+        return try ViewModeDecision.decide(configuration.viewMode, support: support, filesystem: FileClone.filesystemName(of: viewsRoot),
+                                           views: configuration.views)
+    }
 }

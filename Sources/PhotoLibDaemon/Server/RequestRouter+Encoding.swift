@@ -18,7 +18,8 @@ extension RequestRouter {
             assets: assets, albums: albums, apps: apps, watches: snapshot.watches, failedWatches: snapshot.failedWatches,
             unreadable: snapshot.unreadable.isEmpty ? nil : snapshot.unreadable.map(\.escaped),
             derivatives: snapshot.derivatives, derivativeBytes: snapshot.derivativeBytes,
-            withheldFromNoLocation: snapshot.withheldFromNoLocation)
+            withheldFromNoLocation: snapshot.withheldFromNoLocation,
+            viewMode: snapshot.viewMode?.form.rawValue, viewModeReason: snapshot.viewMode?.reason)
     }
 
     func appInfo(_ record: AppRecord, _ tx: StoreTransaction) throws -> AppInfo {

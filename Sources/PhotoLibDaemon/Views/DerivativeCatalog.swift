@@ -12,7 +12,8 @@ import PhotoLibSystem
 /// `.derivatives` beside the views (so on the library's mount: a view can
 /// link it), named by the member's row (`m42`; rows are never reused). It is
 /// made again when the original's content changes (its check is then stale),
-/// and removed when no view links it any more (its link count falls to one).
+/// and removed when no view links it any more (its link count falls to one);
+/// with clones, when its original changes or goes (`DerivativeRetention`).
 ///
 /// Checks live in memory and in the store: this type learns, the engine
 /// stores what it learned (`takeLearned`) after each batch, as it does refusals.
@@ -37,6 +38,8 @@ final class DerivativeCatalog {
     /// Derivatives made ahead and adopted by a member in the transaction: renamed to
     /// the member's name once it commits (`settleLookAhead`), by member row.
     var adoptions: [Int64: FileName] = [:]
+    /// Whether views link derivatives or clone them: which tells when one is no longer needed.
+    var form: ViewEntryForm = .links
 
     init(viewsRoot: FileDescriptor, checks: [Int64: LocationCheck], logger: Logger) throws(SystemCallError) {
         try Directory.makeDirectory(Self.directoryName, in: viewsRoot, mode: 0o700)
@@ -191,16 +194,15 @@ final class DerivativeCatalog {
         return learned
     }
 
-    /// Removes derivatives no view links any more (link count one: only
-    /// `.derivatives` holds them) and leftovers of a derivation cut short,
-    /// and counts what stays.
+    /// Removes derivatives no longer needed (`DerivativeRetention`) and leftovers
+    /// of a derivation cut short, and counts what stays.
     func collectGarbage() {
         var count = 0
         var bytes: Int64 = 0
         do {
             for entry in try Directory.list(directory) {
                 guard let status = try Directory.status(of: entry.name, in: directory) else { continue }
-                if entry.name.isHidden || status.linkCount <= 1 {
+                if entry.name.isHidden || !keeps(entry.name, status) {
                     _ = try Directory.unlink(entry.name, in: directory)
                     continue
                 }
@@ -215,13 +217,21 @@ final class DerivativeCatalog {
         self.bytes = bytes
     }
 
-    /// Removes the derivatives of these members when no view links them any more.
+    /// Whether a derivative on disk is still needed.
+    private func keeps(_ name: FileName, _ status: FileStatus) -> Bool {
+        let check = DerivativeRetention.memberRow(of: name).flatMap { checks[$0] }
+        return DerivativeRetention.keeps(form: form, linkCount: status.linkCount, inode: status.inode, check: check)
+    }
+
+    /// Removes the derivatives of these members when no longer needed.
     func collectGarbage(members: some Sequence<Int64>) {
         for rowID in members {
-            guard case .derived = checks[rowID]?.outcome else { continue }
+            // With links, only a derivative a view may have linked is looked at; with clones, a
+            // member gone or changed has no current check, and its derivative goes too.
+            if form == .links { guard case .derived = checks[rowID]?.outcome else { continue } }
             let name = Self.derivativeName(rowID)
             // Best effort between full passes: what fails here, `collectGarbage()` removes.
-            guard let status = try? Directory.status(of: name, in: directory), status.linkCount <= 1 else { continue }
+            guard let status = try? Directory.status(of: name, in: directory), !keeps(name, status) else { continue }
             if (try? Directory.unlink(name, in: directory)) == true {
                 count -= 1
                 bytes -= status.size

@@ -77,7 +77,9 @@ extension ViewMaintainer {
                         guard let cachedSource = album.map(access.directory) ?? derivatives.directory else { continue }
                         let sourceDirectory = try Directory.duplicate(cachedSource)
                         owned.append(sourceDirectory)
-                        jobs += sources.map { LinkJob(source: $0.source, sourceDirectory: sourceDirectory, entry: $0.entry, directory: directory) }
+                        jobs += sources.map {
+                            LinkJob(source: $0.source, sourceDirectory: sourceDirectory, entry: $0.entry, directory: directory, form: form)
+                        }
                     }
                     groups.append(LinkFlight.Group(app: app, directory: directory, jobs: jobs))
                 }
@@ -101,7 +103,7 @@ extension ViewMaintainer {
                 for (job, attempt) in zip(group.jobs, attempts) {
                     if let refusal = attempt.learned { learnedRefusals[job.source.rowID] = refusal }
                     if let error = attempt.error { throw error }
-                    if attempt.outcome != .linked { try removeUnless(job.entry, in: group.directory, inode: job.source.inode) }
+                    if attempt.outcome != .linked { try removeUnless(job.entry, in: group.directory, holding: job.source.wanted(job.form)) }
                 }
             } catch {
                 logger.warning("Could not link entries into the view of \(group.app): \(error); reconciling it.")

@@ -5,15 +5,16 @@ import PhotoLibCore
 import PhotoLibStore
 import PhotoLibSystem
 
-// Linking entries, one or many at once, and removing one that is no longer wanted.
+// Linking (or cloning) entries, one or many at once, and removing one that is no longer wanted.
 extension ViewMaintainer {
-    /// One entry to link: what to link, from which open directory, as what, where.
-    /// Touches nothing of the maintainer's state, so many run at once.
+    /// One entry to link: what to link, from which open directory, as what, where, and whether
+    /// as a hard link or a clone. Touches nothing of the maintainer's state, so many run at once.
     struct LinkJob: Sendable {
         let source: LinkSource
         let sourceDirectory: FileDescriptor
         let entry: FileName
         let directory: FileDescriptor
+        let form: ViewEntryForm
     }
 
     /// What one job came to: its outcome, a refusal to learn for the original, or an error to throw.
@@ -30,7 +31,7 @@ extension ViewMaintainer {
     /// Hardlinks an asset into a view directory so that a wrong entry is never visible.
     func link(_ asset: LinkSource, as entry: FileName, in directory: FileDescriptor) throws -> LinkOutcome {
         guard let sourceDirectory = sourceDirectory(of: asset) else { return .skipped }
-        return try record(Self.perform(LinkJob(source: asset, sourceDirectory: sourceDirectory, entry: entry, directory: directory),
+        return try record(Self.perform(LinkJob(source: asset, sourceDirectory: sourceDirectory, entry: entry, directory: directory, form: form),
                                        paths: paths, ownerUID: ownerUID, logger: logger), for: asset)
     }
 
@@ -44,7 +45,9 @@ extension ViewMaintainer {
         let groups = Dictionary(grouping: links.indices) { links[$0].source.isDerivative ? nil : links[$0].source.album }
         for (album, indices) in groups {
             guard let sourceDirectory = album.map(access.directory) ?? derivatives.directory else { continue }
-            let jobs = indices.map { LinkJob(source: links[$0].source, sourceDirectory: sourceDirectory, entry: links[$0].entry, directory: directory) }
+            let jobs = indices.map {
+                LinkJob(source: links[$0].source, sourceDirectory: sourceDirectory, entry: links[$0].entry, directory: directory, form: form)
+            }
             let attempts = perform(jobs)
             for (job, index) in indices.enumerated() { outcomes[index] = try record(attempts[job], for: links[index].source) }
         }
@@ -91,6 +94,12 @@ extension ViewMaintainer {
     /// straight to its name, or under a hidden temporary name renamed over an
     /// entry already there. So what was checked is what is linked, whatever
     /// happens to the name meanwhile, and an app never sees a wrong entry.
+    ///
+    /// In `clones` mode, what is linked is instead a new unnamed file cloned from
+    /// that descriptor, given the source's modification time: the source must be
+    /// the version the index knows before and after the clone (an edit meanwhile
+    /// is its event's to decide), and the clone is named only once whole, so an
+    /// entry is the old clone or the new one, never a partial file.
     static func perform(_ job: LinkJob, paths: (library: String, views: String), ownerUID: UInt32, logger: Logger) -> LinkAttempt {
         let asset = job.source
         let source: FileDescriptor
@@ -115,17 +124,47 @@ extension ViewMaintainer {
         case .link:
             break
         }
-        // Linked by the very descriptor that was judged, so the entry is right
-        // from the instant it exists. Straight to its name when that is free;
-        // an entry already there (an original replaced by an atomic save, a
-        // tampered view) is replaced by a rename, so it is never missing or wrong.
+        let wanted = asset.wanted(job.form)
+        var placed = source
+        var clone: FileDescriptor?
+        defer { clone?.close() }
+        if job.form == .clones {
+            do {
+                // An entry already holding this version stays: no clone is made for nothing.
+                if let existing = try Directory.status(of: job.entry, in: job.directory), existing.kind == .regular,
+                   wanted.isHeld(by: existing.presentFile) {
+                    return LinkAttempt(outcome: .linked)
+                }
+            } catch {
+                return LinkAttempt(error: error)
+            }
+            guard isVersion(opened, of: asset) else { return LinkAttempt() }  // edited since indexed: its event decides
+            do {
+                let reader = try FileClone.openForReading(source)
+                defer { reader.close() }
+                let made = try FileClone.unnamedClone(of: reader, in: job.directory, permissions: opened.permissions & 0o444,
+                                                      modificationTime: asset.stamp.modificationTime)
+                clone = made
+                placed = made
+                // Written to while it was cloned: not the version the app is told of.
+                guard isVersion(try Directory.status(of: source), of: asset) else { return LinkAttempt() }
+            } catch {
+                return linkFailed(error, asset, paths: paths, logger: logger)
+            }
+        }
+        // Linked by the very descriptor that was judged (or its clone), so the entry
+        // is right from the instant it exists. Straight to its name when that is free;
+        // an entry already there (an original replaced by an atomic save, an edited
+        // original's older clone, a tampered view) is replaced by a rename, so it is
+        // never missing or wrong.
         do {
-            try Directory.link(open: source, as: job.entry, in: job.directory)
+            try Directory.link(open: placed, as: job.entry, in: job.directory)
             return LinkAttempt(outcome: .linked)
         } catch where error.errno == EEXIST {
             // The very file already there: nothing to do. Anything else is replaced below.
             do {
-                if let existing = try Directory.status(of: job.entry, in: job.directory), existing.kind == .regular, existing.inode == opened.inode {
+                if let existing = try Directory.status(of: job.entry, in: job.directory), existing.kind == .regular,
+                   wanted.isHeld(by: existing.presentFile) {
                     return LinkAttempt(outcome: .linked)
                 }
             } catch {
@@ -137,7 +176,7 @@ extension ViewMaintainer {
         var generator = SystemRandomNumberGenerator()
         let temporary = FileName(".photolibd-link-\(String(generator.next(), radix: 16))")!
         do {
-            try Directory.link(open: source, as: temporary, in: job.directory)
+            try Directory.link(open: placed, as: temporary, in: job.directory)
         } catch {
             return linkFailed(error, asset, paths: paths, logger: logger)
         }
@@ -165,9 +204,16 @@ extension ViewMaintainer {
         return LinkAttempt(outcome: .refused(refusal), learned: refusal)
     }
 
-    /// Unlinks an entry unless it is this very inode.
-    func removeUnless(_ name: FileName, in directory: FileDescriptor, inode: UInt64) throws {
-        if let present = try Directory.status(of: name, in: directory), present.kind == .regular, present.inode == inode { return }
+    /// Whether an opened source is the version a clone must hold: for an original, the
+    /// size and modification time the index knows; for a derivative (never edited, made
+    /// anew), its size.
+    private static func isVersion(_ opened: FileStatus, of asset: LinkSource) -> Bool {
+        opened.size == asset.stamp.size && (asset.isDerivative || opened.modificationTime == asset.stamp.modificationTime)
+    }
+
+    /// Unlinks an entry unless it already holds what it must.
+    func removeUnless(_ name: FileName, in directory: FileDescriptor, holding wanted: WantedEntry) throws {
+        if let present = try Directory.status(of: name, in: directory), present.kind == .regular, wanted.isHeld(by: present.presentFile) { return }
         try Directory.unlink(name, in: directory)
     }
 }

@@ -4,7 +4,8 @@ import PhotoLibCore
 import PhotoLibStore
 import PhotoLibSystem
 
-/// Makes each app's view directory hold exactly the hardlinks it should.
+/// Makes each app's view directory hold exactly the entries it should: hard
+/// links, or in `clones` mode reflink clones (`ViewEntryForm`).
 ///
 /// Views are derived state: the database says what an app may see; this type
 /// brings the directory there, either fully (at start, after a rescan or an
@@ -27,9 +28,12 @@ final class ViewMaintainer {
     let paths: (library: String, views: String)
     /// Refusals the kernel gave while linking, by asset row, for the engine to record.
     var learnedRefusals: [Int64: LinkRefusal] = [:]
+    /// Hard links or clones, decided at start from the setting and the views' filesystem.
+    let form: ViewEntryForm
 
     init(viewsRoot: FileDescriptor, access: LibraryAccess, derivatives: DerivativeCatalog, ownerUID: UInt32, logger: Logger,
-         paths: (library: String, views: String)) {
+         paths: (library: String, views: String), form: ViewEntryForm = .links) {
+        self.form = form
         self.viewsRoot = viewsRoot
         self.ownerUID = ownerUID
         self.access = access
@@ -44,7 +48,7 @@ final class ViewMaintainer {
     func resolve(_ source: LinkSource, file: FileFacts, for app: AppRecord) -> LinkSource? {
         switch self.source(ofMember: source.rowID, file: file, at: source.album.appending(source.name), policy: app.location) {
         case .original: return source
-        case .derivative(let inode, _): return LinkSource(derivativeOf: source.rowID, inode: inode)
+        case .derivative(let inode, let size): return LinkSource(derivativeOf: source.rowID, inode: inode, size: size, original: file)
         case .withheld, .needsCheck: return nil
         }
     }
@@ -141,7 +145,7 @@ final class ViewMaintainer {
                 for entry in policy.entries(located) {
                     guard let name = entry.path.lastComponent, let original = LinkSource(entry.member),
                           let source = resolve(original, file: entry.member.file, for: app) else { continue }
-                    wanted[name] = .file(inode: source.inode)
+                    wanted[name] = .file(source.wanted(form))
                     sources[name] = source
                 }
             }
@@ -158,9 +162,9 @@ final class ViewMaintainer {
                 var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
                 var sources: [FileName: LinkSource] = [:]
                 for (name, indexed) in ViewPolicy.fullViewFiles(inAlbum: try tx.indexedFiles(inAlbum: album)) {
-                    let original = LinkSource(album: path, name: name, inode: indexed.file.inode, rowID: indexed.rowID)
+                    let original = LinkSource(album: path, name: name, rowID: indexed.rowID, file: indexed.file)
                     guard let source = resolve(original, file: indexed.file, for: app) else { continue }
-                    wanted[name] = .file(inode: source.inode)
+                    wanted[name] = .file(source.wanted(form))
                     sources[name] = source
                 }
                 let children = index.albums.children(of: album)
@@ -191,12 +195,16 @@ final class ViewMaintainer {
         var present: [FileName: ViewDiff<FileName>.Present] = [:]
         for entry in try Directory.list(directory) {
             switch entry.kind {
-            case .regular: present[entry.name] = .file(inode: entry.inode)
+            case .regular where form == .clones:
+                // A clone is judged by its content stamp and link count too: looked at.
+                guard let status = try Directory.status(of: entry.name, in: directory) else { continue }
+                present[entry.name] = status.kind == .regular ? .file(status.presentFile) : .other
+            case .regular: present[entry.name] = .file(PresentFile(inode: entry.inode))
             case .directory: present[entry.name] = .directory
             case .unknown:
                 let status = try Directory.status(of: entry.name, in: directory)
                 switch status?.kind {
-                case .regular: present[entry.name] = .file(inode: status!.inode)
+                case .regular: present[entry.name] = .file(status!.presentFile)
                 case .directory: present[entry.name] = .directory
                 default: present[entry.name] = .other
                 }
@@ -208,8 +216,8 @@ final class ViewMaintainer {
             try Directory.removeTree(name, in: directory)
             report.unlinked += 1
         }
-        // An entry that is relinked (another inode now) is replaced in place by
-        // `link`, never unlinked first: an app finds it old or new, never missing.
+        // An entry that is relinked (another inode or version now) is replaced in place
+        // by `link`, never unlinked first: an app finds it old or new, never missing.
         let relinked = Set(diff.linkFiles)
         for name in diff.unlinkFiles where !relinked.contains(name) {
             try Directory.unlink(name, in: directory)

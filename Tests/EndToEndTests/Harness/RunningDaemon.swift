@@ -198,10 +198,16 @@ extension RunningDaemon {
     /// A daemon run by a fresh ordinary user who owns the library (root would
     /// hide permission bugs), on a library `setUp` fills first; ready when returned.
     static func startedByOwner(ownFilesystem: Bool = false, _ setUp: (TestLibrary) throws -> Void) async throws -> RunningDaemon {
-        let library = try TestLibrary(owner: try TestOwner(), filesystem: ownFilesystem ? try ScratchFilesystem() : nil)
+        try await startedByOwner(on: ownFilesystem ? try ScratchFilesystem() : nil, setUp)
+    }
+
+    /// The same, on a filesystem of its own, with a configuration file holding `configuration` (TOML) when given.
+    static func startedByOwner(on filesystem: ScratchFilesystem?, configuration: String? = nil,
+                               _ setUp: (TestLibrary) throws -> Void) async throws -> RunningDaemon {
+        let library = try TestLibrary(owner: try TestOwner(), filesystem: filesystem)
         try setUp(library)
         let daemon = try RunningDaemon(library)
-        try await daemon.start()
+        try await daemon.start(extraArguments: try configuration.map { ["--config", try library.writeConfiguration($0)] } ?? [])
         return daemon
     }
 

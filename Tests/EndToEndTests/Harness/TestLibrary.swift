@@ -36,6 +36,14 @@ final class TestLibrary {
 
     func path(_ relative: String) -> String { library + "/" + relative }
 
+    /// Writes a configuration file (TOML) beside the library, the owner's; returns its path.
+    func writeConfiguration(_ text: String) throws -> String {
+        let file = root + "/photolibd.toml"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        try owner?.own(file)
+        return file
+    }
+
     func makeDirectory(_ path: String) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         guard let owner else { return }

@@ -1,0 +1,65 @@
+/// A regular file found in a view directory, with what is known of it: its
+/// inode always (from the listing), its link count, size and modification time
+/// when it was looked at (`stat`), which clones need and links do not.
+public struct PresentFile: Sendable, Equatable {
+    public var inode: UInt64
+    public var stamp: ContentStamp?
+    public var linkCount: UInt64?
+
+    public init(inode: UInt64, stamp: ContentStamp? = nil, linkCount: UInt64? = nil) {
+        self.inode = inode
+        self.stamp = stamp
+        self.linkCount = linkCount
+    }
+}
+
+/// Which version of a file's content an entry holds: its size and modification
+/// time, as `cp -a`, rsync and make tell versions apart. A clone is given the
+/// original's modification time, which `list` tells the app anyway, so the
+/// stamp is kept on the clone itself and leaves it nothing new to learn.
+public struct ContentStamp: Sendable, Equatable, Hashable {
+    public var size: Int64
+    /// Nanoseconds since the epoch.
+    public var modificationTime: Int64
+
+    public init(size: Int64, modificationTime: Int64) {
+        self.size = size
+        self.modificationTime = modificationTime
+    }
+}
+
+/// What a view entry must be to hold its source as it is now.
+public enum WantedEntry: Sendable, Equatable {
+    /// The source itself, by hard link: that inode.
+    case link(inode: UInt64)
+    /// A clone of the source (`source` is its inode): another inode, linked
+    /// nowhere else, with the source's content stamp. An edit of the original
+    /// changes its stamp, so the clone is made again; a hard link to the source
+    /// (a view from `links` mode) is not a clone, so it is replaced by one.
+    case clone(source: UInt64, stamp: ContentStamp)
+
+    /// The source's inode.
+    public var sourceInode: UInt64 {
+        switch self {
+        case .link(let inode): inode
+        case .clone(let source, _): source
+        }
+    }
+
+    /// Whether a present file needs its stamp and link count looked at to be judged.
+    public var needsStamp: Bool {
+        if case .clone = self { return true }
+        return false
+    }
+
+    /// Whether the file present is what this entry must be.
+    public func isHeld(by present: PresentFile) -> Bool {
+        switch self {
+        case .link(let inode):
+            return present.inode == inode
+        case .clone(let source, let stamp):
+            guard present.inode != source, let presentStamp = present.stamp else { return false }
+            return presentStamp == stamp && (present.linkCount ?? 1) == 1
+        }
+    }
+}

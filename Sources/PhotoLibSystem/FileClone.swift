@@ -1,0 +1,91 @@
+import CSystemShims
+import Glibc
+public import PhotoLibCore
+
+/// Reflink clones for views in `clones` mode: a new inode that shares every
+/// block with its source (`FICLONE`), so no data is written and an app's entry
+/// tells nothing of other apps' entries.
+public enum FileClone {
+    /// Whether files in `directory` can be cloned there: one unnamed file is cloned
+    /// into another, and both vanish when closed. A refusal that means "this
+    /// filesystem cannot" is an answer; any other failure (EIO, ENOSPC) is thrown,
+    /// never taken for "cannot clone".
+    public static func probe(in directory: FileDescriptor) throws(SystemCallError) -> CloneSupport {
+        let source: FileDescriptor
+        do {
+            source = try openUnnamed(in: directory)
+        } catch where cannotClone(error.errno) {
+            return .unsupported(reason: "O_TMPFILE: \(String(cString: strerror(error.errno)))")
+        }
+        defer { source.close() }
+        var byte: UInt8 = 0x2a
+        _ = try systemCall("write") { Glibc.write(source.rawValue, &byte, 1) }
+        let target = try openUnnamed(in: directory)
+        defer { target.close() }
+        do {
+            _ = try systemCall("ioctl(FICLONE)") { photolibd_ficlone(target.rawValue, source.rawValue) }
+        } catch where cannotClone(error.errno) {
+            return .unsupported(reason: "FICLONE: \(String(cString: strerror(error.errno)))")
+        }
+        return .supported
+    }
+
+    /// The errors by which a filesystem says it cannot clone (or make unnamed files).
+    private static func cannotClone(_ code: Int32) -> Bool {
+        [EOPNOTSUPP, ENOTTY, EINVAL, EXDEV, EISDIR].contains(code)
+    }
+
+    /// The filesystem's name, from `fstatfs`, for what the person is told ("xfs", "ext4").
+    public static func filesystemName(of fd: FileDescriptor) -> String {
+        var type: UInt = 0
+        do {
+            _ = try systemCall("fstatfs") { photolibd_filesystem_type(fd.rawValue, &type) }
+        } catch {
+            return "an unknown filesystem (fstatfs: \(error))"
+        }
+        let names: [UInt: String] = [
+            0x9123_683E: "btrfs", 0x5846_5342: "xfs", 0xEF53: "ext4", 0x0102_1994: "tmpfs", 0x794C_7630: "overlayfs",
+            0x2FC1_2FC1: "zfs", 0xCA45_1A4E: "bcachefs", 0xF2F5_2010: "f2fs", 0x6969: "nfs", 0x6573_5546: "fuse",
+            0xFF53_4D42: "cifs", 0x0000_4D44: "vfat", 0x5346_544E: "ntfs",
+        ]
+        type &= 0xFFFF_FFFF
+        return names[type] ?? "a filesystem of type 0x\(String(type, radix: 16))"
+    }
+
+    /// Opens an `O_PATH` descriptor's file again, for reading (a clone's source must be readable).
+    public static func openForReading(_ pathDescriptor: FileDescriptor) throws(SystemCallError) -> FileDescriptor {
+        FileDescriptor(rawValue: try systemCall("open(/proc/self/fd)") { photolibd_reopen_read_only(pathDescriptor.rawValue) })
+    }
+
+    /// A new file with no name in `directory`, holding a clone of `source` (open for reading),
+    /// with `permissions` and the modification time `modificationTime` (nanoseconds).
+    /// It is linked into place with `Directory.link(open:)`; closed unlinked, it is gone,
+    /// so a crash leaves nothing half made.
+    public static func unnamedClone(of source: FileDescriptor, in directory: FileDescriptor, permissions: UInt32,
+                                    modificationTime: Int64) throws(SystemCallError) -> FileDescriptor {
+        let clone = try openUnnamed(in: directory)
+        do {
+            _ = try systemCall("ioctl(FICLONE)") { photolibd_ficlone(clone.rawValue, source.rawValue) }
+            _ = try systemCall("fchmod") { fchmod(clone.rawValue, mode_t(permissions)) }
+            let seconds = modificationTime >= 0 ? modificationTime / 1_000_000_000 : (modificationTime - 999_999_999) / 1_000_000_000
+            let time = timespec(tv_sec: Int(seconds), tv_nsec: Int(modificationTime - seconds * 1_000_000_000))
+            var times = [time, time]
+            _ = try systemCall("futimens") { futimens(clone.rawValue, &times) }
+            return clone
+        } catch {
+            clone.close()
+            throw error
+        }
+    }
+
+    private static func openUnnamed(in directory: FileDescriptor) throws(SystemCallError) -> FileDescriptor {
+        FileDescriptor(rawValue: try systemCall("openat(O_TMPFILE)") { photolibd_open_tmpfile(directory.rawValue) })
+    }
+}
+
+extension FileStatus {
+    /// The file as a view's diff judges it (`WantedEntry`).
+    public var presentFile: PresentFile {
+        PresentFile(inode: inode, stamp: ContentStamp(size: size, modificationTime: modificationTime), linkCount: linkCount)
+    }
+}
