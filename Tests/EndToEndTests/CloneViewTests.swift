@@ -152,6 +152,30 @@ struct CloneViewTests {
         #expect(entry.st_nlink == 1 && entry.st_size == Int(photo.utf8.count))
     }
 
+    @Test("a view_mode changed between starts converts the views: links become clones, and clones links again")
+    func switching() async throws {
+        let daemon = try await RunningDaemon.startedByOwner(on: try ScratchFilesystem(.xfs), configuration: "view_mode = \"links\"\n") { lib in
+            try lib.write("Trip/a.jpg", contents: "first photo")
+            try lib.write("Trip/b.jpg", contents: "second photo")
+        }
+        defer { daemon.stop() }
+        #expect(try daemon.status().viewModeReason == "view_mode is \"links\"")
+        try daemon.addApp(Self.one, "authorized")
+        try await waitUntil("the view filled") { daemon.viewEntries(Self.one) == ["Trip/a.jpg", "Trip/b.jpg"] }
+        func links() throws -> [Int] {
+            try ["Trip/a.jpg", "Trip/b.jpg"].map { Int(try Self.status(daemon.view(Self.one) + "/" + $0).st_nlink) }
+        }
+        #expect(try links() == [2, 2])
+        for (mode, expected) in [("clones", [1, 1]), ("links", [2, 2])] {
+            daemon.stop()
+            try await daemon.start(extraArguments: ["--config", try daemon.library.writeConfiguration("view_mode = \"\(mode)\"\n")])
+            #expect(try daemon.status().viewMode == mode)
+            #expect(try links() == expected, "\(mode)")
+            #expect(try Self.contents(daemon.view(Self.one) + "/Trip/a.jpg") == "first photo")
+            #expect(daemon.viewEntries(Self.one) == ["Trip/a.jpg", "Trip/b.jpg"], "nothing left over")
+        }
+    }
+
     @Test("auto on ext4 falls back to hard links and says why; clones asked for by name there refuse to start, saying what to do")
     func ext4() async throws {
         let daemon = try await RunningDaemon.startedByOwner(on: try ScratchFilesystem(.ext4)) { lib in

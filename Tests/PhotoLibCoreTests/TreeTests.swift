@@ -103,6 +103,19 @@ struct ViewDiffTests {
         #expect(WantedEntry.clone(source: 1, stamp: stamp).isHeld(by: PresentFile(inode: 11, stamp: stamp, linkCount: 1)))
         #expect(!WantedEntry.link(inode: 1).isHeld(by: PresentFile(inode: 11, stamp: stamp, linkCount: 1)))
     }
+
+    @Test("an entry not placed now: an older clone stays while its source is mid-edit (skipped), never for a refusal; a link stays only if right")
+    func keptWhenNotPlaced() {
+        let stamp = ContentStamp(size: 10, modificationTime: 20)
+        let older = PresentFile(inode: 11, stamp: ContentStamp(size: 9, modificationTime: 19), linkCount: 1)
+        let clone = WantedEntry.clone(source: 1, stamp: stamp)
+        #expect(clone.keeps(older, after: .skipped))
+        #expect(!clone.keeps(older, after: .refused(.writableByOthers)))
+        #expect(!clone.keeps(PresentFile(inode: 1, stamp: stamp, linkCount: 2), after: .skipped), "a hard link to the source is no clone")
+        #expect(!clone.keeps(PresentFile(inode: 12, stamp: stamp, linkCount: 3), after: .skipped), "linked elsewhere: not ours")
+        #expect(WantedEntry.link(inode: 1).keeps(PresentFile(inode: 1), after: .skipped))
+        #expect(!WantedEntry.link(inode: 1).keeps(PresentFile(inode: 2), after: .skipped))
+    }
 }
 
 @Suite("View mode")

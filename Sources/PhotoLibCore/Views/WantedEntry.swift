@@ -63,3 +63,18 @@ public enum WantedEntry: Sendable, Equatable {
         }
     }
 }
+
+extension WantedEntry {
+    /// Whether the entry present may stay when this one could not be placed now.
+    ///
+    /// The right file always stays. With clones, an older clone also stays when
+    /// the placing was only `skipped` (the source was being edited, went, or could
+    /// not be read: its event decides next): it is a version of the same photo the
+    /// app was given, and an entry that vanishes mid-edit is worse. Anything else
+    /// goes, and a refused original never leaves an entry.
+    public func keeps(_ present: PresentFile, after outcome: LinkOutcome) -> Bool {
+        if isHeld(by: present) { return true }
+        guard case .clone(let source, _) = self, outcome == .skipped else { return false }
+        return present.inode != source && present.linkCount == 1
+    }
+}

@@ -103,7 +103,9 @@ extension ViewMaintainer {
                 for (job, attempt) in zip(group.jobs, attempts) {
                     if let refusal = attempt.learned { learnedRefusals[job.source.rowID] = refusal }
                     if let error = attempt.error { throw error }
-                    if attempt.outcome != .linked { try removeUnless(job.entry, in: group.directory, holding: job.source.wanted(job.form)) }
+                    if attempt.outcome != .linked {
+                        try removeUnless(job.entry, in: group.directory, holding: job.source.wanted(job.form), after: attempt.outcome)
+                    }
                 }
             } catch {
                 logger.warning("Could not link entries into the view of \(group.app): \(error); reconciling it.")

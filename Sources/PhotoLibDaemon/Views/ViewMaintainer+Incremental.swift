@@ -74,7 +74,7 @@ extension ViewMaintainer {
                 let outcomes = try link(links, in: directory)
                 for (link, outcome) in zip(links, outcomes) where outcome != .linked {
                     // What cannot be linked now must not stay as it was.
-                    try removeUnless(link.entry, in: directory, holding: link.source.wanted(form))
+                    try removeUnless(link.entry, in: directory, holding: link.source.wanted(form), after: outcome)
                 }
             }
             return true

@@ -211,9 +211,10 @@ extension ViewMaintainer {
         opened.size == asset.stamp.size && (asset.isDerivative || opened.modificationTime == asset.stamp.modificationTime)
     }
 
-    /// Unlinks an entry unless it already holds what it must.
-    func removeUnless(_ name: FileName, in directory: FileDescriptor, holding wanted: WantedEntry) throws {
-        if let present = try Directory.status(of: name, in: directory), present.kind == .regular, wanted.isHeld(by: present.presentFile) { return }
+    /// Unlinks an entry that could not be placed now, unless it may stay (`WantedEntry.keeps`).
+    func removeUnless(_ name: FileName, in directory: FileDescriptor, holding wanted: WantedEntry, after outcome: LinkOutcome) throws {
+        if let present = try Directory.status(of: name, in: directory), present.kind == .regular,
+           wanted.keeps(present.presentFile, after: outcome) { return }
         try Directory.unlink(name, in: directory)
     }
 }
