@@ -52,18 +52,15 @@ public enum FileClone {
         return names[type] ?? "a filesystem of type 0x\(String(type, radix: 16))"
     }
 
-    /// Opens an `O_PATH` descriptor's file again, for reading (a clone's source must be readable).
-    public static func openForReading(_ pathDescriptor: FileDescriptor) throws(SystemCallError) -> FileDescriptor {
-        FileDescriptor(rawValue: try systemCall("open(/proc/self/fd)") { photolibd_reopen_read_only(pathDescriptor.rawValue) })
-    }
-
-    /// A new file with no name in `directory`, holding a clone of `source` (open for reading),
-    /// with `permissions` and the modification time `modificationTime` (nanoseconds).
-    /// It is linked into place with `Directory.link(open:)`; closed unlinked, it is gone,
-    /// so a crash leaves nothing half made.
-    public static func unnamedClone(of source: FileDescriptor, in directory: FileDescriptor, permissions: UInt32,
-                                    modificationTime: Int64) throws(SystemCallError) -> FileDescriptor {
-        let clone = try openUnnamed(in: directory)
+    /// Makes `name` in `staging` (a directory of the daemon's own, outside every view) a
+    /// clone of `source` (open for reading), with `permissions` and the modification time
+    /// `modificationTime` (nanoseconds). The caller renames it into a view once it is whole:
+    /// no app ever sees it half made, and a crash leaves it only in `staging`. On failure
+    /// nothing is left.
+    public static func clone(_ source: FileDescriptor, as name: FileName, in staging: FileDescriptor, permissions: UInt32,
+                             modificationTime: Int64) throws(SystemCallError) {
+        let clone = try Directory.createFile(name, in: staging, mode: 0o600)
+        defer { clone.close() }
         do {
             _ = try systemCall("ioctl(FICLONE)") { photolibd_ficlone(clone.rawValue, source.rawValue) }
             _ = try systemCall("fchmod") { fchmod(clone.rawValue, mode_t(permissions)) }
@@ -71,9 +68,8 @@ public enum FileClone {
             let time = timespec(tv_sec: Int(seconds), tv_nsec: Int(modificationTime - seconds * 1_000_000_000))
             var times = [time, time]
             _ = try systemCall("futimens") { futimens(clone.rawValue, &times) }
-            return clone
         } catch {
-            clone.close()
+            _ = try? Directory.unlink(name, in: staging)  // what cannot be removed now, the next start clears
             throw error
         }
     }

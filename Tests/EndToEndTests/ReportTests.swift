@@ -20,9 +20,12 @@ struct ReportTests {
         try JSONDecoder().decode(ReportResult.self, from: Data(try daemon.ctlOK(["report"] + arguments + ["--json"]).utf8))
     }
 
-    @Test("each app's opens through its view are reported, once a minute per photo; opens through the library are not; the report is admin-only")
-    func opensThroughViews() async throws {
-        let daemon = try await RunningDaemon.startedByOwner { lib in
+    @Test("each app's opens through its view are reported, once a minute per photo; opens through the library are not; the report is admin-only",
+          arguments: [false, true])
+    func opensThroughViews(asClones: Bool) async throws {
+        // With views as clones (on XFS) too: each app's entry is then a file of its own, made outside the views.
+        let daemon = try await RunningDaemon.startedByOwner(on: asClones ? try ScratchFilesystem(.xfs) : nil,
+                                                            configuration: asClones ? "view_mode = \"clones\"\n" : nil) { lib in
             chmod(lib.root, 0o711)  // like /home: app uids pass through to their views
             try lib.write("Trips/a.jpg")
             try lib.write("b.jpg")
@@ -36,6 +39,7 @@ struct ReportTests {
             daemon.viewEntries(Self.viewer.app).count == 2 && daemon.viewEntries(Self.frame.app).count == 1
         }
         #expect(try report(daemon).entries.isEmpty, "making the views opens nothing")
+        #expect(try daemon.status().viewMode == (asClones ? "clones" : "links"))
 
         // The owner reads the originals: not an app's access.
         #expect(try read(as: Int(try #require(daemon.library.owner).uid), daemon.library.path("Trips/a.jpg")))

@@ -44,14 +44,6 @@ public enum ViewOpenTranslator {
             if event.flags.contains(.create) { return .walk(watched.app, watched.directory.appending(name)) }
             return nil
         }
-        guard event.flags.contains(.open), !isUnnamedFile(name) else { return nil }
-        return .opened(watched.app, watched.directory.appending(name))
-    }
-
-    /// The name the kernel gives an open of a file made without one (`O_TMPFILE`):
-    /// `#` and its inode number. With views as clones, the daemon makes each clone
-    /// so in the view before linking it: its own open, no app's.
-    static func isUnnamedFile(_ name: FileName) -> Bool {
-        name.bytes.count > 1 && name.bytes.first == UInt8(ascii: "#") && name.bytes.dropFirst().allSatisfy { (0x30...0x39).contains($0) }
+        return event.flags.contains(.open) ? .opened(watched.app, watched.directory.appending(name)) : nil
     }
 }

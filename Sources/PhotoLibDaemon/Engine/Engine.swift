@@ -111,8 +111,16 @@ actor Engine {
         let mode = try Self.decideViewMode(configuration, viewsRoot: viewsRoot)
         board.update { $0.viewMode = mode }
         derivatives.form = mode.form
+        var staging: CloneStaging?
+        if mode.form == .clones {
+            do {
+                staging = try CloneStaging.open(in: viewsRoot, workers: ViewMaintainer.maximumWorkers)
+            } catch {
+                throw PhotoLibError.systemCall(name: error.call, path: configuration.views + "/" + CloneStaging.name.description, errno: error.errno)
+            }
+        }
         views = ViewMaintainer(viewsRoot: viewsRoot, access: access, derivatives: derivatives, ownerUID: ownerUID, logger: logger,
-                               paths: (configuration.library, configuration.views), form: mode.form)
+                               paths: (configuration.library, configuration.views), cloneStaging: staging)
         if try store.read({ try $0.anyRules() }) { index.captureClock = CaptureClock(access: access) }
     }
 

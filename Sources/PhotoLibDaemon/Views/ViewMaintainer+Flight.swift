@@ -78,7 +78,7 @@ extension ViewMaintainer {
                         let sourceDirectory = try Directory.duplicate(cachedSource)
                         owned.append(sourceDirectory)
                         jobs += sources.map {
-                            LinkJob(source: $0.source, sourceDirectory: sourceDirectory, entry: $0.entry, directory: directory, form: form)
+                            LinkJob(source: $0.source, sourceDirectory: sourceDirectory, entry: $0.entry, directory: directory, staging: cloneStaging)
                         }
                     }
                     groups.append(LinkFlight.Group(app: app, directory: directory, jobs: jobs))

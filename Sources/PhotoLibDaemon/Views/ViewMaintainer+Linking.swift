@@ -14,7 +14,12 @@ extension ViewMaintainer {
         let sourceDirectory: FileDescriptor
         let entry: FileName
         let directory: FileDescriptor
-        let form: ViewEntryForm
+        /// With clones, where each is made before it is renamed into the view.
+        let staging: CloneStaging?
+        /// The entry is known not to hold its source now (a full reconcile's diff just said
+        /// so): a clone need not look at it first.
+        var knownStale = false
+        var form: ViewEntryForm { staging == nil ? .links : .clones }
     }
 
     /// What one job came to: its outcome, a refusal to learn for the original, or an error to throw.
@@ -28,17 +33,20 @@ extension ViewMaintainer {
     /// album (100 photos) is past it; a handful of links is not worth a second thread.
     static let parallelLinkThreshold = 64
 
+    /// The most threads one directory's links are shared among.
+    static let maximumWorkers = 8
+
     /// Hardlinks an asset into a view directory so that a wrong entry is never visible.
     func link(_ asset: LinkSource, as entry: FileName, in directory: FileDescriptor) throws -> LinkOutcome {
         guard let sourceDirectory = sourceDirectory(of: asset) else { return .skipped }
-        return try record(Self.perform(LinkJob(source: asset, sourceDirectory: sourceDirectory, entry: entry, directory: directory, form: form),
+        return try record(Self.perform(worker: 0, LinkJob(source: asset, sourceDirectory: sourceDirectory, entry: entry, directory: directory, staging: cloneStaging),
                                        paths: paths, ownerUID: ownerUID, logger: logger), for: asset)
     }
 
     /// Links many entries, on every core when there are enough of them: linking is
     /// system calls on separate names, and one thread leaves the other core idle.
     /// Outcomes come back in the order of `links`.
-    func link(_ links: [(source: LinkSource, entry: FileName)], in directory: FileDescriptor) throws -> [LinkOutcome] {
+    func link(_ links: [(source: LinkSource, entry: FileName)], in directory: FileDescriptor, knownStale: Bool = false) throws -> [LinkOutcome] {
         var outcomes = Array(repeating: LinkOutcome.skipped, count: links.count)
         // By source directory, each opened just before its links run: the library's descriptor
         // cache may close one it evicts, so none is held across another's lookup.
@@ -46,7 +54,8 @@ extension ViewMaintainer {
         for (album, indices) in groups {
             guard let sourceDirectory = album.map(access.directory) ?? derivatives.directory else { continue }
             let jobs = indices.map {
-                LinkJob(source: links[$0].source, sourceDirectory: sourceDirectory, entry: links[$0].entry, directory: directory, form: form)
+                LinkJob(source: links[$0].source, sourceDirectory: sourceDirectory, entry: links[$0].entry, directory: directory, staging: cloneStaging,
+                        knownStale: knownStale)
             }
             let attempts = perform(jobs)
             for (job, index) in indices.enumerated() { outcomes[index] = try record(attempts[job], for: links[index].source) }
@@ -61,12 +70,12 @@ extension ViewMaintainer {
 
     /// The same, for any thread: it touches nothing of the maintainer's state.
     static func perform(_ jobs: [LinkJob], paths: (library: String, views: String), ownerUID: UInt32, logger: Logger) -> [LinkAttempt] {
-        let workers = jobs.count >= Self.parallelLinkThreshold ? max(1, min(ProcessInfoLite.activeCores, 8)) : 1
+        let workers = jobs.count >= Self.parallelLinkThreshold ? max(1, min(ProcessInfoLite.activeCores, maximumWorkers)) : 1
         let attempts = AttemptSlots(count: jobs.count)
         let run: @Sendable (Int) -> Void = { worker in
             var index = worker
             while index < jobs.count {
-                attempts.set(index, Self.perform(jobs[index], paths: paths, ownerUID: ownerUID, logger: logger))
+                attempts.set(index, Self.perform(worker: worker, jobs[index], paths: paths, ownerUID: ownerUID, logger: logger))
                 index += workers
             }
         }
@@ -95,17 +104,17 @@ extension ViewMaintainer {
     /// entry already there. So what was checked is what is linked, whatever
     /// happens to the name meanwhile, and an app never sees a wrong entry.
     ///
-    /// In `clones` mode, what is linked is instead a new unnamed file cloned from
-    /// that descriptor, given the source's modification time: the source must be
-    /// the version the index knows before and after the clone (an edit meanwhile
-    /// is its event's to decide), and the clone is named only once whole, so an
-    /// entry is the old clone or the new one, never a partial file.
-    static func perform(_ job: LinkJob, paths: (library: String, views: String), ownerUID: UInt32, logger: Logger) -> LinkAttempt {
+    /// In `clones` mode the source is opened for reading instead, judged the
+    /// same way, and cloned (`placeClone`).
+    static func perform(worker: Int, _ job: LinkJob, paths: (library: String, views: String), ownerUID: UInt32, logger: Logger) -> LinkAttempt {
         let asset = job.source
         let source: FileDescriptor
         let opened: FileStatus
         do {
-            source = try Directory.openPath(asset.name, in: job.sourceDirectory)
+            // A clone is made from a readable descriptor: opened so at once, never following a
+            // symlink or blocking on a FIFO (what it is, is judged next, as for a link).
+            source = job.staging == nil ? try Directory.openPath(asset.name, in: job.sourceDirectory)
+                : try FileCopy.openUntrusted(asset.name, in: job.sourceDirectory)
         } catch {
             return LinkAttempt()  // gone or unreadable since it was indexed: its event or the next scan decides
         }
@@ -124,41 +133,16 @@ extension ViewMaintainer {
         case .link:
             break
         }
-        let wanted = asset.wanted(job.form)
-        var placed = source
-        var clone: FileDescriptor?
-        defer { clone?.close() }
-        if job.form == .clones {
-            do {
-                // An entry already holding this version stays: no clone is made for nothing.
-                if let existing = try Directory.status(of: job.entry, in: job.directory), existing.kind == .regular,
-                   wanted.isHeld(by: existing.presentFile) {
-                    return LinkAttempt(outcome: .linked)
-                }
-            } catch {
-                return LinkAttempt(error: error)
-            }
-            guard isVersion(opened, of: asset) else { return LinkAttempt() }  // edited since indexed: its event decides
-            do {
-                let reader = try FileClone.openForReading(source)
-                defer { reader.close() }
-                let made = try FileClone.unnamedClone(of: reader, in: job.directory, permissions: opened.permissions & 0o444,
-                                                      modificationTime: asset.stamp.modificationTime)
-                clone = made
-                placed = made
-                // Written to while it was cloned: not the version the app is told of.
-                guard isVersion(try Directory.status(of: source), of: asset) else { return LinkAttempt() }
-            } catch {
-                return linkFailed(error, asset, paths: paths, logger: logger)
-            }
+        if let staging = job.staging {
+            return placeClone(job, from: source, opened: opened, staging: staging.directory(for: worker), paths: paths, logger: logger)
         }
-        // Linked by the very descriptor that was judged (or its clone), so the entry
-        // is right from the instant it exists. Straight to its name when that is free;
-        // an entry already there (an original replaced by an atomic save, an edited
-        // original's older clone, a tampered view) is replaced by a rename, so it is
-        // never missing or wrong.
+        let wanted = asset.wanted(.links)
+        // Linked by the very descriptor that was judged, so the entry is right
+        // from the instant it exists. Straight to its name when that is free;
+        // an entry already there (an original replaced by an atomic save, a
+        // tampered view) is replaced by a rename, so it is never missing or wrong.
         do {
-            try Directory.link(open: placed, as: job.entry, in: job.directory)
+            try Directory.link(open: source, as: job.entry, in: job.directory)
             return LinkAttempt(outcome: .linked)
         } catch where error.errno == EEXIST {
             // The very file already there: nothing to do. Anything else is replaced below.
@@ -176,7 +160,7 @@ extension ViewMaintainer {
         var generator = SystemRandomNumberGenerator()
         let temporary = FileName(".photolibd-link-\(String(generator.next(), radix: 16))")!
         do {
-            try Directory.link(open: placed, as: temporary, in: job.directory)
+            try Directory.link(open: source, as: temporary, in: job.directory)
         } catch {
             return linkFailed(error, asset, paths: paths, logger: logger)
         }
@@ -202,6 +186,53 @@ extension ViewMaintainer {
         guard let refusal = LinkRefusal(linkFailure: error.errno) else { return LinkAttempt(error: error) }
         logger.warning("Cannot link \(asset.album.appending(asset.name)) into a view: \(error). It is left out of every view: \(refusal.explanation).")
         return LinkAttempt(outcome: .refused(refusal), learned: refusal)
+    }
+
+    /// Clones a judged source into `staging`, then renames the clone over the entry.
+    ///
+    /// The clone is given the source's modification time, and the source must be the
+    /// version the index knows before and after the clone (an edit meanwhile is its
+    /// event's to decide). A rename puts it in place whole, in one step, over an older
+    /// clone if there is one: an entry is the old clone or the new one, never missing
+    /// or partial, and a crash leaves a clone half made only in `staging`, outside every view.
+    private static func placeClone(_ job: LinkJob, from source: FileDescriptor, opened: FileStatus, staging: FileDescriptor,
+                                   paths: (library: String, views: String), logger: Logger) -> LinkAttempt {
+        let asset = job.source
+        let wanted = asset.wanted(.clones)
+        do {
+            // An entry already holding this version stays: no clone is made for nothing.
+            if !job.knownStale, let existing = try Directory.status(of: job.entry, in: job.directory), existing.kind == .regular,
+               wanted.isHeld(by: existing.presentFile) {
+                return LinkAttempt(outcome: .linked)
+            }
+        } catch {
+            return LinkAttempt(error: error)
+        }
+        guard isVersion(opened, of: asset) else { return LinkAttempt() }  // edited since indexed: its event decides
+        var generator = SystemRandomNumberGenerator()
+        let made = FileName("clone-\(String(generator.next(), radix: 16))")!
+        do {
+            try FileClone.clone(source, as: made, in: staging, permissions: opened.permissions & 0o444,
+                                modificationTime: asset.stamp.modificationTime)
+        } catch {
+            return linkFailed(error, asset, paths: paths, logger: logger)
+        }
+        do {
+            // Written to while it was cloned: not the version the app is told of.
+            guard isVersion(try Directory.status(of: source), of: asset) else {
+                try Directory.unlink(made, in: staging)
+                return LinkAttempt()
+            }
+            try Directory.rename(made, in: staging, to: job.entry, in: job.directory)
+            return LinkAttempt(outcome: .linked)
+        } catch {
+            do {
+                try Directory.unlink(made, in: staging)
+            } catch let cleanup {
+                logger.warning("Cannot remove a clone left in the staging directory: \(cleanup); the next start removes it.")
+            }
+            return LinkAttempt(error: error)
+        }
     }
 
     /// Whether an opened source is the version a clone must hold: for an original, the

@@ -28,12 +28,14 @@ final class ViewMaintainer {
     let paths: (library: String, views: String)
     /// Refusals the kernel gave while linking, by asset row, for the engine to record.
     var learnedRefusals: [Int64: LinkRefusal] = [:]
-    /// Hard links or clones, decided at start from the setting and the views' filesystem.
-    let form: ViewEntryForm
+    /// With clones (decided at start from the setting and the views' filesystem), where
+    /// each is made before it is renamed into its view; nil with hard links.
+    let cloneStaging: CloneStaging?
+    var form: ViewEntryForm { cloneStaging == nil ? .links : .clones }
 
     init(viewsRoot: FileDescriptor, access: LibraryAccess, derivatives: DerivativeCatalog, ownerUID: UInt32, logger: Logger,
-         paths: (library: String, views: String), form: ViewEntryForm = .links) {
-        self.form = form
+         paths: (library: String, views: String), cloneStaging: CloneStaging? = nil) {
+        self.cloneStaging = cloneStaging
         self.viewsRoot = viewsRoot
         self.ownerUID = ownerUID
         self.access = access
@@ -227,7 +229,7 @@ final class ViewMaintainer {
             try Directory.makeDirectory(name, in: directory, mode: ViewDirectories.subdirectoryMode)
         }
         let links = diff.linkFiles.compactMap { name in sources[name].map { (source: $0, entry: name) } }
-        for outcome in try link(links, in: directory) {
+        for outcome in try link(links, in: directory, knownStale: true) {
             switch outcome {
             case .linked: report.linked += 1
             case .skipped, .refused: report.refused += 1
