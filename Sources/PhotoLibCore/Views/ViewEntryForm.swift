@@ -58,7 +58,7 @@ public struct ViewModeDecision: Sendable, Equatable {
             return ViewModeDecision(form: .clones, setting: setting, reason: "view_mode is \"auto\" and the views' filesystem (\(filesystem)) clones")
         case (.auto, .unsupported(let reason)):
             return ViewModeDecision(form: .links, setting: setting,
-                                    reason: "view_mode is \"auto\" and the views' filesystem (\(filesystem)) cannot clone (\(reason)); apps can see how many others hold a photo (its link count) and match photos by inode")
+                                    reason: "view_mode is \"auto\" and the views' filesystem (\(filesystem)) cannot clone (\(reason))")
         }
     }
 }
