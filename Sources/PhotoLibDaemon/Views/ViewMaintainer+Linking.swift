@@ -70,17 +70,9 @@ extension ViewMaintainer {
 
     /// The same, for any thread: it touches nothing of the maintainer's state.
     static func perform(_ jobs: [LinkJob], paths: (library: String, views: String), ownerUID: UInt32, logger: Logger) -> [LinkAttempt] {
-        let workers = jobs.count >= Self.parallelLinkThreshold ? max(1, min(ProcessInfoLite.activeCores, maximumWorkers)) : 1
-        let attempts = AttemptSlots(count: jobs.count)
-        let run: @Sendable (Int) -> Void = { worker in
-            var index = worker
-            while index < jobs.count {
-                attempts.set(index, Self.perform(worker: worker, jobs[index], paths: paths, ownerUID: ownerUID, logger: logger))
-                index += workers
-            }
+        SharedAmongCores.map(count: jobs.count, threshold: parallelLinkThreshold, maximumWorkers: maximumWorkers, initial: LinkAttempt()) {
+            worker, index in Self.perform(worker: worker, jobs[index], paths: paths, ownerUID: ownerUID, logger: logger)
         }
-        if workers == 1 { run(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: run) }
-        return attempts.all
     }
 
     private func sourceDirectory(of asset: LinkSource) -> FileDescriptor? {
@@ -248,20 +240,4 @@ extension ViewMaintainer {
            wanted.keeps(present.presentFile, after: outcome) { return }
         try Directory.unlink(name, in: directory)
     }
-}
-
-/// One slot per link, each written by exactly one worker and read after all have finished.
-private final class AttemptSlots: @unchecked Sendable {
-    // @unchecked: workers write disjoint indices; `concurrentPerform` returns only after every worker is done.
-    private var slots: [ViewMaintainer.LinkAttempt]
-
-    init(count: Int) { slots = Array(repeating: ViewMaintainer.LinkAttempt(), count: count) }
-
-    func set(_ index: Int, _ attempt: ViewMaintainer.LinkAttempt) { slots[index] = attempt }
-    var all: [ViewMaintainer.LinkAttempt] { slots }
-}
-
-/// The cores this process may run on.
-private enum ProcessInfoLite {
-    static let activeCores = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 }

@@ -195,11 +195,15 @@ final class ViewMaintainer {
         sources: [FileName: LinkSource], report: inout Report
     ) throws {
         var present: [FileName: ViewDiff<FileName>.Present] = [:]
-        for entry in try Directory.list(directory) {
+        let entries = try Directory.list(directory)
+        // A clone is judged by its content stamp and link count too: each is looked at, on every core.
+        let looks = form == .clones ? look(at: entries.filter { $0.kind == .regular }.map(\.name), in: directory) : [:]
+        for entry in entries {
             switch entry.kind {
             case .regular where form == .clones:
-                // A clone is judged by its content stamp and link count too: looked at.
-                guard let status = try Directory.status(of: entry.name, in: directory) else { continue }
+                guard let looked = looks[entry.name] else { continue }
+                let status = try looked.get()
+                guard let status else { continue }  // gone since listed
                 present[entry.name] = status.kind == .regular ? .file(status.presentFile) : .other
             case .regular: present[entry.name] = .file(PresentFile(inode: entry.inode))
             case .directory: present[entry.name] = .directory
@@ -235,6 +239,15 @@ final class ViewMaintainer {
             case .skipped, .refused: report.refused += 1
             }
         }
+    }
+
+    /// `statx` of each name, on every core past `parallelLinkThreshold`: what each is now, nil when gone.
+    private func look(at names: [FileName], in directory: FileDescriptor) -> [FileName: Result<FileStatus?, SystemCallError>] {
+        let results = SharedAmongCores.map(count: names.count, threshold: Self.parallelLinkThreshold, maximumWorkers: Self.maximumWorkers,
+                                           initial: Result<FileStatus?, SystemCallError>.success(nil)) { _, index in
+            Result { () throws(SystemCallError) in try Directory.status(of: names[index], in: directory) }
+        }
+        return Dictionary(uniqueKeysWithValues: zip(names, results))
     }
 
     /// Refusals learned from the kernel since the last call, by member file row.
