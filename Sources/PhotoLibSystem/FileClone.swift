@@ -52,6 +52,12 @@ public enum FileClone {
         return names[type] ?? "a filesystem of type 0x\(String(type, radix: 16))"
     }
 
+    /// Opens an `O_PATH` descriptor's file again, for reading, through `/proc/self/fd`: that
+    /// very inode, whatever happened to its name since it was opened and judged.
+    public static func openForReading(_ pathDescriptor: FileDescriptor) throws(SystemCallError) -> FileDescriptor {
+        FileDescriptor(rawValue: try systemCall("open(/proc/self/fd)") { photolibd_reopen_read_only(pathDescriptor.rawValue) })
+    }
+
     /// Makes `name` in `staging` (a directory of the daemon's own, outside every view) a
     /// clone of `source` (open for reading), with `permissions` and the modification time
     /// `modificationTime` (nanoseconds). The caller renames it into a view once it is whole:

@@ -96,17 +96,15 @@ extension ViewMaintainer {
     /// entry already there. So what was checked is what is linked, whatever
     /// happens to the name meanwhile, and an app never sees a wrong entry.
     ///
-    /// In `clones` mode the source is opened for reading instead, judged the
-    /// same way, and cloned (`placeClone`).
+    /// In `clones` mode the descriptor judged is opened again for reading, through
+    /// `/proc/self/fd` (that very inode, whatever its name is now), and cloned
+    /// (`placeClone`): nothing but a regular file that passed is ever opened.
     static func perform(worker: Int, _ job: LinkJob, paths: (library: String, views: String), ownerUID: UInt32, logger: Logger) -> LinkAttempt {
         let asset = job.source
         let source: FileDescriptor
         let opened: FileStatus
         do {
-            // A clone is made from a readable descriptor: opened so at once, never following a
-            // symlink or blocking on a FIFO (what it is, is judged next, as for a link).
-            source = job.staging == nil ? try Directory.openPath(asset.name, in: job.sourceDirectory)
-                : try FileCopy.openUntrusted(asset.name, in: job.sourceDirectory)
+            source = try Directory.openPath(asset.name, in: job.sourceDirectory)
         } catch {
             return LinkAttempt()  // gone or unreadable since it was indexed: its event or the next scan decides
         }
@@ -126,7 +124,14 @@ extension ViewMaintainer {
             break
         }
         if let staging = job.staging {
-            return placeClone(job, from: source, opened: opened, staging: staging.directory(for: worker), paths: paths, logger: logger)
+            let readable: FileDescriptor
+            do {
+                readable = try FileClone.openForReading(source)
+            } catch {
+                return LinkAttempt()  // unreadable by the owner: nothing to clone; its event or the next scan decides
+            }
+            defer { readable.close() }
+            return placeClone(job, from: readable, opened: opened, staging: staging.directory(for: worker), paths: paths, logger: logger)
         }
         let wanted = asset.wanted(.links)
         // Linked by the very descriptor that was judged, so the entry is right
