@@ -51,7 +51,7 @@ public struct ViewModeDecision: Sendable, Equatable {
         case (.links, _):
             return ViewModeDecision(form: .links, setting: setting, reason: "view_mode is \"links\"")
         case (.clones, .supported):
-            return ViewModeDecision(form: .clones, setting: setting, reason: "view_mode is \"clones\" and \(filesystem) clones")
+            return ViewModeDecision(form: .clones, setting: setting, reason: "view_mode is \"clones\" and the views' filesystem (\(filesystem)) clones")
         case (.clones, .unsupported(let reason)):
             throw .clonesUnsupported(views: views, filesystem: filesystem, reason: reason)
         case (.auto, .supported):
