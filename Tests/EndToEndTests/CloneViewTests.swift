@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PhotoLibClient
 import PhotoLibCore
 import PhotoLibProtocol
 import Testing
@@ -174,6 +175,33 @@ struct CloneViewTests {
             #expect(try Self.contents(daemon.view(Self.one) + "/Trip/a.jpg") == "first photo")
             #expect(daemon.viewEntries(Self.one) == ["Trip/a.jpg", "Trip/b.jpg"], "nothing left over")
         }
+    }
+
+    @Test("an original its owner may not read cannot be cloned: it is refused alone and named, and shared once readable again")
+    func unreadableOriginal() async throws {
+        let daemon = try await RunningDaemon.startedByOwner(on: try ScratchFilesystem(.xfs), configuration: "view_mode = \"clones\"\n") { lib in
+            try lib.write("Trip/a.jpg", contents: "readable")
+            try lib.write("Trip/locked.jpg", contents: "the owner took away their own read")
+            chmod(lib.path("Trip/locked.jpg"), 0o200)
+        }
+        defer { daemon.stop() }
+        // Location precise: the originals themselves are cloned (for an app without location, an original
+        // that cannot be read cannot be checked for one either, and is withheld instead).
+        try daemon.ok("app", "add", Self.one, "--uid", "4242", "--location", "precise")
+        try daemon.ok("authorize", Self.one, "authorized")
+        try await waitUntil("the readable photo in the view, the other refused") {
+            try daemon.viewEntries(Self.one) == ["Trip/a.jpg"] && daemon.assetInfos("--refused").map(\.path) == ["Trip/locked.jpg"]
+        }
+        let refused = try daemon.assetInfos("--refused")
+        #expect(refused.first?.refused == "unreadableByOwner")
+        #expect(refused.first?.refusedBecause?.contains("chmod u+r") == true, "\(refused)")
+        let listed = try PhotoLibConnection(socketPath: daemon.library.socket).call(.list, OptionalAppParams(app: Self.one), returning: ListResult.self)
+        #expect(listed.assets.map(\.entry) == ["Trip/a.jpg"], "the app is told only of what its view holds")
+        chmod(daemon.library.path("Trip/locked.jpg"), 0o644)
+        try await waitUntil("the photo shared once its owner may read it") {
+            try daemon.viewEntries(Self.one) == ["Trip/a.jpg", "Trip/locked.jpg"] && daemon.assetInfos("--refused").isEmpty
+        }
+        #expect(try Self.contents(daemon.view(Self.one) + "/Trip/locked.jpg") == "the owner took away their own read")
     }
 
     @Test("auto on ext4 falls back to hard links and says why; clones asked for by name there refuse to start, saying what to do")

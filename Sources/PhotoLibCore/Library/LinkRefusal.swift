@@ -15,6 +15,9 @@ public enum LinkRefusal: String, Sendable, Equatable, Hashable, CaseIterable, Co
     case linkNotPermitted
     /// The file has as many hardlinks as its filesystem allows (`EMLINK`).
     case tooManyLinks
+    /// With views as clones: the library's owner may not read it (`EACCES`), so no clone can
+    /// be made. A hard link needs no read, so with links such a file is linked (and unreadable).
+    case unreadableByOwner
 
     /// The refusal a file's own facts call for, or `nil` when it may be linked.
     /// `daemonUID` is the uid photolibd runs as: the library's owner.
@@ -51,6 +54,8 @@ public enum LinkRefusal: String, Sendable, Equatable, Hashable, CaseIterable, Co
             return "the kernel refused to link it (EPERM: immutable or append-only?); check lsattr and chattr -i"
         case .tooManyLinks:
             return "it has as many hardlinks as its filesystem allows (EMLINK); remove some of its other links"
+        case .unreadableByOwner:
+            return "the library's owner may not read it, so no clone of it can be made for a view; run chmod u+r on it"
         }
     }
 }

@@ -67,11 +67,12 @@ public enum PickPolicy {
 extension LinkRefusal {
     /// True for refusals that are about the file itself (who controls it), so
     /// it is handed to no app by any means; false for those that only stop a
-    /// hardlink (`linkNotPermitted`, `tooManyLinks`), which a pick does not make.
+    /// hardlink or a clone (`linkNotPermitted`, `tooManyLinks`, `unreadableByOwner`),
+    /// which a pick does not make (it reads the file as it is then).
     public var forbidsSharing: Bool {
         switch self {
         case .ownedByAnotherUser, .writableByOthers, .setID: true
-        case .linkNotPermitted, .tooManyLinks: false
+        case .linkNotPermitted, .tooManyLinks, .unreadableByOwner: false
         }
     }
 }

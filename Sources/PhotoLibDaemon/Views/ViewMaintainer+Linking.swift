@@ -127,8 +127,11 @@ extension ViewMaintainer {
             let readable: FileDescriptor
             do {
                 readable = try FileClone.openForReading(source)
+            } catch where error.errno == EACCES && !asset.isDerivative {
+                // The owner's own file, which the owner may not read: refused until it changes (a chmod).
+                return LinkAttempt(outcome: .refused(.unreadableByOwner), learned: .unreadableByOwner)
             } catch {
-                return LinkAttempt()  // unreadable by the owner: nothing to clone; its event or the next scan decides
+                return LinkAttempt()  // gone since it was judged: its event or the next scan decides
             }
             defer { readable.close() }
             return placeClone(job, from: readable, opened: opened, staging: staging.directory(for: worker), paths: paths, logger: logger)
