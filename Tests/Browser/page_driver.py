@@ -251,7 +251,8 @@ def frame(args):
             def log_message(self, *_):
                 pass
 
-        server = http.server.HTTPServer(("127.0.0.1", 0), Hostile)
+        # A thread per connection: a connection Chromium opens ahead and leaves idle must not hold up the page's request.
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hostile)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
             # Another port: another origin, though the same site, so the session cookie (SameSite=Strict)
