@@ -20,10 +20,10 @@ struct PortalTests {
         }
     }
 
-    static func json(_ printed: String) throws -> [String: Any] {
+    static func json(_ printed: String, session: PortalDesktop? = nil) throws -> [String: Any] {
         let lines = printed.split(separator: "\n").reversed()
         guard let object = lines.lazy.compactMap({ (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }).first else {
-            throw TestFailure("the client printed no JSON: \(printed)")
+            throw TestFailure("the client printed no JSON: \(printed)" + (session.map { "; the session: \($0.log)" } ?? ""))
         }
         return object
     }
@@ -232,6 +232,10 @@ struct PortalTests {
         defer { server.signal(SIGTERM) }
         let desktop = try await PortalDesktop.start(for: daemon.library, owner: owner, environment: ["DISPLAY": display])
         defer { desktop.stop() }
+        // A session starts its portals at login, the GTK backend first. xdg-desktop-portal 1.16 asks GTK's for its
+        // Lockdown settings once, when it starts, and a frontend that could not then reach it crashes on every SaveFile.
+        try desktop.started("org.freedesktop.impl.portal.desktop.gtk")
+        try desktop.started("org.freedesktop.portal.Desktop")
         let folder = daemon.library.root + "/documents"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try owner.own(folder)
@@ -253,7 +257,7 @@ struct PortalTests {
             try key("Save the report", ["key", "Return"])
             return !save.isRunning
         }
-        let saved = try Self.json(save.printed)
+        let saved = try Self.json(save.printed, session: desktop)
         #expect(saved["response"] as? Int == 0 && saved["uris"] as? [String] == ["file://" + folder + "/report.pdf"], "\(saved); \(desktop.log)")
         #expect(desktop.log.contains("SaveFile for") && desktop.log.contains("goes to org.freedesktop.impl.portal.desktop.gtk unchanged"))
 

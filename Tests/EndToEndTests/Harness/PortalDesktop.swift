@@ -102,6 +102,16 @@ final class PortalDesktop {
         return owner.command("/usr/bin/env") + ["-i"] + session.map { "\($0.key)=\($0.value)" } + [executable] + arguments
     }
 
+    /// Has the bus start `name` now, as a person's session does at login, and waits until it owns its name.
+    /// Fails with the session's log when it cannot start, so a backend that died at its start is named as such
+    /// rather than met later as another program's crash.
+    func started(_ name: String) throws {
+        let asked = command("/usr/bin/gdbus", ["call", "--session", "-d", "org.freedesktop.DBus", "-o", "/org/freedesktop/DBus",
+                                              "-m", "org.freedesktop.DBus.StartServiceByName", name, "0"])
+        let result = try run(asked[0], Array(asked.dropFirst()))
+        guard result.status == 0 else { throw TestFailure("the bus could not start \(name): \(result.stderr); the session: \(log)") }
+    }
+
     /// The Documents portal started and mounted, as a Flatpak's sandbox needs it before the app runs.
     func documentsMounted() throws -> String {
         let asked = command("/usr/bin/gdbus", ["call", "--session", "-d", "org.freedesktop.portal.Documents", "-o", "/org/freedesktop/portal/documents",
