@@ -6,13 +6,17 @@ import Testing
 /// The decoder pool with fake decoders (small shell scripts in place of `photolibd-thumbnailer`):
 /// what a crash, a hang, a decoder that had exited and a decoder that cannot start each cost.
 @Suite("The page's decoder processes")
-struct DecoderPoolTests {
+final class DecoderPoolTests: Sendable {
+    /// This test's fake decoders; removed when the test ends (a suite class's deinit), not left in /tmp.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("photolibd-decoders-\(UInt32.random(in: 0..<UInt32.max))")
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
     /// A fake decoder: `body` runs once per request line it reads.
-    static func decoder(_ body: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("photolibd-decoders-\(UInt32.random(in: 0..<UInt32.max))")
+    func decoder(_ body: String) throws -> String {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("decoder").path
-        try "#!/bin/sh\nwhile read -r request; do\n\(body)\ndone\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nwhile read -r request; do\n\(body)\ndone\n".write(toFile: path, atomically: false, encoding: .utf8)
         chmod(path, 0o755)
         return path
     }
@@ -23,7 +27,7 @@ struct DecoderPoolTests {
 
     @Test("a decoder's PNG and a decoder's refusal come back as they were sent, over and over on the same decoders")
     func answers() async throws {
-        let pool = Self.pool(try Self.decoder(#"""
+        let pool = Self.pool(try decoder(#"""
             case "$request" in
               *'"video":true'*) printf '{"error":"no frame could be read from the video","duration":12.4}\n' ;;
               *) printf '{"bytes":4}\nPNG!' ;;
@@ -39,7 +43,7 @@ struct DecoderPoolTests {
     @Test("a decoder that crashes on a file costs that file a placeholder; the next file gets a new decoder")
     func crash() async throws {
         // Crashes on the file named crash.jpg, as a decoder would on a hostile file.
-        let pool = Self.pool(try Self.decoder(#"""
+        let pool = Self.pool(try decoder(#"""
             case "$request" in
               *crash*) kill -SEGV $$ ;;
               *) printf '{"bytes":2}\nok' ;;
@@ -54,7 +58,7 @@ struct DecoderPoolTests {
     @Test("a decoder that takes longer than allowed is killed, and the file gets a placeholder")
     func hang() async throws {
         // The decoder itself sleeps (exec), as a decoder stuck in a file would; it would answer after a minute, if ever.
-        let pool = Self.pool(try Self.decoder("exec sleep 60"), maxSeconds: 0.3)
+        let pool = Self.pool(try decoder("exec sleep 60"), maxSeconds: 0.3)
         let made = await pool.make(path: Array("/slow.heic".utf8), uri: "file:///slow.heic", mtime: 1, isVideo: false)
         // Only the pool's own deadline gives this answer (no reply at all would be "the decoder exited").
         #expect(made == .failed("decoding took longer than 0.3 s; its decoder was stopped"))
@@ -63,7 +67,7 @@ struct DecoderPoolTests {
     @Test("a decoder that exited while idle is replaced without blaming the next file")
     func exitedWhileIdle() async throws {
         // Answers one request, then leaves as an idle decoder does: it says so, and exits.
-        let pool = Self.pool(try Self.decoder("printf '{\"bytes\":2}\\nok'; printf '{\"idle\":true}\\n'; exit 0"))
+        let pool = Self.pool(try decoder("printf '{\"bytes\":2}\\nok'; printf '{\"idle\":true}\\n'; exit 0"))
         for name in ["one", "two", "three"] {
             #expect(await pool.make(path: Array("/\(name).jpg".utf8), uri: "file:///\(name).jpg", mtime: 1, isVideo: false)
                     == .png(Array("ok".utf8)), "\(name)")

@@ -52,11 +52,20 @@ final class PageSession {
         if let pid = serverPID { kill(pid, SIGTERM) }
     }
 
+    /// Starts `Tests/Browser/page_driver.py` with `arguments`; the caller awaits it. Chromium keeps its
+    /// singleton socket and shared memory in `$TMPDIR`, so that is the test's own directory, removed with it.
+    func browser(_ arguments: [String], output: String) throws -> SpawnedProcess {
+        let temporary = daemon.library.root + "/browser-tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        return try SpawnedProcess("/usr/bin/python3", [try ReachableCopies.browserTool("page_driver.py")] + arguments,
+                                  environment: ["TMPDIR": temporary], output: output)
+    }
+
     /// Drives the page in headless Chromium with `Tests/Browser/page_driver.py`; its last JSON line.
     /// Awaited, not blocked on: a browser run takes seconds, and other tests wait meanwhile.
     func drive(_ arguments: [String]) async throws -> [String: Any] {
         let output = daemon.library.root + "/driver-\(UInt32.random(in: 0..<UInt32.max)).out"
-        let driver = try SpawnedProcess("/usr/bin/python3", [try ReachableCopies.browserTool("page_driver.py")] + arguments, output: output)
+        let driver = try browser(arguments, output: output)
         guard await driver.exited(timeout: 240) != nil else {
             driver.signal(SIGKILL)
             throw TestFailure("the browser driver did not finish within 240 s; it printed: \(driver.printed)")
