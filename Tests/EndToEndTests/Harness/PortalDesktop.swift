@@ -198,7 +198,7 @@ final class PortalDesktop {
         for process in extras { process.signal(SIGTERM) }
         bus.signal(SIGTERM)
         // What the bus started outlives it briefly; the mount must not outlive the test's directory.
-        _ = try? run("/usr/bin/pkill", ["-TERM", "-u", String(owner.uid), "-f", "xdg-desktop-portal|xdg-document-portal|xdg-permission-store|photolibd-portal"])
+        _ = try? run("/usr/bin/pkill", ["-TERM", "-u", String(owner.uid), "-f", "xdg-desktop-portal|xdg-document-portal|xdg-permission-store|photolibd-portal|photolibd-page"])
         _ = try? run("/bin/umount", ["-l", runtime + "/doc"])
     }
 }

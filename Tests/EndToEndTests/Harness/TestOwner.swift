@@ -32,13 +32,18 @@ final class TestOwner {
     }
 
     deinit {
+        var last = ""
         for _ in 0..<50 {
             guard let result = try? run("/usr/sbin/userdel", [name]), result.status != 0 else { return }
+            last = result.stderr
             // 10: another test holds /etc/passwd's lock; 8: a process of this user (a daemon
             // stopped a moment ago) has not exited yet. Both pass: try again, rather than leave the user behind.
-            if result.status != 10, result.status != 8, !result.stderr.contains("lock") { return }
+            if result.status != 10, result.status != 8, !result.stderr.contains("lock") { break }
             usleep(100_000)
         }
+        // Left behind: say so, with what still runs as it, so the test that leaks a process can be found.
+        let running = (try? run("/usr/bin/ps", ["-o", "pid=,args=", "-u", String(uid)]).stdout) ?? ""
+        FileHandle.standardError.write(Data("test user \(name) (uid \(uid)) could not be removed: \(last)still running: \(running)\n".utf8))
     }
 
     /// The arguments that run a command as this user, with only its own group.
