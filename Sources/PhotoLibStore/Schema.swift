@@ -340,6 +340,11 @@ enum Schema {
                 UPDATE app SET historyFloor = lastToken + 1, lastToken = lastToken + 1;
                 """)
         }
+        migrator.registerMigration("v16: a location check that depends on the file's mode") { db in
+            // mode: set when the outcome depends on the permission bits (the owner
+            // may not read the file), so a chmod makes the check stale; NULL otherwise.
+            try db.execute(sql: "ALTER TABLE locationCheck ADD COLUMN mode INTEGER;")
+        }
         return migrator
     }
 

@@ -43,7 +43,8 @@ extension StoreTransaction {
             // LocationCheck.isCurrent, in SQL: a check counts for the content it was made for.
             conditions.append("""
                 m.asset IN (SELECT w.asset FROM member w JOIN locationCheck c ON c.member = w.rowid
-                            WHERE c.outcome = 'cannotTell' AND c.inode = w.inode AND c.size = w.size AND c.mtime = w.mtime)
+                            WHERE c.outcome = 'cannotTell' AND c.inode = w.inode AND c.size = w.size AND c.mtime = w.mtime
+                                  AND (c.mode IS NULL OR c.mode = w.mode))
                 """)
         }
         let sql = "SELECT m.asset, m.album, m.name, m.mediaType, m.mtime, m.rowid FROM member m"

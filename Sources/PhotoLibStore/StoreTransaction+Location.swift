@@ -8,7 +8,7 @@ extension StoreTransaction {
     }
 
     func fetchLocationChecks(where condition: String, arguments: StatementArguments = StatementArguments()) throws -> [(Int64, LocationCheck)] {
-        let sql = "SELECT member, inode, size, mtime, outcome, derivedInode, derivedSize, problem FROM locationCheck WHERE \(condition)"
+        let sql = "SELECT member, inode, size, mtime, mode, outcome, derivedInode, derivedSize, problem FROM locationCheck WHERE \(condition)"
         return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
             let outcome: LocationCheck.Outcome
             switch row["outcome"] as String {
@@ -19,8 +19,9 @@ extension StoreTransaction {
             default: outcome = .cannotTell(row["problem"] ?? "not known")
             }
             let inode: Int64 = row["inode"]
+            let mode: Int64? = row["mode"]
             return (row["member"], LocationCheck(inode: UInt64(bitPattern: inode), size: row["size"], modificationTime: row["mtime"],
-                                                 outcome: outcome))
+                                                 permissions: mode.map { UInt32(truncatingIfNeeded: $0) }, outcome: outcome))
         }
     }
 
@@ -37,9 +38,9 @@ extension StoreTransaction {
         case .cannotTell(let reason): (outcome, problem) = ("cannotTell", reason)
         }
         try db.execute(sql: """
-            INSERT OR REPLACE INTO locationCheck (member, inode, size, mtime, outcome, derivedInode, derivedSize, problem)
-            SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM member WHERE rowid = ?)
-            """, arguments: [memberRowID, Int64(bitPattern: check.inode), check.size, check.modificationTime, outcome,
-                             derivedInode, derivedSize, problem, memberRowID])
+            INSERT OR REPLACE INTO locationCheck (member, inode, size, mtime, mode, outcome, derivedInode, derivedSize, problem)
+            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM member WHERE rowid = ?)
+            """, arguments: [memberRowID, Int64(bitPattern: check.inode), check.size, check.modificationTime, check.permissions.map { Int64($0) },
+                             outcome, derivedInode, derivedSize, problem, memberRowID])
     }
 }

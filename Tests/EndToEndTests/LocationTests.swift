@@ -250,6 +250,44 @@ struct LocationTests {
         #expect(bad.stderr.contains("not a location policy"))
     }
 
+    @Test("a geotagged photo its owner may not read is left out for an app without location and named as such; chmod u+r brings its copy, and the app hears it")
+    func unreadableByOwner() async throws {
+        let media = try Self.media()
+        defer { _ = try? run("/bin/rm", ["-rf", media]) }
+        let daemon = try await RunningDaemon.startedByOwner { lib in
+            try lib.copy(media + "/photo.jpg", to: "Trip/photo.jpg")
+            try lib.copy(media + "/plain.jpg", to: "Trip/plain.jpg")
+            chmod(lib.path("Trip/photo.jpg"), 0o200)
+        }
+        let lib = daemon.library
+        try daemon.ok("app", "add", Self.hidden, "--uid", "4242")
+        try daemon.ok("authorize", Self.hidden, "authorized")
+        let view = daemon.view(Self.hidden)
+        #expect(inode(view + "/Trip/plain.jpg") == inode(lib.path("Trip/plain.jpg")))
+        #expect(inode(view + "/Trip/photo.jpg") == nil, "whether it holds a location cannot be told")
+        // What the app is told matches its directory.
+        let connection = try PhotoLibConnection(socketPath: lib.socket, receiveTimeout: 30)
+        let listed = try connection.call(.list, OptionalAppParams(app: Self.hidden), returning: ListResult.self)
+        #expect(listed.assets.map(\.entry) == ["Trip/plain.jpg"])
+        // Named for what it is, with what to do: not taken for a file that changed while it was read.
+        #expect(try daemon.status().withheldFromNoLocation == 1)
+        let withheld = try daemon.assetInfos("--withheld")
+        #expect(withheld.map(\.path) == ["Trip/photo.jpg"])
+        let reason = withheld.first?.withheld ?? ""
+        #expect(reason.contains("may not read") && reason.contains("chmod u+r"), "\(reason)")
+
+        // The owner makes it readable: the copy without location appears, and the app is told.
+        let events = try EventReader(daemon, app: Self.hidden)
+        chmod(lib.path("Trip/photo.jpg"), 0o644)
+        var inserted: ViewAsset?
+        while inserted == nil { inserted = try events.nextChange().inserted.first { $0.entry == "Trip/photo.jpg" } }
+        #expect(inode(view + "/Trip/photo.jpg") != nil && inode(view + "/Trip/photo.jpg") != inode(lib.path("Trip/photo.jpg")))
+        #expect(try Self.location(view + "/Trip/photo.jpg") == [])
+        #expect(inserted?.size == size(view + "/Trip/photo.jpg"), "the event tells the copy's size")
+        #expect(try daemon.status().withheldFromNoLocation == 0)
+        #expect(try daemon.assetInfos("--withheld").isEmpty)
+    }
+
     @Test("a pick honours the policy: a none app is handed the copy without location; a file whose location cannot be told is not handed over")
     func pickWithoutLocation() async throws {
         let media = try Self.media()

@@ -138,6 +138,27 @@ struct LocationRuleTests {
         #expect(MemberAppearance.of(policy: .precise, file: file, check: LocationCheck(of: file, outcome: .cannotTell("bad"))) == .original)
     }
 
+    @Test("a file its owner may not read is withheld from none by its mode, whatever check there is; a chmod makes its own check stale")
+    func unreadableByOwner() {
+        let readable = FileFacts(device: 1, inode: 10, size: 100, modificationTime: 5, permissions: 0o644)
+        var unreadable = readable
+        unreadable.permissions = 0o200
+        #expect(!unreadable.isReadableByOwner && readable.isReadableByOwner)
+        let withheld = EntrySource.withheld(reason: LocationCheck.unreadableReason)
+        #expect(EntrySource.decide(policy: .none, file: unreadable, check: nil) == withheld, "known without a look")
+        #expect(EntrySource.decide(policy: .precise, file: unreadable, check: nil) == .original)
+        // What the app saw before a chmod to u+r: the copy made after it does not count for the mode before.
+        let derived = LocationCheck(of: readable, outcome: .derived(inode: 77, size: 90))
+        #expect(EntrySource.decide(policy: .none, file: unreadable, check: derived) == withheld)
+        #expect(MemberAppearance.of(policy: .none, file: unreadable, check: derived) == .hidden)
+        #expect(MemberAppearance.of(policy: .none, file: readable, check: derived) == .copy(size: 90))
+        // The check kept for it holds for that mode alone.
+        let check = LocationCheck.unreadable(unreadable)
+        #expect(check.isCurrent(for: unreadable) && !check.isCurrent(for: readable))
+        #expect(EntrySource.decide(policy: .none, file: readable, check: check) == .needsCheck, "after chmod u+r: looked at again")
+        #expect(LocationCheck.unreadableReason.contains("chmod u+r"))
+    }
+
     @Test("what an app is told follows how its members appear: a copy's size, a withheld member left out")
     func viewAssetFollowsAppearance() {
         let file = FileFacts(device: 1, inode: 10, size: 100, modificationTime: 5, permissions: 0o644)

@@ -163,6 +163,31 @@ struct StoreTests {
         #expect(try store.read { try $0.accessLog() }.isEmpty, "an app's log goes with it")
     }
 
+    @Test("a location check that found the file unreadable keeps its mode: assets --withheld names the file until a chmod")
+    func unreadableCheck() throws {
+        let store = try Store(inMemory: ())
+        var generator = SystemRandomNumberGenerator()
+        var unreadable = facts(7)
+        unreadable.permissions = 0o200
+        let asset = try store.write { tx in
+            try tx.insertAsset(album: AlbumTree.rootID, name: FileName("a.jpg")!, mediaType: .image, file: unreadable, generator: &generator)
+        }
+        let member = asset.members[0].rowID
+        try store.write { tx in try tx.setLocationCheck(.unreadable(unreadable), memberRowID: member) }
+        #expect(try store.read { try $0.locationChecks() }[member] == .unreadable(unreadable), "the mode comes back")
+        #expect(try store.read { try $0.listingKeys(ListingFilter(withheldOnly: true)) }.count == 1)
+        try store.write { tx in
+            var chmodded = try #require(try tx.member(rowID: member))
+            chmodded.file.permissions = 0o644
+            try tx.updateMember(chmodded)
+        }
+        #expect(try store.read { try $0.listingKeys(ListingFilter(withheldOnly: true)) }.isEmpty, "stale once its mode changed")
+        let other = LocationCheck(of: facts(7), outcome: .cannotTell("exiv2 cannot read it"))
+        try store.write { tx in try tx.setLocationCheck(other, memberRowID: member) }
+        #expect(try store.read { try $0.locationChecks() }[member]?.permissions == nil, "any other check holds for every mode")
+        #expect(try store.read { try $0.listingKeys(ListingFilter(withheldOnly: true)) }.count == 1)
+    }
+
     @Test("a new asset is returned as stored, so a burst need not read it back")
     func insertAssetAsStored() throws {
         let store = try Store(inMemory: ())

@@ -24,6 +24,10 @@ public struct FileFacts: Sendable, Equatable, Hashable {
     /// Group or other may write the inode: such a file is never linked into a view.
     public var isWritableByOthers: Bool { permissions & 0o022 != 0 }
 
+    /// Whether its owner may read it. photolibd runs as the owner of every file it links,
+    /// so without `u+r` it cannot read one: no location check, no clone.
+    public var isReadableByOwner: Bool { permissions & 0o400 != 0 }
+
     /// Whether an app would see a difference: another inode, size, time or mode.
     /// A birth time learned for the first time is not a change.
     public func differs(from other: FileFacts) -> Bool {

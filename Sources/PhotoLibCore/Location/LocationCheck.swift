@@ -3,7 +3,8 @@
 ///
 /// A check stands while the file keeps the inode, size and modification time
 /// it was made for: an edit of the original makes it stale, and the file is
-/// looked at (and its derivative made) again.
+/// looked at (and its derivative made) again. One that found the file
+/// unreadable stands only while the file keeps its mode too: a chmod settles it.
 public struct LocationCheck: Sendable, Equatable {
     /// What the look found.
     public enum Outcome: Sendable, Equatable {
@@ -19,12 +20,15 @@ public struct LocationCheck: Sendable, Equatable {
     public var inode: UInt64
     public var size: Int64
     public var modificationTime: Int64
+    /// The permission bits the outcome depends on, when it does (`unreadable`); `nil` when any will do.
+    public var permissions: UInt32?
     public var outcome: Outcome
 
-    public init(inode: UInt64, size: Int64, modificationTime: Int64, outcome: Outcome) {
+    public init(inode: UInt64, size: Int64, modificationTime: Int64, permissions: UInt32? = nil, outcome: Outcome) {
         self.inode = inode
         self.size = size
         self.modificationTime = modificationTime
+        self.permissions = permissions
         self.outcome = outcome
     }
 
@@ -32,9 +36,20 @@ public struct LocationCheck: Sendable, Equatable {
         self.init(inode: file.inode, size: file.size, modificationTime: file.modificationTime, outcome: outcome)
     }
 
+    /// The library's owner (whom photolibd runs as) may not read the file (`EACCES`), so
+    /// nothing can be told of it: withheld from apps without location until its mode changes.
+    public static func unreadable(_ file: FileFacts) -> LocationCheck {
+        LocationCheck(inode: file.inode, size: file.size, modificationTime: file.modificationTime, permissions: file.permissions,
+                      outcome: .cannotTell(unreadableReason))
+    }
+
+    public static let unreadableReason =
+        "the library's owner may not read it, so whether it holds a location cannot be told; run chmod u+r on it"
+
     /// Whether the check was made for the file as it is now.
     public func isCurrent(for file: FileFacts) -> Bool {
         inode == file.inode && size == file.size && modificationTime == file.modificationTime
+            && (permissions == nil || permissions == file.permissions)
     }
 }
 
@@ -50,9 +65,13 @@ public enum EntrySource: Sendable, Equatable {
     case needsCheck
 
     /// The one rule: an app with `precise` gets originals; one with `none`
-    /// gets the original only when it was found to hold no location.
+    /// gets the original only when it was found to hold no location. A file
+    /// its owner may not read is withheld from `none` by its mode alone, before
+    /// any check: so what an app was told of it before a chmod is judged right
+    /// too, whatever check the chmod led to.
     public static func decide(policy: LocationPolicy, file: FileFacts, check: LocationCheck?) -> EntrySource {
         guard policy == .none else { return .original }
+        guard file.isReadableByOwner else { return .withheld(reason: LocationCheck.unreadableReason) }
         guard let check, check.isCurrent(for: file) else { return .needsCheck }
         switch check.outcome {
         case .noLocation: return .original

@@ -59,6 +59,10 @@ final class DerivativeCatalog {
         if case .derivative(let inode, _) = decided, !derivativeExists(rowID, inode: inode) {
             decided = .needsCheck  // lost (a crash before it was synced, a hand in .derivatives): made again
         }
+        if policy == .none, !file.isReadableByOwner, checks[rowID]?.isCurrent(for: file) != true {
+            // Withheld by its mode: kept as a check too, so status and `assets --withheld` count and name it.
+            remember(.unreadable(file), rowID: rowID)
+        }
         guard decided == .needsCheck else { return decided }
         if let check = adoptLookedAhead(rowID: rowID, file: file) {
             logger.debug("Member \(rowID) adopted the location check made ahead of its transaction.")
@@ -86,6 +90,9 @@ final class DerivativeCatalog {
         let original: FileDescriptor
         do {
             original = try FileCopy.openUntrusted(name, in: album)
+        } catch where error.errno == EACCES {
+            // The owner's own file, which the owner may not read: an answer of its own, not a file that went.
+            return .unreadable(file)
         } catch {
             return nil
         }
