@@ -301,7 +301,7 @@ struct LocationTests {
         }
         try daemon.ok("app", "add", Self.hidden, "--uid", String(try #require(daemon.library.owner).uid))
         let endpoint = try #require(try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first?.endpoint)
-        let picking = Task.detached { () throws -> (PickResult, [[UInt8]]) in
+        let picking = onThread { () throws -> (PickResult, [[UInt8]]) in
             let connection = try PhotoLibConnection(socketPath: endpoint, receiveTimeout: 60)
             let picked = try connection.pick(types: [.image], limit: 0, ordered: true)
             return (picked.result, try picked.handles.map { Array(try $0.readToEnd() ?? Data()) })

@@ -211,7 +211,7 @@ struct PickTests {
         }
         try daemon.ok("app", "add", Self.editor, "--uid", String(try #require(daemon.library.owner).uid), "--location", "precise")
         let endpoint = try #require(try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first?.endpoint)
-        let picking = Task.detached { () throws -> (PickResult, [[UInt8]]) in
+        let picking = onThread { () throws -> (PickResult, [[UInt8]]) in
             let connection = try PhotoLibConnection(socketPath: endpoint, receiveTimeout: 60)
             let picked = try connection.pick(types: [.image], limit: 2, ordered: true)
             return (picked.result, try picked.handles.map { Array(try $0.readToEnd() ?? Data()) })
@@ -238,7 +238,7 @@ struct PickTests {
         }
         try daemon.ok("app", "add", Self.editor, "--uid", String(try #require(daemon.library.owner).uid), "--location", "precise")
         let endpoint = try #require(try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first?.endpoint)
-        let picking = Task.detached { () throws -> [String] in
+        let picking = onThread { () throws -> [String] in
             let connection = try PhotoLibConnection(socketPath: endpoint, receiveTimeout: 60)
             let picked = try connection.pick(types: [.live], limit: 0)
             return try picked.handles.map { String(decoding: try $0.readToEnd() ?? Data(), as: UTF8.self) }
