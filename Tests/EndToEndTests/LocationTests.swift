@@ -275,6 +275,8 @@ struct LocationTests {
         #expect(withheld.map(\.path) == ["Trip/photo.jpg"])
         let reason = withheld.first?.withheld ?? ""
         #expect(reason.contains("may not read") && reason.contains("chmod u+r"), "\(reason)")
+        #expect(daemon.log.contains("photo.jpg is left out of the views of apps that may not see locations: the library's owner may not read it"),
+                "the log says why, as it does for every withheld file: \(daemon.log)")
 
         // The owner makes it readable: the copy without location appears, and the app is told.
         let events = try EventReader(daemon, app: Self.hidden)

@@ -61,6 +61,7 @@ final class DerivativeCatalog {
         }
         if policy == .none, !file.isReadableByOwner, checks[rowID]?.isCurrent(for: file) != true {
             // Withheld by its mode: kept as a check too, so status and `assets --withheld` count and name it.
+            logger.warning("\(name) is left out of the views of apps that may not see locations: \(LocationCheck.unreadableReason).")
             remember(.unreadable(file), rowID: rowID)
         }
         guard decided == .needsCheck else { return decided }
