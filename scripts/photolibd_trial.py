@@ -14,6 +14,31 @@ import time
 
 from photolibd_socket import Failure, request
 
+# What a run made that outlives it when it fails on purpose (os._exit, for a post-mortem):
+# the shell commands that remove each, newest first when printed.
+_left = {}
+
+
+def cleanup_commands():
+    """The commands that remove what a failed run left (its user and their processes, mounts, directories)."""
+    return list(reversed(list(_left.values())))
+
+
+def say_what_is_left(stream):
+    """After a failure left on purpose: what remains, and how to remove it once the post-mortem is done."""
+    left = cleanup_commands()
+    if left:
+        print("Left for a post-mortem (the daemon, its user, its trial directory); afterwards, remove them with:\n  "
+              + "\n  ".join(left), file=stream)
+
+
+def leave(key, command):
+    _left[key] = command
+
+
+def taken(key):
+    _left.pop(key, None)
+
 
 class Owner:
     """The ordinary user who owns the library and runs the daemon, as people run it.
@@ -41,6 +66,7 @@ class Owner:
         self.made = name
         entry = pwd.getpwnam(name)
         self.uid, self.gid = entry.pw_uid, entry.pw_gid
+        leave(("user", name), f"pkill -KILL -u {self.uid}; sleep 1; userdel {name}")
 
     def command(self, arguments):
         """ARGUMENTS run as the owner."""
@@ -60,6 +86,7 @@ class Owner:
             return binaries
         staged = tempfile.mkdtemp(prefix="photolibd-reachable-")
         atexit.register(shutil.rmtree, staged, True)
+        leave(("dir", staged), f"rm -rf {staged}")
         os.chmod(staged, 0o755)
         for tool in ("photolibd", "photolibctl"):
             source, target = os.path.join(binaries, tool), os.path.join(staged, tool)
@@ -96,6 +123,7 @@ class Owner:
     def remove(self):
         if self.made is not None:
             subprocess.run(["userdel", self.made], capture_output=True)
+            taken(("user", self.made))
             self.made = None
 
 
@@ -114,6 +142,7 @@ class LoopFilesystem:
         subprocess.run(["mount", "-o", "loop", self.image, self.mount_point], check=True, capture_output=True)
         os.chmod(self.mount_point, 0o755)
         atexit.register(self.remove)
+        leave(("mount", self.mount_point), f"umount --lazy {self.mount_point}; rmdir {self.mount_point}; rm -f {self.image}")
 
     def remove(self):
         """Unmounts (lazily: a daemon killed just now may still hold a file) and removes the image; once."""
@@ -123,6 +152,7 @@ class LoopFilesystem:
         os.rmdir(self.mount_point)
         os.unlink(self.image)
         self.image = None
+        taken(("mount", self.mount_point))
 
 
 class Trial:
