@@ -1,3 +1,4 @@
+import Glibc
 public import PhotoLibCore
 import PhotoLibSystem
 
@@ -55,13 +56,12 @@ public enum PortalSurvey {
     static func runningPortal() throws(SystemCallError) -> (desktops: String?, directory: String?)? {
         let proc = try Directory.open(path: "/proc")
         defer { proc.close() }
-        // Each process's own files may vanish with it while they are read: such a one is simply not the portal.
         for entry in try Directory.list(proc) {
             let pid = String(decoding: entry.name.bytes, as: UTF8.self)
             guard Int32(pid) != nil, PathInspection.status("/proc/\(pid)")?.owner == ProcessIdentity.userID,
-                  let comm = try? PrivateFiles.read("/proc/\(pid)/comm", limit: 64),
+                  let comm = try processFile("/proc/\(pid)/comm", limit: 64),
                   String(decoding: comm, as: UTF8.self).hasPrefix("xdg-desktop-por"),
-                  let environ = try? PrivateFiles.read("/proc/\(pid)/environ", limit: 1 << 20) else { continue }
+                  let environ = try processFile("/proc/\(pid)/environ", limit: 1 << 20) else { continue }
             func value(_ name: String) -> String? {
                 let prefix = Array((name + "=").utf8)
                 return environ.split(separator: 0).first { $0.starts(with: prefix) }.map { String(decoding: $0.dropFirst(prefix.count), as: UTF8.self) }
@@ -69,5 +69,16 @@ public enum PortalSurvey {
             return (value("XDG_CURRENT_DESKTOP") ?? "", value("XDG_DESKTOP_PORTAL_DIR"))
         }
         return nil
+    }
+
+    /// A file of one process in /proc; nil when the process has gone while it was read (`ENOENT`, `ESRCH`):
+    /// such a one is simply not the portal. Any other failure (`EACCES` under `hidepid`, say) throws, so
+    /// a portal whose environment cannot be read is reported as such, not taken for none running.
+    private static func processFile(_ path: String, limit: Int) throws(SystemCallError) -> [UInt8]? {
+        do {
+            return try PrivateFiles.read(path, limit: limit)
+        } catch where error.errno == ESRCH {
+            return nil
+        }
     }
 }
