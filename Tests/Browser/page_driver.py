@@ -134,6 +134,9 @@ def sheet(args):
             for name in args.names:
                 box = wait(driver, lambda d: tile(dialog, name), f"the tile {name} in the sheet")
                 box.find_element(By.XPATH, "..").click()
+            # As for the grid: the shot shows the thumbnails a person chooses by, not the tiles waiting for them.
+            wait(driver, lambda d: all(d.execute_script("return arguments[0].complete", i) for i in dialog.find_elements(By.CSS_SELECTOR, ".tile img")),
+                 "the sheet's thumbnails to load")
             shot(driver, args.shots, "sheet-chosen")
             press("Add (" if args.choice == "pick" else "Done")
         wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.sheet[open]"), "the sheet to close")
