@@ -38,20 +38,6 @@ public enum WantedEntry: Sendable, Equatable {
     /// (a view from `links` mode) is not a clone, so it is replaced by one.
     case clone(source: UInt64, stamp: ContentStamp)
 
-    /// The source's inode.
-    public var sourceInode: UInt64 {
-        switch self {
-        case .link(let inode): inode
-        case .clone(let source, _): source
-        }
-    }
-
-    /// Whether a present file needs its stamp and link count looked at to be judged.
-    public var needsStamp: Bool {
-        if case .clone = self { return true }
-        return false
-    }
-
     /// Whether the file present is what this entry must be.
     public func isHeld(by present: PresentFile) -> Bool {
         switch self {

@@ -101,16 +101,16 @@ actor Engine {
         } catch {
             throw PhotoLibError.cannotCreateDirectory(path: configuration.views, errno: error.errno)
         }
+        let mode = try Self.decideViewMode(configuration, viewsRoot: viewsRoot)
+        board.update { $0.viewMode = mode }
         let derivatives: DerivativeCatalog
         do {
-            derivatives = try DerivativeCatalog(viewsRoot: viewsRoot, checks: try store.read { try $0.locationChecks() }, logger: logger)
+            derivatives = try DerivativeCatalog(viewsRoot: viewsRoot, checks: try store.read { try $0.locationChecks() }, form: mode.form,
+                                                logger: logger)
         } catch let error as SystemCallError {
             throw PhotoLibError.cannotCreateDirectory(path: configuration.views + "/" + DerivativeCatalog.directoryName.description,
                                                       errno: error.errno)
         }
-        let mode = try Self.decideViewMode(configuration, viewsRoot: viewsRoot)
-        board.update { $0.viewMode = mode }
-        derivatives.form = mode.form
         var staging: CloneStaging?
         if mode.form == .clones {
             do {

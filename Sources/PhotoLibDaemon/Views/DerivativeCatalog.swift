@@ -39,9 +39,10 @@ final class DerivativeCatalog {
     /// the member's name once it commits (`settleLookAhead`), by member row.
     var adoptions: [Int64: FileName] = [:]
     /// Whether views link derivatives or clone them: which tells when one is no longer needed.
-    var form: ViewEntryForm = .links
+    let form: ViewEntryForm
 
-    init(viewsRoot: FileDescriptor, checks: [Int64: LocationCheck], logger: Logger) throws(SystemCallError) {
+    init(viewsRoot: FileDescriptor, checks: [Int64: LocationCheck], form: ViewEntryForm = .links, logger: Logger) throws(SystemCallError) {
+        self.form = form
         try Directory.makeDirectory(Self.directoryName, in: viewsRoot, mode: 0o700)
         directory = try Directory.open(Self.directoryName, in: viewsRoot)
         // Files that could not be read are tried again at each start: a newer
