@@ -181,7 +181,10 @@ public struct AddAppParams: Codable, Sendable, Equatable {
     public var purpose: String?
     /// `precise` or `none` (the default when absent).
     public var location: String?
-    public init(app: String, uid: UInt32, purpose: String?, location: String? = nil) {
+    /// An installed Flatpak app (`uid` is then the daemon's own): its Pictures folder becomes its view.
+    public var flatpak: Bool?
+    public init(app: String, uid: UInt32, purpose: String?, location: String? = nil, flatpak: Bool? = nil) {
+        self.flatpak = flatpak
         self.app = app
         self.uid = uid
         self.purpose = purpose
@@ -225,11 +228,14 @@ public struct AppInfo: Codable, Sendable, Equatable {
     public var addOnlyReturnsTo: String?
     /// `precise` or `none`: whether the app sees where photos were taken.
     public var location: String
+    /// True for an installed Flatpak app whose Pictures folder (`view`) is its view.
+    public var flatpak: Bool?
 
     public init(app: String, uid: UInt32, purpose: String, readWrite: String, addOnly: String, view: String,
                 endpoint: String? = nil, inbox: String? = nil, selectedAssets: Int, selectedAlbums: Int,
                 readWriteEnd: (at: Int64, returnsTo: String)? = nil, addOnlyEnd: (at: Int64, returnsTo: String)? = nil,
-                location: String) {
+                location: String, flatpak: Bool? = nil) {
+        self.flatpak = flatpak
         self.location = location
         readWriteEndsAt = readWriteEnd?.at
         readWriteReturnsTo = readWriteEnd?.returnsTo

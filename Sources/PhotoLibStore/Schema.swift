@@ -345,6 +345,15 @@ enum Schema {
             // may not read the file), so a chmod makes the check stale; NULL otherwise.
             try db.execute(sql: "ALTER TABLE locationCheck ADD COLUMN mode INTEGER;")
         }
+        migrator.registerMigration("v17: installed Flatpak apps whose Pictures folder is their view") { db in
+            // flatpakPictures: the view lives at ~/.var/app/APP/Pictures as copies or clones.
+            // picturesOverride: JSON of exactly what photolibd added to the app's user override
+            // (`PicturesOverride`), so that it removes exactly that; NULL when it added nothing.
+            try db.execute(sql: """
+                ALTER TABLE app ADD COLUMN flatpakPictures INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE app ADD COLUMN picturesOverride TEXT;
+                """)
+        }
         return migrator
     }
 

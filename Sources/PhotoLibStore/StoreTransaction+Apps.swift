@@ -8,16 +8,16 @@ extension StoreTransaction {
     }
 
     public func apps() throws -> [AppRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location, idKey FROM app ORDER BY id").compactMap(Self.app(from:))
+        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location, idKey, flatpakPictures, picturesOverride FROM app ORDER BY id").compactMap(Self.app(from:))
     }
 
     public func app(_ id: AppID) throws -> AppRecord? {
-        try Row.fetchOne(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location, idKey FROM app WHERE id = ?", arguments: [id.rawValue])
+        try Row.fetchOne(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location, idKey, flatpakPictures, picturesOverride FROM app WHERE id = ?", arguments: [id.rawValue])
             .flatMap(Self.app(from:))
     }
 
     public func apps(uid: UInt32) throws -> [AppRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location, idKey FROM app WHERE uid = ? ORDER BY id",
+        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location, idKey, flatpakPictures, picturesOverride FROM app WHERE uid = ? ORDER BY id",
                          arguments: [Int64(uid)]).compactMap(Self.app(from:))
     }
 
@@ -27,10 +27,11 @@ extension StoreTransaction {
     public func insertApp(_ app: AppRecord, createdAt: Int64) throws {
         let retired = try Int64.fetchOne(db, sql: "SELECT lastToken + 1 FROM retiredApp WHERE id = ?", arguments: [app.id.rawValue]) ?? 0
         try db.execute(sql: """
-            INSERT INTO app (id, uid, purpose, readWrite, addOnly, createdAt, lastToken, historyFloor, viewName, location, idKey)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?)
+            INSERT INTO app (id, uid, purpose, readWrite, addOnly, createdAt, lastToken, historyFloor, viewName, location, idKey, flatpakPictures)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
             """, arguments: [app.id.rawValue, Int64(app.uid), app.purpose, app.readWrite.rawValue, app.addOnly.rawValue, createdAt,
-                             retired, retired, Data(app.viewName.bytes), app.location.rawValue, Data(app.assetIDs.key)])
+                             retired, retired, Data(app.viewName.bytes), app.location.rawValue, Data(app.assetIDs.key),
+                             app.flatpakPictures])
     }
 
     public func deleteApp(_ id: AppID) throws {
@@ -75,7 +76,20 @@ extension StoreTransaction {
         guard let id = AppID(idText), let rw = AuthorizationStatus(rawValue: readWrite),
               let ao = AuthorizationStatus(rawValue: addOnly), let view = FileName(bytes: Array(viewName)),
               let policy = LocationPolicy(rawValue: location), let ids = AppAssetIDs(key: Array(idKey)) else { return nil }
-        return AppRecord(id: id, uid: UInt32(truncatingIfNeeded: uid), purpose: row["purpose"], readWrite: rw, addOnly: ao,
-                         viewName: view, location: policy, assetIDs: ids)
+        var record = AppRecord(id: id, uid: UInt32(truncatingIfNeeded: uid), purpose: row["purpose"], readWrite: rw, addOnly: ao,
+                               viewName: view, location: policy, assetIDs: ids)
+        record.flatpakPictures = row["flatpakPictures"]
+        return record
+    }
+
+    /// What photolibd added to an app's Flatpak user override, to be removed exactly; nil when nothing.
+    public func picturesOverride(_ id: AppID) throws -> PicturesOverride? {
+        guard let text = try String.fetchOne(db, sql: "SELECT picturesOverride FROM app WHERE id = ?", arguments: [id.rawValue]) else { return nil }
+        return try? JSONDecoder().decode(PicturesOverride.self, from: Data(text.utf8))
+    }
+
+    public func setPicturesOverride(_ id: AppID, _ record: PicturesOverride?) throws {
+        let text = try record.flatMap { $0.edits.isEmpty ? nil : String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        try db.execute(sql: "UPDATE app SET picturesOverride = ? WHERE id = ?", arguments: [text, id.rawValue])
     }
 }

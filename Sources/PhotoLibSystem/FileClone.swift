@@ -62,13 +62,19 @@ public enum FileClone {
     /// clone of `source` (open for reading), with `permissions` and the modification time
     /// `modificationTime` (nanoseconds). The caller renames it into a view once it is whole:
     /// no app ever sees it half made, and a crash leaves it only in `staging`. On failure
-    /// nothing is left.
+    /// nothing is left. With `orCopy`, a filesystem that cannot clone gets a copy of the
+    /// bytes instead (`FileCopy.copy`): still an inode of its own, so nothing written to it
+    /// reaches the original.
     public static func clone(_ source: FileDescriptor, as name: FileName, in staging: FileDescriptor, permissions: UInt32,
-                             modificationTime: Int64) throws(SystemCallError) {
+                             modificationTime: Int64, orCopy: Bool = false) throws(SystemCallError) {
         let clone = try Directory.createFile(name, in: staging, mode: 0o600)
         defer { clone.close() }
         do {
-            _ = try systemCall("ioctl(FICLONE)") { photolibd_ficlone(clone.rawValue, source.rawValue) }
+            if orCopy {
+                _ = try FileCopy.copy(from: source, to: clone, limit: Int64.max - 1)
+            } else {
+                _ = try systemCall("ioctl(FICLONE)") { photolibd_ficlone(clone.rawValue, source.rawValue) }
+            }
             _ = try systemCall("fchmod") { fchmod(clone.rawValue, mode_t(permissions)) }
             let seconds = modificationTime >= 0 ? modificationTime / 1_000_000_000 : (modificationTime - 999_999_999) / 1_000_000_000
             let time = timespec(tv_sec: Int(seconds), tv_nsec: Int(modificationTime - seconds * 1_000_000_000))

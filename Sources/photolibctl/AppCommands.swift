@@ -27,12 +27,24 @@ struct AppCommand: ParsableCommand {
         @Option(help: "precise: the app sees where photos were taken; none (the default): it gets them without any location field.")
         var location: String?
 
+        @Flag(help: """
+            The app is an installed Flatpak app (APP is its Flatpak ID; it runs as you). When you give it \
+            Selected Photos or None, its Pictures folder becomes its view from its next start.
+            """)
+        var flatpak = false
+
         @OptionGroup var connection: ConnectionOptions
 
         func validate() throws {
             try AppCommand.validateLocation(location)
+            if flatpak {
+                if uid != nil || user != nil {
+                    throw ValidationError("A Flatpak app runs as you: give --flatpak alone, without --uid or --user.")
+                }
+                return
+            }
             if (uid == nil) == (user == nil) {
-                throw ValidationError("Give exactly one of --uid UID or --user NAME: the identity the app runs as.")
+                throw ValidationError("Give exactly one of --uid UID or --user NAME: the identity the app runs as, or --flatpak for an installed Flatpak app.")
             }
             if let user, ProcessIdentity.userID(named: user) == nil {
                 throw ValidationError("There is no user named '\(user)'; give an existing user name, or --uid.")
@@ -40,9 +52,14 @@ struct AppCommand: ParsableCommand {
         }
 
         func run() throws {
-            let uid = self.uid ?? ProcessIdentity.userID(named: user!)!
+            let uid = flatpak ? ProcessIdentity.userID : (self.uid ?? ProcessIdentity.userID(named: user!)!)
             let info = try connection.withConnection {
-                try $0.call(.addApp, AddAppParams(app: app, uid: uid, purpose: purpose, location: location), returning: AppInfo.self)
+                try $0.call(.addApp, AddAppParams(app: app, uid: uid, purpose: purpose, location: location, flatpak: flatpak ? true : nil),
+                            returning: AppInfo.self)
+            }
+            if info.flatpak == true {
+                print("Registered the Flatpak app \(info.app), location \(info.location). It keeps its own access until you choose: with Selected Photos or None, its Pictures folder (\(info.view)) becomes its view from its next start.")
+                return
             }
             print("Registered \(info.app) for uid \(info.uid), location \(info.location); its view is \(info.view) (empty until you authorize it).")
         }

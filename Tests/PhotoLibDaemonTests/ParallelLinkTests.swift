@@ -34,7 +34,7 @@ struct ParallelLinkTests {
         let maintainer = temporary.maintainer
         let view = try Directory.open(path: root + "/views/app")
         defer { view.close() }
-        let outcomes = try maintainer.link(links, in: view)
+        let outcomes = try maintainer.link(links, in: view, app: AppID("org.example.Test")!)
 
         #expect(outcomes.count == 600)
         #expect(outcomes[17] == .refused(.writableByOthers))
@@ -49,6 +49,6 @@ struct ParallelLinkTests {
             #expect(UInt64(st.st_ino) == inodes[name], "\(name) is its original")
         }
         // Again: every entry is there already, the very file; nothing is replaced.
-        #expect(try maintainer.link(links, in: view).filter { $0 == .linked }.count == 598)
+        #expect(try maintainer.link(links, in: view, app: AppID("org.example.Test")!).filter { $0 == .linked }.count == 598)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Logging
+import PhotoLibCore
 @testable import PhotoLibDaemon
 import PhotoLibSystem
 
@@ -23,7 +24,8 @@ final class TemporaryViews {
         maintainer = ViewMaintainer(
             viewsRoot: views, access: LibraryAccess(root: try Directory.open(path: root + "/lib")),
             derivatives: try DerivativeCatalog(viewsRoot: views, checks: [:], logger: logger), ownerUID: getuid(), logger: logger,
-            paths: (library: root + "/lib", views: root + "/views"))
+            paths: (library: root + "/lib", views: root + "/views"),
+            staging: try CloneStaging.open(in: views, workers: 2), form: .links, home: root)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: root) }  // a leftover in /tmp is all a failure here costs

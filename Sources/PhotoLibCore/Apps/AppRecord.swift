@@ -11,6 +11,10 @@ public struct AppRecord: Sendable, Equatable {
     public var location: LocationPolicy
     /// The app's own asset IDs.
     public var assetIDs: AppAssetIDs
+    /// An installed Flatpak app (the ID is its Flatpak ID, it runs as the owner) whose
+    /// view is its own Pictures folder, `~/.var/app/ID/Pictures`, held as copies or
+    /// clones: nothing it writes there reaches an original (SPEC §11).
+    public var flatpakPictures = false
 
     public init(id: AppID, uid: UInt32, purpose: String, readWrite: AuthorizationStatus, addOnly: AuthorizationStatus,
                 viewName: FileName, location: LocationPolicy = .newAppDefault, assetIDs: AppAssetIDs) {
@@ -25,6 +29,18 @@ public struct AppRecord: Sendable, Equatable {
     }
 
     public var layout: ViewLayout { ViewLayout(readWrite: readWrite) }
+
+    /// What the view directory holds. A Flatpak Pictures folder holds the selection
+    /// alone: with Full Access the app reads its own Pictures through its own permission,
+    /// and a copy of the whole library would only fill the disk.
+    public var heldLayout: ViewLayout {
+        flatpakPictures && layout == .full ? .empty : layout
+    }
+
+    /// Where the app's view is: its Flatpak Pictures folder under `home`, or its random name under `views`.
+    public func viewPath(views: String, home: String) -> String {
+        flatpakPictures ? FlatpakPicturesFolder.path(of: id, home: home) : path(under: views)
+    }
 
     /// The app's uid when it runs as a user of its own, who must be let into its
     /// view, inbox and endpoint by an ACL entry; nil for the owner's uid and

@@ -39,6 +39,12 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyWaits(limit: Int)
     case pick(PickProblem)
     case grantEndsInPast(until: Int64, now: Int64)
+    /// A Flatpak app that reaches ~/Pictures through `home`, `host` or a folder holding it.
+    case flatpakBroadAccess(AppID, grants: [String])
+    /// `app add --flatpak` for an app no Flatpak installation holds.
+    case flatpakNotInstalled(AppID, installations: [String])
+    /// The app's Flatpak user override could not be read or written.
+    case flatpakOverrideFailed(AppID, path: String, errno: Int32)
 
     // Start-up and environment
     case libraryMissing(path: String)
@@ -87,6 +93,9 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidAppID: "invalidAppID"
         case .unknownApp: "unknownApp"
         case .appExists: "appExists"
+        case .flatpakBroadAccess: "flatpakBroadAccess"
+        case .flatpakNotInstalled: "flatpakNotInstalled"
+        case .flatpakOverrideFailed: "flatpakOverrideFailed"
         case .invalidAssetID: "invalidAssetID"
         case .unknownAsset: "unknownAsset"
         case .notAnAsset: "notAnAsset"
@@ -163,6 +172,12 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
             "No app \(app) is registered; list apps with 'photolibctl apps' or add it with 'photolibctl app add \(app) --uid UID'."
         case .appExists(let app, let uid):
             "App \(app) is already registered (uid \(uid)); remove it first with 'photolibctl app remove \(app)' to change its uid."
+        case .flatpakBroadAccess(let app, let grants):
+            "\(app) reaches your Pictures folder through its Flatpak permission \(grants.map { "'\($0)'" }.joined(separator: " and ")), which reaches far more than photos; limiting it means taking that away, which photolibd does not do yet. Keep Full Access, or run it in bubblewrap with 'photolibctl app sandbox \(app)'."
+        case .flatpakNotInstalled(let app, let installations):
+            "No Flatpak app \(app) is installed in \(installations.joined(separator: " or ")); check the ID with 'flatpak list --app'."
+        case .flatpakOverrideFailed(let app, let path, let errno):
+            "Cannot update the Flatpak override of \(app) at \(path): \(Self.describe(errno)). Check that the directory is yours and writable; nothing was changed for the app."
         case .invalidAssetID(let text):
             "'\(text)' is neither an asset ID (16 characters, as 'photolibctl assets' prints) nor a path in the library."
         case .unknownAsset(let text):

@@ -8,12 +8,25 @@ import PhotoLibSystem
 
 /// Edits made through the socket by the library's owner: apps, authorizations, selections.
 extension Engine {
-    func addApp(_ id: AppID, uid: UInt32, purpose: String, location: LocationPolicy) throws -> AppRecord {
+    /// Registers an app. With `flatpak`, an installed Flatpak app (it runs as the owner) whose
+    /// Pictures folder becomes its view once the person limits it.
+    func addApp(_ id: AppID, uid: UInt32, purpose: String, location: LocationPolicy, flatpak: Bool = false) throws -> AppRecord {
         cachedContexts = nil
+        if flatpak {
+            let files = flatpakFiles
+            let installed: Bool
+            do {
+                installed = try files.metadata(of: id) != nil
+            } catch {
+                throw PhotoLibError.flatpakOverrideFailed(id, path: files.userDirectory + "/app/" + id.rawValue, errno: error.errno)
+            }
+            if !installed { throw PhotoLibError.flatpakNotInstalled(id, installations: [files.userDirectory, files.systemDirectory]) }
+        }
         var generator = SystemRandomNumberGenerator()
-        let record = AppRecord(id: id, uid: uid, purpose: purpose, readWrite: .notDetermined, addOnly: .notDetermined,
+        var record = AppRecord(id: id, uid: flatpak ? views.ownerUID : uid, purpose: purpose, readWrite: .notDetermined, addOnly: .notDetermined,
                                viewName: ViewName.random(using: &generator), location: location,
                                assetIDs: AppAssetIDs.random(using: &generator))
+        record.flatpakPictures = flatpak
         try store.write { tx in
             if let existing = try tx.app(id) { throw PhotoLibError.appExists(id, uid: existing.uid) }
             try tx.insertApp(record, createdAt: clock.now())
@@ -22,7 +35,7 @@ extension Engine {
         _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
         try syncInboxes()
         syncViewOpens(try store.read { try $0.apps() })
-        logger.notice("App \(id) registered for uid \(uid), location \(location.rawValue).")
+        logger.notice("App \(id) registered for uid \(record.uid), location \(location.rawValue)\(flatpak ? ", its view its Flatpak Pictures folder" : "").")
         return record
     }
 
@@ -50,11 +63,15 @@ extension Engine {
     func removeApp(_ id: AppID) throws {
         cachedContexts = nil
         var withdrawn: [AccessRequest] = []
-        let removed = try store.write { tx -> AppRecord in
+        let removed = try store.read { tx -> AppRecord in
             guard let record = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
+            return record
+        }
+        // The app's own permissions come back before it is forgotten, while the record of photolibd's lines is there.
+        try syncPicturesOverride(removed, removing: true)
+        try store.write { tx in
             withdrawn = try tx.requests(app: id)  // deleted with the app
             try tx.deleteApp(id)
-            return record
         }
         // The person's tools take down prompts for an app that is gone.
         hub.publish(try withdrawn.map { try journal.requestEvent($0, purpose: removed.purpose, state: .cancelled, answer: nil) })
@@ -80,6 +97,7 @@ extension Engine {
         defer { cachedContexts = nil }
         var published: [PublishedEvent] = []
         var settled: [RequestSettlement] = []
+        if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try checkCanLimit(app, to: status) }
         let record = try store.write { tx -> AppRecord in
             guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
             let returnsTo = ExpiringGrant.returnStatus(
@@ -103,6 +121,8 @@ extension Engine {
         try recordLearnedRefusals()
         hub.publish(published)
         deliver(settled, purpose: record.purpose)
+        try syncPicturesOverride(record)
+        watchPictures([record])
         expiryAlarm.wake()
         let until = endsAt.map { " until \($0) (seconds since 1970)" } ?? (reason.map { " (\($0))" } ?? "")
         logger.notice("App \(id) is now \(status.rawValue) for \(level.rawValue)\(until).")

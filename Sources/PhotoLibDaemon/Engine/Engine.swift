@@ -111,16 +111,18 @@ actor Engine {
             throw PhotoLibError.cannotCreateDirectory(path: configuration.views + "/" + DerivativeCatalog.directoryName.description,
                                                       errno: error.errno)
         }
-        var staging: CloneStaging?
-        if mode.form == .clones {
-            do {
-                staging = try CloneStaging.open(in: viewsRoot, workers: ViewMaintainer.maximumWorkers)
-            } catch {
-                throw PhotoLibError.systemCall(name: error.call, path: configuration.views + "/" + CloneStaging.name.description, errno: error.errno)
-            }
+        // Made whatever the form: a Flatpak app's Pictures folder is always clones or copies.
+        let staging: CloneStaging
+        do {
+            staging = try CloneStaging.open(in: viewsRoot, workers: ViewMaintainer.maximumWorkers)
+        } catch {
+            throw PhotoLibError.systemCall(name: error.call, path: configuration.views + "/" + CloneStaging.name.description, errno: error.errno)
         }
         views = ViewMaintainer(viewsRoot: viewsRoot, access: access, derivatives: derivatives, ownerUID: ownerUID, logger: logger,
-                               paths: (configuration.library, configuration.views), cloneStaging: staging)
+                               paths: (configuration.library, configuration.views), staging: staging, form: mode.form,
+                               home: ProcessIdentity.homeDirectory ?? "/")
+        let inboxes = self.inboxes
+        views.inboxOf = { inboxes.directory(of: $0) }
         if try store.read({ try $0.anyRules() }) { index.captureClock = CaptureClock(access: access) }
     }
 

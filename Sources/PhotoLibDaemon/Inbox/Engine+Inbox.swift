@@ -26,12 +26,15 @@ extension Engine {
     func syncInboxes() throws {
         let apps = try store.read { try $0.apps() }
         for (app, directory) in inboxes.sync(apps) { inboxWatcher.watch(app, directory) }
+        watchPictures(apps)
     }
 
     /// Handles what the inbox watcher found.
     func receive(_ arrival: InboxWatcher.Arrival) async {
         guard libraryAvailable else { return }  // the sweep after the library returns takes them
-        if arrival.app == InboxWatcher.everyInbox {
+        if arrival.pictures {
+            reconcilePictures()
+        } else if arrival.app == InboxWatcher.everyInbox {
             await sweepInboxes()
         } else if let name = arrival.name {
             await importEntry(name, of: arrival.app, onlyCreated: arrival.onlyCreated)

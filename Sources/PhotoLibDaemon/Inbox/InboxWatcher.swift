@@ -5,7 +5,8 @@ import PhotoLibCore
 import PhotoLibSystem
 import Synchronization
 
-/// Watches every app's inbox for files that are complete, on a thread of its own.
+/// Watches every app's inbox for files that are complete, and every Flatpak app's
+/// Pictures folder for any change the app makes there, on a thread of its own.
 ///
 /// A file counts once it is closed after writing or moved in (SPEC §3), as in
 /// the library. What it finds goes to `arrivals` in order; the engine takes
@@ -19,6 +20,8 @@ final class InboxWatcher: Sendable {
         /// Only created: a regular file may still be being written (its close
         /// follows), but a symlink, FIFO or hard link sends nothing more.
         var onlyCreated = false
+        /// The app's Flatpak Pictures folder changed: its view is reconciled (`takePicturesChanges`).
+        var pictures = false
     }
 
     /// Every inbox needs a sweep (events were lost).
@@ -30,6 +33,8 @@ final class InboxWatcher: Sendable {
     private let wakeup: Wakeup
     private let stopping = Atomic<Bool>(false)
     private let watches = Mutex<[Int32: AppID]>([:])
+    /// Watches of Flatpak Pictures folders, and the apps whose folder changed since the engine last looked.
+    private let pictures = Mutex<(watches: [Int32: AppID], changed: Set<AppID>)>(([:], []))
     private let logger: Logger
 
     init(logger: Logger) throws(SystemCallError) {
@@ -53,6 +58,31 @@ final class InboxWatcher: Sendable {
         }
     }
 
+    /// Watches a Flatpak app's Pictures folder for what the app writes, renames or deletes there;
+    /// a second call for the same app replaces the first.
+    func watchPictures(_ app: AppID, _ directory: FileDescriptor) {
+        // Not IN_CREATE: a file still being written is looked at once it is closed.
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE) | UInt32(IN_ONLYDIR)
+        do {
+            let wd = try inotify.addWatch(directory, mask: mask)
+            pictures.withLock { state in
+                for (old, id) in state.watches where id == app && old != wd { state.watches[old] = nil }
+                state.watches[wd] = app
+            }
+        } catch {
+            logger.error("Cannot watch the Pictures folder of \(app): \(error). What it saves there is taken in, and what it deletes put back, only at the next start; raise fs.inotify.max_user_watches.")
+        }
+    }
+
+    /// The apps whose Pictures folder changed since the last call. A burst of changes (the
+    /// daemon's own placing included) comes to one reconcile, and one more for what changed meanwhile.
+    func takePicturesChanges() -> Set<AppID> {
+        pictures.withLock { state in
+            defer { state.changed = [] }
+            return state.changed
+        }
+    }
+
     /// Asks for every inbox to be looked at now (at start, and after a lost event).
     func sweepAll() {
         continuation.yield(Arrival(app: Self.everyInbox, name: nil))
@@ -68,6 +98,15 @@ final class InboxWatcher: Sendable {
                     }
                     if event.mask & UInt32(IN_IGNORED) != 0 {
                         watches.withLock { _ = $0.removeValue(forKey: event.watch) }
+                        pictures.withLock { _ = $0.watches.removeValue(forKey: event.watch) }
+                        continue
+                    }
+                    let changed = pictures.withLock { state -> (app: AppID, first: Bool)? in
+                        guard let app = state.watches[event.watch] else { return nil }
+                        return (app, state.changed.insert(app).inserted)
+                    }
+                    if let changed {
+                        if changed.first { continuation.yield(Arrival(app: changed.app, name: nil, pictures: true)) }
                         continue
                     }
                     guard let app = watches.withLock({ $0[event.watch] }), let name = FileName(bytes: event.name) else { continue }

@@ -26,14 +26,14 @@ extension RequestRouter {
         AppInfo(
             app: record.id.rawValue, uid: record.uid, purpose: record.purpose,
             readWrite: record.readWrite.rawValue, addOnly: record.addOnly.rawValue,
-            view: record.path(under: configuration.views),
+            view: record.viewPath(views: configuration.views, home: ProcessIdentity.homeDirectory ?? "/"),
             endpoint: endpoints.path(of: record),
             inbox: record.path(under: configuration.inboxes),
             selectedAssets: try tx.selectedAssetRowIDs(record.id).count,
             selectedAlbums: try tx.selectedAlbums(record.id).count,
             readWriteEnd: try tx.authorizationEnd(record.id, access: .readWrite).map { ($0.endsAt, $0.returnsTo.rawValue) },
             addOnlyEnd: try tx.authorizationEnd(record.id, access: .addOnly).map { ($0.endsAt, $0.returnsTo.rawValue) },
-            location: record.location.rawValue)
+            location: record.location.rawValue, flatpak: record.flatpakPictures ? true : nil)
     }
 
     func locationPolicy(_ text: String?) throws -> LocationPolicy? {

@@ -125,7 +125,7 @@ struct RequestRouter: Sendable {
             let p = try params(AddAppParams.self, line)
             let app = try appID(p.app)
             let location = try locationPolicy(p.location) ?? .newAppDefault
-            let record = try await engine.addApp(app, uid: p.uid, purpose: p.purpose ?? "", location: location)
+            let record = try await engine.addApp(app, uid: p.uid, purpose: p.purpose ?? "", location: location, flatpak: p.flatpak ?? false)
             await endpoints.ensure(record)
             return reply(id, try store.read { try appInfo(record, $0) })
         case .setApp:

@@ -77,8 +77,10 @@ extension ViewMaintainer {
                         guard let cachedSource = album.map(access.directory) ?? derivatives.directory else { continue }
                         let sourceDirectory = try Directory.duplicate(cachedSource)
                         owned.append(sourceDirectory)
+                        let making = making(for: app)
                         jobs += sources.map {
-                            LinkJob(source: $0.source, sourceDirectory: sourceDirectory, entry: $0.entry, directory: directory, staging: cloneStaging)
+                            LinkJob(source: $0.source, sourceDirectory: sourceDirectory, entry: $0.entry, directory: directory,
+                                    staging: making.staging, orCopy: making.orCopy)
                         }
                     }
                     groups.append(LinkFlight.Group(app: app, directory: directory, jobs: jobs))

@@ -35,7 +35,7 @@ extension ViewMaintainer {
         -> (needsReconcile: Set<AppID>, pending: [(app: AppID, view: ViewDirectories, links: PendingLinks)]) {
         var needsReconcile: Set<AppID> = []
         var gathered: [(app: AppID, view: ViewDirectories, links: PendingLinks)] = []
-        for context in apps where context.app.layout != .empty {
+        for context in apps where context.app.heldLayout != .empty {
             let view: ViewDirectories
             do {
                 view = try openView(context.app)
@@ -71,10 +71,10 @@ extension ViewMaintainer {
             for (directoryPath, waiting) in byDirectory {
                 guard let directory = try view.directory(directoryPath, create: true) else { continue }
                 let links = waiting.map { (source: $0.source, entry: $0.entry) }
-                let outcomes = try link(links, in: directory)
+                let outcomes = try link(links, in: directory, app: app)
                 for (link, outcome) in zip(links, outcomes) where outcome != .linked {
                     // What cannot be linked now must not stay as it was.
-                    try removeUnless(link.entry, in: directory, holding: link.source.wanted(form), after: outcome)
+                    try removeUnless(link.entry, in: directory, holding: link.source.wanted(making(for: app).form), after: outcome)
                 }
             }
             return true

@@ -16,6 +16,8 @@ extension ViewMaintainer {
         let directory: FileDescriptor
         /// With clones, where each is made before it is renamed into the view.
         let staging: CloneStaging?
+        /// Copies where the filesystem cannot clone (a Flatpak Pictures folder: never a link).
+        var orCopy = false
         /// The entry is known not to hold its source now (a full reconcile's diff just said
         /// so): a clone need not look at it first.
         var knownStale = false
@@ -37,16 +39,19 @@ extension ViewMaintainer {
     static let maximumWorkers = 8
 
     /// Hardlinks an asset into a view directory so that a wrong entry is never visible.
-    func link(_ asset: LinkSource, as entry: FileName, in directory: FileDescriptor) throws -> LinkOutcome {
+    func link(_ asset: LinkSource, as entry: FileName, in directory: FileDescriptor, app: AppID) throws -> LinkOutcome {
         guard let sourceDirectory = sourceDirectory(of: asset) else { return .skipped }
-        return try record(Self.perform(worker: 0, LinkJob(source: asset, sourceDirectory: sourceDirectory, entry: entry, directory: directory, staging: cloneStaging),
+        let making = making(for: app)
+        return try record(Self.perform(worker: 0, LinkJob(source: asset, sourceDirectory: sourceDirectory, entry: entry, directory: directory,
+                                                          staging: making.staging, orCopy: making.orCopy),
                                        paths: paths, ownerUID: ownerUID, logger: logger), for: asset)
     }
 
     /// Links many entries, on every core when there are enough of them: linking is
     /// system calls on separate names, and one thread leaves the other core idle.
     /// Outcomes come back in the order of `links`.
-    func link(_ links: [(source: LinkSource, entry: FileName)], in directory: FileDescriptor, knownStale: Bool = false) throws -> [LinkOutcome] {
+    func link(_ links: [(source: LinkSource, entry: FileName)], in directory: FileDescriptor, app: AppID, knownStale: Bool = false) throws -> [LinkOutcome] {
+        let making = making(for: app)
         var outcomes = Array(repeating: LinkOutcome.skipped, count: links.count)
         // By source directory, each opened just before its links run: the library's descriptor
         // cache may close one it evicts, so none is held across another's lookup.
@@ -54,8 +59,8 @@ extension ViewMaintainer {
         for (album, indices) in groups {
             guard let sourceDirectory = album.map(access.directory) ?? derivatives.directory else { continue }
             let jobs = indices.map {
-                LinkJob(source: links[$0].source, sourceDirectory: sourceDirectory, entry: links[$0].entry, directory: directory, staging: cloneStaging,
-                        knownStale: knownStale)
+                LinkJob(source: links[$0].source, sourceDirectory: sourceDirectory, entry: links[$0].entry, directory: directory,
+                        staging: making.staging, orCopy: making.orCopy, knownStale: knownStale)
             }
             let attempts = perform(jobs)
             for (job, index) in indices.enumerated() { outcomes[index] = try record(attempts[job], for: links[index].source) }
@@ -213,7 +218,7 @@ extension ViewMaintainer {
         let made = FileName("clone-\(String(generator.next(), radix: 16))")!
         do {
             try FileClone.clone(source, as: made, in: staging, permissions: opened.permissions & 0o444,
-                                modificationTime: asset.stamp.modificationTime)
+                                modificationTime: asset.stamp.modificationTime, orCopy: job.orCopy)
         } catch {
             return linkFailed(error, asset, paths: paths, logger: logger)
         }

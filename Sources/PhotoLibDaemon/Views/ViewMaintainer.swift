@@ -28,14 +28,23 @@ final class ViewMaintainer {
     let paths: (library: String, views: String)
     /// Refusals the kernel gave while linking, by asset row, for the engine to record.
     var learnedRefusals: [Int64: LinkRefusal] = [:]
-    /// With clones (decided at start from the setting and the views' filesystem), where
-    /// each is made before it is renamed into its view; nil with hard links.
-    let cloneStaging: CloneStaging?
-    var form: ViewEntryForm { cloneStaging == nil ? .links : .clones }
+    /// Where clones and copies are made before each is renamed into its view.
+    let staging: CloneStaging
+    /// The form decided at start from the setting and the views' filesystem.
+    let form: ViewEntryForm
+    /// The owner's home, where a Flatpak app's Pictures folder is (`FlatpakPicturesFolder`).
+    let home: String
+    /// Apps whose view is their Flatpak Pictures folder, as last opened: their entries are
+    /// clones, or copies where the filesystem cannot clone, never links (SPEC §11).
+    var copyingApps: Set<AppID> = []
+    /// An app's open inbox, where what a limited Flatpak app saves in its Pictures folder is taken in.
+    var inboxOf: (AppID) -> FileDescriptor? = { _ in nil }
 
     init(viewsRoot: FileDescriptor, access: LibraryAccess, derivatives: DerivativeCatalog, ownerUID: UInt32, logger: Logger,
-         paths: (library: String, views: String), cloneStaging: CloneStaging? = nil) {
-        self.cloneStaging = cloneStaging
+         paths: (library: String, views: String), staging: CloneStaging, form: ViewEntryForm, home: String) {
+        self.staging = staging
+        self.form = form
+        self.home = home
         self.viewsRoot = viewsRoot
         self.ownerUID = ownerUID
         self.access = access
@@ -80,10 +89,44 @@ final class ViewMaintainer {
 
     // MARK: Whole views
 
-    /// Opens (creating) an app's view directory.
+    /// How an app's entries are made.
+    struct EntryMaking {
+        /// Where clones (or copies) are made; nil for hard links.
+        let staging: CloneStaging?
+        /// Copies where the filesystem cannot clone.
+        let orCopy: Bool
+        var form: ViewEntryForm { staging == nil ? .links : .clones }
+    }
+
+    func making(for app: AppID) -> EntryMaking {
+        if copyingApps.contains(app) { return EntryMaking(staging: staging, orCopy: true) }
+        return EntryMaking(staging: form == .clones ? staging : nil, orCopy: false)
+    }
+
+    /// Opens (creating) an app's view directory: its random name in the views, or its
+    /// Flatpak Pictures folder in the home, every step opened without following a link
+    /// (the app may put one there: `~/.var/app/APP` is its own to write).
     func openView(_ app: AppRecord) throws -> ViewDirectories {
-        try Directory.makeDirectory(app.viewName, in: viewsRoot, mode: 0o700)
-        return ViewDirectories(root: try Directory.open(app.viewName, in: viewsRoot))
+        if app.flatpakPictures { copyingApps.insert(app.id) } else { copyingApps.remove(app.id) }
+        guard app.flatpakPictures else {
+            try Directory.makeDirectory(app.viewName, in: viewsRoot, mode: 0o700)
+            return ViewDirectories(root: try Directory.open(app.viewName, in: viewsRoot))
+        }
+        var directory = try Directory.open(path: home)
+        do {
+            for component in FlatpakPicturesFolder.components(of: app.id) {
+                let name = FileName(component)!
+                // Flatpak makes ~/.var/app/APP 0755 itself; the Pictures folder is the owner's alone.
+                try Directory.makeDirectory(name, in: directory, mode: component == FlatpakPicturesFolder.persisted ? 0o700 : 0o755)
+                let next = try Directory.open(name, in: directory)
+                directory.close()
+                directory = next
+            }
+        } catch {
+            directory.close()
+            throw error
+        }
+        return ViewDirectories(root: directory)
     }
 
     /// Whether the app runs under a uid of its own (not the owner's, not root's, who can read everything anyway).
@@ -106,9 +149,14 @@ final class ViewMaintainer {
         }
     }
 
-    /// Removes an app's view directory entirely.
+    /// Removes an app's view directory entirely; a Flatpak Pictures folder is only emptied of
+    /// photolibd's entries (what the app saved there stays, the app's own).
     func removeView(_ app: AppRecord) throws {
-        try Directory.removeTree(app.viewName, in: viewsRoot)
+        guard app.flatpakPictures else { return try Directory.removeTree(app.viewName, in: viewsRoot) }
+        var emptied = app
+        emptied.readWrite = .denied
+        _ = try reconcile(emptied, libraryAvailable: false)
+        copyingApps.remove(app.id)
     }
 
     /// Removes view directories of apps that no longer exist, and views still
@@ -129,13 +177,22 @@ final class ViewMaintainer {
         try store.read { tx in try reconcile(app, index: index, tx: tx, libraryAvailable: libraryAvailable) }
     }
 
+    /// Empties a view without reading the store.
+    private func reconcile(_ app: AppRecord, libraryAvailable: Bool) throws -> Report {
+        let view = try openView(app)
+        var report = Report()
+        try sync(view.root, app: app, wanted: [:], sources: [:], report: &report)
+        return report
+    }
+
     private func reconcile(_ app: AppRecord, index: LibraryIndex, tx: StoreTransaction, libraryAvailable: Bool) throws -> Report {
         let view = try openView(app)
         restrictAccess(view.root, to: app)
+        let form = making(for: app.id).form
         var report = Report()
-        switch libraryAvailable ? app.layout : .empty {
+        switch libraryAvailable ? app.heldLayout : .empty {
         case .empty:
-            try sync(view.root, wanted: [:], sources: [:], report: &report)
+            try sync(view.root, app: app, wanted: [:], sources: [:], report: &report)
         case .limited:
             let policy = ViewPolicy(layout: .limited, selectedAssets: try tx.selectedAssetRowIDs(app.id),
                                     selectedAlbums: try tx.selectedAlbums(app.id), selectedRules: try tx.selectedRules(app.id),
@@ -151,7 +208,7 @@ final class ViewMaintainer {
                     sources[name] = source
                 }
             }
-            try sync(view.root, wanted: wanted, sources: sources, report: &report)
+            try sync(view.root, app: app, wanted: wanted, sources: sources, report: &report)
         case .full:
             var pending: [(AlbumTree.ID, FileDescriptor, RelativePath)] = [(AlbumTree.rootID, try Directory.duplicate(view.root), .root)]
             while let (album, directory, path) = pending.popLast() {
@@ -171,7 +228,7 @@ final class ViewMaintainer {
                 }
                 let children = index.albums.children(of: album)
                 for name in children.keys { wanted[name] = .directory }
-                try sync(directory, wanted: wanted, sources: sources, report: &report)
+                try sync(directory, app: app, wanted: wanted, sources: sources, report: &report)
                 for (name, child) in children {
                     do {
                         pending.append((child, try Directory.open(name, in: directory), path.appending(name)))
@@ -191,9 +248,10 @@ final class ViewMaintainer {
 
     /// Diffs one directory against what it should hold, and acts.
     private func sync(
-        _ directory: FileDescriptor, wanted: [FileName: ViewDiff<FileName>.Wanted],
+        _ directory: FileDescriptor, app: AppRecord, wanted: [FileName: ViewDiff<FileName>.Wanted],
         sources: [FileName: LinkSource], report: inout Report
     ) throws {
+        let form = making(for: app.id).form
         var present: [FileName: ViewDiff<FileName>.Present] = [:]
         let entries = try Directory.list(directory)
         // A clone is judged by its content stamp and link count too: each is looked at, on every core.
@@ -217,7 +275,8 @@ final class ViewMaintainer {
             case .symlink, .other: present[entry.name] = .other
             }
         }
-        let diff = ViewDiff(present: present, wanted: wanted)
+        var diff = ViewDiff(present: present, wanted: wanted)
+        if app.flatpakPictures { try keepWhatTheAppSaved(&diff, in: directory, app: app, present: present, wanted: wanted) }
         for name in diff.removeDirectories {
             try Directory.removeTree(name, in: directory)
             report.unlinked += 1
@@ -233,7 +292,7 @@ final class ViewMaintainer {
             try Directory.makeDirectory(name, in: directory, mode: ViewDirectories.subdirectoryMode)
         }
         let links = diff.linkFiles.compactMap { name in sources[name].map { (source: $0, entry: name) } }
-        for outcome in try link(links, in: directory, knownStale: true) {
+        for outcome in try link(links, in: directory, app: app.id, knownStale: true) {
             switch outcome {
             case .linked: report.linked += 1
             case .skipped, .refused: report.refused += 1

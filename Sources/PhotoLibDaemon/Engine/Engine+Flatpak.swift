@@ -1,0 +1,88 @@
+import Logging
+import PhotoLibCore
+import PhotoLibStore
+import PhotoLibSystem
+
+/// Installed Flatpak apps whose Pictures folder is their view (SPEC §11): the lines
+/// photolibd keeps in each one's user override.
+extension Engine {
+    var flatpakFiles: FlatpakFiles { FlatpakFiles(home: views.home) }
+
+    /// How the app reaches ~/Pictures with the person's own lines, photolibd's taken out.
+    func picturesReach(of app: AppID) throws -> (reach: PicturesReach, personsOverride: KeyFileText, recorded: PicturesOverride) {
+        let files = flatpakFiles
+        do {
+            var personal = try files.userOverride(of: app) ?? KeyFileText("")
+            let recorded = try store.read { try $0.picturesOverride(app) } ?? PicturesOverride()
+            recorded.revert(&personal)
+            let group = PicturesOverride.group
+            let layers = [try files.metadata(of: app), try files.systemOverride(of: app), personal].map { $0?.list("filesystems", in: group) ?? [] }
+            let reach = FlatpakFilesystems(layers: layers).reach(pictures: FlatpakPicturesFolder.persisted, home: views.home)
+            return (reach, personal, recorded)
+        } catch let error as SystemCallError {
+            throw PhotoLibError.flatpakOverrideFailed(app, path: files.userOverridesDirectory, errno: error.errno)
+        }
+    }
+
+    /// Refuses, before anything changes, a status that would limit an app whose grant reaches far more than photos.
+    func checkCanLimit(_ app: AppRecord, to status: AuthorizationStatus) throws {
+        guard app.flatpakPictures, FlatpakPicturesFolder.limits(status) else { return }
+        let reach = try picturesReach(of: app.id).reach
+        if !reach.broad.isEmpty { throw PhotoLibError.flatpakBroadAccess(app.id, grants: reach.broad) }
+    }
+
+    /// Puts photolibd's lines into the app's user override when its status limits it, and
+    /// takes exactly them out otherwise (`removing`: the app is being removed). The record of
+    /// what is added is stored before the file changes, so a crash between the two never leaves
+    /// lines photolibd would not know to remove. Takes effect when the app next starts.
+    func syncPicturesOverride(_ app: AppRecord, removing: Bool = false) throws {
+        guard app.flatpakPictures else { return }
+        var (reach, file, recorded) = try picturesReach(of: app.id)
+        var record = PicturesOverride()
+        if !removing, FlatpakPicturesFolder.limits(app.readWrite) {
+            record = PicturesOverride.apply(
+                PicturesOverride.wanted(reach: reach, pictures: FlatpakPicturesFolder.persisted, takeBroad: false), to: &file)
+        }
+        guard record != recorded else { return }
+        let merged = PicturesOverride(edits: recorded.edits + record.edits)
+        try store.write { try $0.setPicturesOverride(app.id, merged) }
+        do {
+            try flatpakFiles.writeUserOverride(of: app.id, file)
+        } catch {
+            throw PhotoLibError.flatpakOverrideFailed(app.id, path: flatpakFiles.userOverridesDirectory + "/" + app.id.rawValue, errno: error.errno)
+        }
+        try store.write { try $0.setPicturesOverride(app.id, record) }
+        logger.notice(record.edits.isEmpty
+            ? "Took photolibd's lines out of the Flatpak override of \(app.id): it reads its Pictures folder through its own permission from its next start."
+            : "The Flatpak override of \(app.id) now makes its Pictures folder its view, from its next start.")
+    }
+}
+
+extension Engine {
+    /// Watches the Pictures folder of every Flatpak app that has one (its view is not empty).
+    func watchPictures(_ apps: [AppRecord]) {
+        for app in apps where app.flatpakPictures && app.heldLayout != .empty {
+            do {
+                let view = try views.openView(app)
+                inboxWatcher.watchPictures(app.id, view.root)
+            } catch {
+                logger.error("Cannot open the Pictures folder of \(app.id) to watch it: \(error). What it saves there is taken in only at the next start.")
+            }
+        }
+    }
+
+    /// Brings the Pictures folders that changed back to their views: what an app saved is taken
+    /// in (limited) or kept, an entry it renamed, deleted or edited is put back (`SavedInPictures`).
+    func reconcilePictures() {
+        let changed = inboxWatcher.takePicturesChanges()
+        guard !changed.isEmpty, libraryAvailable else { return }
+        do {
+            for app in try store.read({ tx in try changed.compactMap { try tx.app($0) } }) where app.flatpakPictures {
+                _ = try views.reconcile(app, index: index, store: store, libraryAvailable: libraryAvailable)
+            }
+            try recordLearnedRefusals()
+        } catch {
+            logger.error("Cannot bring a Flatpak Pictures folder back to its view: \(error). It is tried again at its next change and at the next start.")
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Logging
+import PhotoLibCore
+import PhotoLibSystem
+
+// A Flatpak app's Pictures folder: what the app saved there is never removed (`SavedInPictures`).
+extension ViewMaintainer {
+    /// Narrows a diff of a Flatpak Pictures folder to photolibd's own entries, and takes
+    /// what a limited app saved into its inbox (the inbox watcher imports it from there).
+    func keepWhatTheAppSaved(_ diff: inout ViewDiff<FileName>, in directory: FileDescriptor, app: AppRecord,
+                             present: [FileName: ViewDiff<FileName>.Present], wanted: [FileName: ViewDiff<FileName>.Wanted]) throws {
+        let sorting = SavedInPictures.sort(unwanted: diff.unlinkFiles, present: present, wanted: wanted)
+        let replaced = diff.unlinkFiles.filter { wanted[$0] != nil }
+        diff.unlinkFiles = replaced + sorting.ours
+        diff.removeDirectories = []  // the app's own folders
+        guard !sorting.saved.isEmpty else { return }
+        guard app.layout == .limited, let inbox = inboxOf(app.id) else {
+            logger.info("Keeping \(sorting.saved.count) files \(app.id) saved in its Pictures folder there: it is not limited, so nothing it saves joins the library.")
+            return
+        }
+        for name in sorting.saved {
+            let placed = try Directory.renameToFreeName(name, in: directory, into: inbox) { attempt in
+                attempt == 1 ? name : FileName(bytes: Array("\(attempt)-".utf8) + name.bytes) ?? name
+            }
+            if let placed { logger.notice("\(app.id) saved \(name) in its Pictures folder: taken in through its inbox as \(placed).") }
+        }
+    }
+}

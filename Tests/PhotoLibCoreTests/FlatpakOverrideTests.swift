@@ -1,0 +1,105 @@
+import PhotoLibCore
+import Testing
+
+@Suite("Flatpak permissions and the Pictures override")
+struct FlatpakOverrideTests {
+    let home = "/home/ann"
+
+    func reach(_ layers: [[String]]) -> PicturesReach {
+        FlatpakFilesystems(layers: layers).reach(pictures: "Pictures", home: home)
+    }
+
+    @Test("what reaches ~/Pictures: the folder, inside it, or what holds it; nothing else")
+    func reaching() {
+        #expect(reach([["xdg-pictures:ro"]]) == PicturesReach(through: ["xdg-pictures"], broad: []))
+        #expect(reach([["xdg-pictures/Trips/", "~/Pictures"]]).through == ["xdg-pictures/Trips", "~/Pictures"])
+        #expect(reach([["home"]]) == PicturesReach(through: ["home"], broad: ["home"]))
+        #expect(reach([["host:ro", "/home", "/home/ann/Pictures/x"]]).broad == ["/home", "host"])
+        #expect(reach([["/home/ann/Pictures/x"]]).broad.isEmpty)
+        #expect(!reach([["xdg-download", "xdg-run/pipewire-0", "~/Picturesque", "/home/annie", "host-os", "xdg-pictures-not"]]).reaches)
+        #expect(reach([["~"]]).broad == ["~"])
+    }
+
+    @Test("later layers negate earlier grants and grant them back, as Flatpak merges them")
+    func layers() {
+        #expect(!reach([["xdg-pictures"], ["!xdg-pictures"]]).reaches)
+        #expect(reach([["xdg-pictures"], ["!xdg-pictures"], ["xdg-pictures:ro"]]).through == ["xdg-pictures"])
+        #expect(!reach([["home:ro"], [], ["!home"]]).reaches)
+    }
+
+    @Test("a sentence per kind of reach")
+    func sentences() {
+        #expect(reach([["xdg-pictures"]]).sentence == "Sees all your photos — its Flatpak permission (xdg-pictures).")
+        #expect(reach([["home"]]).sentence.hasPrefix("Sees your whole home folder"))
+        #expect(reach([]).sentence == "Cannot reach your photos.")
+    }
+
+    @Test("string lists read GLib's escapes and a missing last separator")
+    func lists() {
+        #expect(KeyFileText.listEntries("a;b\\;c;;d") == ["a", "b;c", "d"])
+        #expect(KeyFileText.listValue(["a", "b;c"]) == "a;b\\;c;")
+    }
+
+    @Test("limiting writes into a new file, and taking it back leaves no file's worth of lines")
+    func freshFile() {
+        var file = KeyFileText("")
+        let wanted = PicturesOverride.wanted(reach: reach([["xdg-pictures"]]), pictures: "Pictures", takeBroad: false)
+        let record = PicturesOverride.apply(wanted, to: &file)
+        #expect(file.text == "[Context]\nfilesystems=!xdg-pictures;\npersistent=Pictures;\n")
+        record.revert(&file)
+        #expect(file.isBlank)
+        #expect(file.text == "")
+    }
+
+    @Test("the person's lines stay byte for byte: comments, other groups, their own entries, no trailing separator")
+    func personsLines() {
+        let original = """
+            # mine
+            [Context]
+            filesystems = ~/Documents;xdg-pictures
+            shared=network;
+
+            [Environment]
+            FOO=bar
+
+            """
+        var file = KeyFileText(original)
+        let record = PicturesOverride.apply(
+            PicturesOverride.wanted(reach: reach([["xdg-pictures"]]), pictures: "Pictures", takeBroad: false), to: &file)
+        #expect(file.list("filesystems", in: "Context") == ["~/Documents", "xdg-pictures", "!xdg-pictures"])
+        #expect(file.list("persistent", in: "Context") == ["Pictures"])
+        #expect(file.value("FOO", in: "Environment") == "bar")
+        record.revert(&file)
+        #expect(file.text == original)
+    }
+
+    @Test("an entry the person wrote is theirs: not recorded, never removed")
+    func alreadyThere() {
+        var file = KeyFileText("[Context]\npersistent=Pictures;\n")
+        let record = PicturesOverride.apply(
+            PicturesOverride.wanted(reach: reach([["xdg-pictures"]]), pictures: "Pictures", takeBroad: false), to: &file)
+        #expect(record.edits.map(\.key) == ["filesystems"])
+        record.revert(&file)
+        #expect(file.text == "[Context]\npersistent=Pictures;\n")
+    }
+
+    @Test("a key edited since (flatpak override rewrote it) loses photolibd's entries alone")
+    func editedSince() {
+        var file = KeyFileText("[Context]\nfilesystems=~/Documents;\n")
+        let record = PicturesOverride.apply(
+            PicturesOverride.wanted(reach: reach([["xdg-pictures"]]), pictures: "Pictures", takeBroad: false), to: &file)
+        file.set("filesystems", in: "Context", to: "~/Documents;!xdg-pictures;xdg-download;")
+        record.revert(&file)
+        #expect(file.list("filesystems", in: "Context") == ["~/Documents", "xdg-download"])
+        #expect(file.value("persistent", in: "Context") == nil)
+    }
+
+    @Test("broad grants are negated only when the person confirms; paths inside Pictures always")
+    func broad() {
+        let reach = self.reach([["home", "xdg-pictures/Trips"]])
+        let unconfirmed = PicturesOverride.wanted(reach: reach, pictures: "Pictures", takeBroad: false)
+        #expect(unconfirmed[0].entries == ["!xdg-pictures", "!xdg-pictures/Trips"])
+        let confirmed = PicturesOverride.wanted(reach: reach, pictures: "Pictures", takeBroad: true)
+        #expect(confirmed[0].entries == ["!xdg-pictures", "!home", "!xdg-pictures/Trips"])
+    }
+}
