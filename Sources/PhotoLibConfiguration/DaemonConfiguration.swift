@@ -37,6 +37,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var reportWatchesOpens = true
     /// Whether view entries are hard links, reflink clones, or clones where the filesystem can.
     public var viewMode = ViewModeSetting.standard
+    /// Where installed Flatpak apps' Pictures folders are: the owner's home and Pictures folder
+    /// as xdg-user-dirs names it, read once at start (Flatpak reads it at each app's start).
+    public var flatpakPictures = FlatpakFiles.picturesFolder(home: ProcessIdentity.homeDirectory ?? "/")
 
     public init(library: String, views: String, state: String, socket: String,
                 namePolicy: AssetNamePolicy = .standard, libraryIsDefault: Bool = false) {

@@ -47,6 +47,14 @@ public struct FlatpakFiles: Sendable {
         try PrivateFiles.write(path, Array(file.text.utf8), mode: 0o644)
     }
 
+    /// The person's Pictures folder relative to `home`, from `$XDG_CONFIG_HOME/user-dirs.dirs`
+    /// (`UserDirectories`); an unreadable file counts as none, as GLib takes it.
+    public static func picturesFolder(home: String) -> FlatpakPicturesFolder {
+        let config = ProcessIdentity.environment("XDG_CONFIG_HOME") ?? home + "/.config"
+        let text = (try? PrivateFiles.read(config + "/user-dirs.dirs")).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) }
+        return FlatpakPicturesFolder(home: home, pictures: UserDirectories.pictures(in: text, home: home))
+    }
+
     private func readText(_ path: String) throws(SystemCallError) -> KeyFileText? {
         try PrivateFiles.read(path).map { KeyFileText(String(decoding: $0, as: UTF8.self)) }
     }

@@ -103,3 +103,16 @@ struct FlatpakOverrideTests {
         #expect(confirmed[0].entries == ["!xdg-pictures", "!home", "!xdg-pictures/Trips"])
     }
 }
+
+@Suite("The person's Pictures folder, as xdg-user-dirs names it")
+struct UserDirectoriesTests {
+    @Test("relative to the home, whatever its name; Pictures when unset; nil when it cannot be persisted")
+    func pictures() {
+        #expect(UserDirectories.pictures(in: "XDG_PICTURES_DIR=\"$HOME/Bilder\"\n", home: "/home/ann") == "Bilder")
+        #expect(UserDirectories.pictures(in: "# c\nXDG_DESKTOP_DIR=\"$HOME/Desktop\"\nXDG_PICTURES_DIR=\"/home/ann/Media/Photos/\"", home: "/home/ann") == "Media/Photos")
+        #expect(UserDirectories.pictures(in: nil, home: "/home/ann") == "Pictures")
+        #expect(UserDirectories.pictures(in: "XDG_PICTURES_DIR=\"$HOME/\"", home: "/home/ann") == nil)
+        #expect(UserDirectories.pictures(in: "XDG_PICTURES_DIR=\"/srv/photos\"", home: "/home/ann") == nil)
+        #expect(UserDirectories.pictures(in: "XDG_PICTURES_DIR=\"$HOME/../bob\"", home: "/home/ann") == nil)
+    }
+}

@@ -25,7 +25,7 @@ final class TemporaryViews {
             viewsRoot: views, access: LibraryAccess(root: try Directory.open(path: root + "/lib")),
             derivatives: try DerivativeCatalog(viewsRoot: views, checks: [:], logger: logger), ownerUID: getuid(), logger: logger,
             paths: (library: root + "/lib", views: root + "/views"),
-            staging: try CloneStaging.open(in: views, workers: 2), form: .links, home: root)
+            staging: try CloneStaging.open(in: views, workers: 2), form: .links, pictures: FlatpakPicturesFolder(home: root, pictures: "Pictures"))
     }
 
     deinit { try? FileManager.default.removeItem(atPath: root) }  // a leftover in /tmp is all a failure here costs

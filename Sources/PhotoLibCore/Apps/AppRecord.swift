@@ -37,9 +37,9 @@ public struct AppRecord: Sendable, Equatable {
         flatpakPictures && layout == .full ? .empty : layout
     }
 
-    /// Where the app's view is: its Flatpak Pictures folder under `home`, or its random name under `views`.
-    public func viewPath(views: String, home: String) -> String {
-        flatpakPictures ? FlatpakPicturesFolder.path(of: id, home: home) : path(under: views)
+    /// Where the app's view is: its Flatpak Pictures folder, or its random name under `views`.
+    public func viewPath(views: String, pictures: FlatpakPicturesFolder) -> String {
+        flatpakPictures ? pictures.path(of: id) : path(under: views)
     }
 
     /// The app's uid when it runs as a user of its own, who must be let into its

@@ -45,6 +45,8 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
     case flatpakNotInstalled(AppID, installations: [String])
     /// The app's Flatpak user override could not be read or written.
     case flatpakOverrideFailed(AppID, path: String, errno: Int32)
+    /// The person's Pictures folder (`XDG_PICTURES_DIR`) is not inside the home, where Flatpak can persist it.
+    case picturesOutsideHome(AppID, home: String)
 
     // Start-up and environment
     case libraryMissing(path: String)
@@ -96,6 +98,7 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .flatpakBroadAccess: "flatpakBroadAccess"
         case .flatpakNotInstalled: "flatpakNotInstalled"
         case .flatpakOverrideFailed: "flatpakOverrideFailed"
+        case .picturesOutsideHome: "picturesOutsideHome"
         case .invalidAssetID: "invalidAssetID"
         case .unknownAsset: "unknownAsset"
         case .notAnAsset: "notAnAsset"
@@ -178,6 +181,8 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
             "No Flatpak app \(app) is installed in \(installations.joined(separator: " or ")); check the ID with 'flatpak list --app'."
         case .flatpakOverrideFailed(let app, let path, let errno):
             "Cannot update the Flatpak override of \(app) at \(path): \(Self.describe(errno)). Check that the directory is yours and writable; nothing was changed for the app."
+        case .picturesOutsideHome(let app, let home):
+            "Your Pictures folder (XDG_PICTURES_DIR in ~/.config/user-dirs.dirs) is not inside \(home), so Flatpak cannot show \(app) a folder of its own in its place; set it to a folder inside your home (xdg-user-dirs-update --set PICTURES ~/Pictures) and restart photolibd."
         case .invalidAssetID(let text):
             "'\(text)' is neither an asset ID (16 characters, as 'photolibctl assets' prints) nor a path in the library."
         case .unknownAsset(let text):

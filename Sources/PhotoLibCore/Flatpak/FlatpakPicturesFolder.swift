@@ -1,15 +1,24 @@
-/// Where a Flatpak app's Pictures folder is kept on the host, and what its override
-/// must say for Flatpak to show it at `~/Pictures` in the sandbox.
-public enum FlatpakPicturesFolder {
-    /// The Pictures folder relative to the home, as `--persist` takes it.
-    public static let persisted = "Pictures"
+/// Where Flatpak apps' Pictures folders are kept on the host, and what each override must
+/// persist for Flatpak to show one where the app looks for its pictures.
+///
+/// `pictures` is the person's Pictures folder relative to the home (`UserDirectories`):
+/// Flatpak binds `~/.var/app/APP/<pictures>` at `~/<pictures>` in the sandbox, which is where
+/// `xdg-user-dir PICTURES` sends the app. Nil when that folder is not inside the home.
+public struct FlatpakPicturesFolder: Sendable, Equatable {
+    public var home: String
+    public var pictures: String?
 
-    /// The components under the home: `.var/app/ID/Pictures`, each opened without following a link.
-    public static func components(of app: AppID) -> [String] {
-        [".var", "app", app.rawValue, persisted]
+    public init(home: String, pictures: String?) {
+        self.home = home
+        self.pictures = pictures
     }
 
-    public static func path(of app: AppID, home: String) -> String {
+    /// The components under the home: `.var/app/ID/<pictures>`, each opened without following a link.
+    public func components(of app: AppID) -> [String] {
+        [".var", "app", app.rawValue] + (pictures ?? "Pictures").split(separator: "/").map(String.init)
+    }
+
+    public func path(of app: AppID) -> String {
         ([home] + components(of: app)).joined(separator: "/")
     }
 

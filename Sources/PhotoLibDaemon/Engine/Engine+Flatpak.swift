@@ -17,7 +17,7 @@ extension Engine {
             recorded.revert(&personal)
             let group = PicturesOverride.group
             let layers = [try files.metadata(of: app), try files.systemOverride(of: app), personal].map { $0?.list("filesystems", in: group) ?? [] }
-            let reach = FlatpakFilesystems(layers: layers).reach(pictures: FlatpakPicturesFolder.persisted, home: views.home)
+            let reach = FlatpakFilesystems(layers: layers).reach(pictures: views.pictures.pictures ?? "Pictures", home: views.home)
             return (reach, personal, recorded)
         } catch let error as SystemCallError {
             throw PhotoLibError.flatpakOverrideFailed(app, path: files.userOverridesDirectory, errno: error.errno)
@@ -27,6 +27,7 @@ extension Engine {
     /// Refuses, before anything changes, a status that would limit an app whose grant reaches far more than photos.
     func checkCanLimit(_ app: AppRecord, to status: AuthorizationStatus) throws {
         guard app.flatpakPictures, FlatpakPicturesFolder.limits(status) else { return }
+        guard views.pictures.pictures != nil else { throw PhotoLibError.picturesOutsideHome(app.id, home: views.home) }
         let reach = try picturesReach(of: app.id).reach
         if !reach.broad.isEmpty { throw PhotoLibError.flatpakBroadAccess(app.id, grants: reach.broad) }
     }
@@ -41,7 +42,7 @@ extension Engine {
         var record = PicturesOverride()
         if !removing, FlatpakPicturesFolder.limits(app.readWrite) {
             record = PicturesOverride.apply(
-                PicturesOverride.wanted(reach: reach, pictures: FlatpakPicturesFolder.persisted, takeBroad: false), to: &file)
+                PicturesOverride.wanted(reach: reach, pictures: views.pictures.pictures ?? "Pictures", takeBroad: false), to: &file)
         }
         guard record != recorded else { return }
         let merged = PicturesOverride(edits: recorded.edits + record.edits)

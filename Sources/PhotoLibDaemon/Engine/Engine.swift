@@ -120,7 +120,7 @@ actor Engine {
         }
         views = ViewMaintainer(viewsRoot: viewsRoot, access: access, derivatives: derivatives, ownerUID: ownerUID, logger: logger,
                                paths: (configuration.library, configuration.views), staging: staging, form: mode.form,
-                               home: ProcessIdentity.homeDirectory ?? "/")
+                               pictures: configuration.flatpakPictures)
         let inboxes = self.inboxes
         views.inboxOf = { inboxes.directory(of: $0) }
         if try store.read({ try $0.anyRules() }) { index.captureClock = CaptureClock(access: access) }

@@ -10,7 +10,7 @@ import PhotoLibStore
 extension Engine {
     /// Watches exactly the views of `apps`.
     func syncViewOpens(_ apps: [AppRecord]) {
-        viewOpens?.sync(Dictionary(apps.map { ($0.id, $0.viewPath(views: configuration.views, home: views.home)) },
+        viewOpens?.sync(Dictionary(apps.map { ($0.id, $0.viewPath(views: configuration.views, pictures: views.pictures)) },
                                    uniquingKeysWith: { first, _ in first }))
     }
 

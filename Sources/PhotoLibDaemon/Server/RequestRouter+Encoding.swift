@@ -26,7 +26,7 @@ extension RequestRouter {
         AppInfo(
             app: record.id.rawValue, uid: record.uid, purpose: record.purpose,
             readWrite: record.readWrite.rawValue, addOnly: record.addOnly.rawValue,
-            view: record.viewPath(views: configuration.views, home: ProcessIdentity.homeDirectory ?? "/"),
+            view: record.viewPath(views: configuration.views, pictures: configuration.flatpakPictures),
             endpoint: endpoints.path(of: record),
             inbox: record.path(under: configuration.inboxes),
             selectedAssets: try tx.selectedAssetRowIDs(record.id).count,

@@ -32,8 +32,9 @@ final class ViewMaintainer {
     let staging: CloneStaging
     /// The form decided at start from the setting and the views' filesystem.
     let form: ViewEntryForm
-    /// The owner's home, where a Flatpak app's Pictures folder is (`FlatpakPicturesFolder`).
-    let home: String
+    /// Where Flatpak apps' Pictures folders are, in the owner's home.
+    let pictures: FlatpakPicturesFolder
+    var home: String { pictures.home }
     /// Apps whose view is their Flatpak Pictures folder, as last opened: their entries are
     /// clones, or copies where the filesystem cannot clone, never links (SPEC §11).
     var copyingApps: Set<AppID> = []
@@ -41,10 +42,10 @@ final class ViewMaintainer {
     var inboxOf: (AppID) -> FileDescriptor? = { _ in nil }
 
     init(viewsRoot: FileDescriptor, access: LibraryAccess, derivatives: DerivativeCatalog, ownerUID: UInt32, logger: Logger,
-         paths: (library: String, views: String), staging: CloneStaging, form: ViewEntryForm, home: String) {
+         paths: (library: String, views: String), staging: CloneStaging, form: ViewEntryForm, pictures: FlatpakPicturesFolder) {
         self.staging = staging
         self.form = form
-        self.home = home
+        self.pictures = pictures
         self.viewsRoot = viewsRoot
         self.ownerUID = ownerUID
         self.access = access
@@ -114,10 +115,11 @@ final class ViewMaintainer {
         }
         var directory = try Directory.open(path: home)
         do {
-            for component in FlatpakPicturesFolder.components(of: app.id) {
+            let components = pictures.components(of: app.id)
+            for (step, component) in components.enumerated() {
                 let name = FileName(component)!
                 // Flatpak makes ~/.var/app/APP 0755 itself; the Pictures folder is the owner's alone.
-                try Directory.makeDirectory(name, in: directory, mode: component == FlatpakPicturesFolder.persisted ? 0o700 : 0o755)
+                try Directory.makeDirectory(name, in: directory, mode: step == components.count - 1 ? 0o700 : 0o755)
                 let next = try Directory.open(name, in: directory)
                 directory.close()
                 directory = next
