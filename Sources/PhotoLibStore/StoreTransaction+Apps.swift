@@ -82,6 +82,12 @@ extension StoreTransaction {
         return record
     }
 
+    /// Whether some library file was last modified at exactly this time (nanoseconds): how a
+    /// Flatpak Pictures folder's copies, which keep their original's time, are told from the app's files.
+    public func isMemberModificationTime(_ time: Int64) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM member WHERE mtime = ?)", arguments: [time]) ?? false
+    }
+
     /// What photolibd added to an app's Flatpak user override, to be removed exactly; nil when nothing.
     public func picturesOverride(_ id: AppID) throws -> PicturesOverride? {
         guard let text = try String.fetchOne(db, sql: "SELECT picturesOverride FROM app WHERE id = ?", arguments: [id.rawValue]) else { return nil }

@@ -116,3 +116,30 @@ struct UserDirectoriesTests {
         #expect(UserDirectories.pictures(in: "XDG_PICTURES_DIR=\"$HOME/../bob\"", home: "/home/ann") == nil)
     }
 }
+
+@Suite("What a Flatpak app saved in its Pictures folder")
+struct SavedInPicturesTests {
+    typealias Diff = ViewDiff<String>
+    let libraryTime: Int64 = 1_700_000_000_123_456_789
+
+    func file(_ inode: UInt64, size: Int64 = 10, time: Int64, links: UInt64 = 1) -> Diff.Present {
+        .file(PresentFile(inode: inode, stamp: ContentStamp(size: size, modificationTime: time), linkCount: links))
+    }
+
+    @Test("photolibd's own copies go, renamed or no longer wanted; the app's files, folders and links stay its own")
+    func sorting() {
+        let wanted: [String: Diff.Wanted] = ["a.jpg": .file(.clone(source: 1, stamp: ContentStamp(size: 10, modificationTime: libraryTime)))]
+        let present: [String: Diff.Present] = [
+            "a.jpg": file(20, time: 5),  // edited in place: replaced, not sorted here
+            "renamed.jpg": file(21, time: libraryTime),  // an entry the app renamed
+            "old.jpg": file(22, size: 99, time: libraryTime + 7),  // an entry of a photo no longer selected
+            "saved.jpg": file(23, time: 1_700_000_999_000_000_001),  // what the app wrote
+            "linked.jpg": file(24, time: libraryTime, links: 2),  // not a copy of photolibd's
+            "Folder": .directory, "link": .other,
+        ]
+        let times: Set<Int64> = [libraryTime, libraryTime + 7]
+        let sorting = SavedInPictures.sort(unwanted: Array(present.keys), present: present, wanted: wanted) { times.contains($0) }
+        #expect(Set(sorting.ours) == ["renamed.jpg", "old.jpg"])
+        #expect(Set(sorting.saved) == ["saved.jpg", "linked.jpg"])
+    }
+}

@@ -75,7 +75,7 @@ extension Engine {
         }
         // The person's tools take down prompts for an app that is gone.
         hub.publish(try withdrawn.map { try journal.requestEvent($0, purpose: removed.purpose, state: .cancelled, answer: nil) })
-        try views.removeView(removed)
+        try views.removeView(removed, index: index, store: store)
         collectDerivatives()
         try syncInboxes()
         syncViewOpens(try store.read { try $0.apps() })

@@ -1,5 +1,6 @@
 import Logging
 import PhotoLibCore
+import PhotoLibStore
 import PhotoLibSystem
 
 // A Flatpak app's Pictures folder: what the app saved there is never removed (`SavedInPictures`).
@@ -7,8 +8,11 @@ extension ViewMaintainer {
     /// Narrows a diff of a Flatpak Pictures folder to photolibd's own entries, and takes
     /// what a limited app saved into its inbox (the inbox watcher imports it from there).
     func keepWhatTheAppSaved(_ diff: inout ViewDiff<FileName>, in directory: FileDescriptor, app: AppRecord,
-                             present: [FileName: ViewDiff<FileName>.Present], wanted: [FileName: ViewDiff<FileName>.Wanted]) throws {
-        let sorting = SavedInPictures.sort(unwanted: diff.unlinkFiles, present: present, wanted: wanted)
+                             present: [FileName: ViewDiff<FileName>.Present], wanted: [FileName: ViewDiff<FileName>.Wanted],
+                             tx: StoreTransaction) throws {
+        let sorting = try SavedInPictures.sort(unwanted: diff.unlinkFiles, present: present, wanted: wanted) {
+            try tx.isMemberModificationTime($0)
+        }
         let replaced = diff.unlinkFiles.filter { wanted[$0] != nil }
         diff.unlinkFiles = replaced + sorting.ours
         diff.removeDirectories = []  // the app's own folders

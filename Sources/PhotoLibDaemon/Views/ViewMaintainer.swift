@@ -153,11 +153,11 @@ final class ViewMaintainer {
 
     /// Removes an app's view directory entirely; a Flatpak Pictures folder is only emptied of
     /// photolibd's entries (what the app saved there stays, the app's own).
-    func removeView(_ app: AppRecord) throws {
+    func removeView(_ app: AppRecord, index: LibraryIndex, store: Store) throws {
         guard app.flatpakPictures else { return try Directory.removeTree(app.viewName, in: viewsRoot) }
         var emptied = app
         emptied.readWrite = .denied
-        _ = try reconcile(emptied, libraryAvailable: false)
+        _ = try reconcile(emptied, index: index, store: store, libraryAvailable: false)
         copyingApps.remove(app.id)
     }
 
@@ -179,14 +179,6 @@ final class ViewMaintainer {
         try store.read { tx in try reconcile(app, index: index, tx: tx, libraryAvailable: libraryAvailable) }
     }
 
-    /// Empties a view without reading the store.
-    private func reconcile(_ app: AppRecord, libraryAvailable: Bool) throws -> Report {
-        let view = try openView(app)
-        var report = Report()
-        try sync(view.root, app: app, wanted: [:], sources: [:], report: &report)
-        return report
-    }
-
     private func reconcile(_ app: AppRecord, index: LibraryIndex, tx: StoreTransaction, libraryAvailable: Bool) throws -> Report {
         let view = try openView(app)
         restrictAccess(view.root, to: app)
@@ -194,7 +186,7 @@ final class ViewMaintainer {
         var report = Report()
         switch libraryAvailable ? app.heldLayout : .empty {
         case .empty:
-            try sync(view.root, app: app, wanted: [:], sources: [:], report: &report)
+            try sync(view.root, app: app, wanted: [:], sources: [:], tx: tx, report: &report)
         case .limited:
             let policy = ViewPolicy(layout: .limited, selectedAssets: try tx.selectedAssetRowIDs(app.id),
                                     selectedAlbums: try tx.selectedAlbums(app.id), selectedRules: try tx.selectedRules(app.id),
@@ -210,7 +202,7 @@ final class ViewMaintainer {
                     sources[name] = source
                 }
             }
-            try sync(view.root, app: app, wanted: wanted, sources: sources, report: &report)
+            try sync(view.root, app: app, wanted: wanted, sources: sources, tx: tx, report: &report)
         case .full:
             var pending: [(AlbumTree.ID, FileDescriptor, RelativePath)] = [(AlbumTree.rootID, try Directory.duplicate(view.root), .root)]
             while let (album, directory, path) = pending.popLast() {
@@ -230,7 +222,7 @@ final class ViewMaintainer {
                 }
                 let children = index.albums.children(of: album)
                 for name in children.keys { wanted[name] = .directory }
-                try sync(directory, app: app, wanted: wanted, sources: sources, report: &report)
+                try sync(directory, app: app, wanted: wanted, sources: sources, tx: tx, report: &report)
                 for (name, child) in children {
                     do {
                         pending.append((child, try Directory.open(name, in: directory), path.appending(name)))
@@ -251,7 +243,7 @@ final class ViewMaintainer {
     /// Diffs one directory against what it should hold, and acts.
     private func sync(
         _ directory: FileDescriptor, app: AppRecord, wanted: [FileName: ViewDiff<FileName>.Wanted],
-        sources: [FileName: LinkSource], report: inout Report
+        sources: [FileName: LinkSource], tx: StoreTransaction, report: inout Report
     ) throws {
         let form = making(for: app.id).form
         var present: [FileName: ViewDiff<FileName>.Present] = [:]
@@ -278,7 +270,7 @@ final class ViewMaintainer {
             }
         }
         var diff = ViewDiff(present: present, wanted: wanted)
-        if app.flatpakPictures { try keepWhatTheAppSaved(&diff, in: directory, app: app, present: present, wanted: wanted) }
+        if app.flatpakPictures { try keepWhatTheAppSaved(&diff, in: directory, app: app, present: present, wanted: wanted, tx: tx) }
         for name in diff.removeDirectories {
             try Directory.removeTree(name, in: directory)
             report.unlinked += 1

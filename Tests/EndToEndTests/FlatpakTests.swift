@@ -1,0 +1,172 @@
+import Foundation
+import Glibc
+import PhotoLibProtocol
+import Testing
+
+/// SPEC §11 with a real Flatpak: an installed app, run with `flatpak run` by the library's
+/// owner, finds exactly its selection where it looks for pictures, and nothing it does there
+/// reaches an original.
+@Suite("Installed Flatpak apps", .serialized)
+struct FlatpakTests {
+    static let hello = "org.test.Hello"
+    /// The person's own override lines, to be kept byte for byte.
+    static let personsOverride = "# mine: downloads for Hello\n[Context]\nfilesystems = xdg-download;\n"
+
+    /// A library of three photos and a private album, run by its owner, with the test apps installed.
+    func started() async throws -> (RunningDaemon, FlatpakUser, originals: [String: Data]) {
+        let library = try TestLibrary(owner: try TestOwner())
+        let photo = try Self.realJPEG(in: library.root)
+        for name in ["Trip/IMG_1.jpg", "Trip/IMG_2.jpg", "Trip/IMG_3.jpg"] {
+            try library.copy(photo, to: name)
+            // Each its own bytes, so a copy is told from another.
+            let handle = FileHandle(forWritingAtPath: library.path(name))!
+            handle.seekToEndOfFile()
+            handle.write(Data(name.utf8))
+            try handle.close()
+        }
+        try library.write("Private/secret.jpg", contents: "secret")
+        let user = try FlatpakUser(library, installing: FlatpakRepository.apps.map(\.id))
+        try user.writeFile(".local/share/flatpak/overrides/" + Self.hello, Self.personsOverride)
+        let daemon = try RunningDaemon(library)
+        try await daemon.start(environment: ["XDG_CONFIG_HOME": user.home + "/.config", "XDG_DATA_HOME": user.home + "/.local/share"])
+        var originals: [String: Data] = [:]
+        for name in ["Trip/IMG_1.jpg", "Trip/IMG_2.jpg", "Trip/IMG_3.jpg", "Private/secret.jpg"] {
+            originals[name] = FileManager.default.contents(atPath: library.path(name))
+        }
+        return (daemon, user, originals)
+    }
+
+    /// A small real JPEG (libvips), so the inbox takes one the app saves.
+    static func realJPEG(in directory: String, name: String = "made.jpg") throws -> String {
+        let path = directory + "/" + name
+        let result = try run("/usr/bin/vips", ["black", path, "16", "16"])
+        guard result.status == 0 else { throw TestFailure("vips black failed: \(result.stderr)") }
+        return path
+    }
+
+    func entries(_ folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }
+
+    func contents(_ folder: String) -> [Data] {
+        entries(folder).compactMap { FileManager.default.contents(atPath: folder + "/" + $0) }.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    func expectOriginalsIntact(_ daemon: RunningDaemon, _ originals: [String: Data]) {
+        for (name, bytes) in originals {
+            #expect(FileManager.default.contents(atPath: daemon.library.path(name)) == bytes, "\(name) is byte for byte what it was")
+        }
+    }
+
+    @Test("Selected Photos: the app finds exactly its selection where it looks for pictures, live; nothing it does there reaches an original; None and Full Access")
+    func selectedPhotos() async throws {
+        let (daemon, user, originals) = try await started()
+        defer { daemon.stop(); user.stopSessionHelpers() }
+        let app = Self.hello
+        let folder = user.picturesFolder(app)
+        let overridePath = user.overrides + "/" + app
+
+        let added = try daemon.ok("app", "add", app, "--flatpak")
+        #expect(added.contains("Flatpak app \(app)"))
+        // Not yet decided: the app keeps its own access, and the person's override is untouched.
+        #expect(try String(contentsOfFile: overridePath, encoding: .utf8) == Self.personsOverride)
+        var seen = try await user.runApp(app, "ls -A \"$(xdg-user-dir PICTURES)\"")
+        #expect(seen.split(separator: "\n").sorted() == ["Private", "Trip"], "\(seen)")
+
+        try daemon.ok("authorize", app, "limited")
+        try daemon.ok("select", app, "Trip/IMG_1.jpg", "Trip/IMG_3.jpg")
+        let override = try String(contentsOfFile: overridePath, encoding: .utf8)
+        #expect(override == "# mine: downloads for Hello\n[Context]\nfilesystems=xdg-download;!xdg-pictures;\npersistent=lib;\n", "\(override)")
+        #expect(entries(folder).count == 2)
+
+        // Where the app looks (xdg-user-dir PICTURES, ~/lib): exactly the selection, by content.
+        seen = try await user.runApp(app, "P=$(xdg-user-dir PICTURES); echo \"$P\"; ls -A \"$P\"; ls -A ~/lib | wc -l; cat \"$P\"/* | wc -c")
+        let lines = seen.split(separator: "\n").map(String.init)
+        #expect(lines.first == user.home + "/lib", "\(seen)")
+        #expect(Array(lines.dropFirst().prefix(2)).sorted() == entries(folder), "\(seen)")
+        #expect(lines.dropFirst(3).first == "2", "\(seen)")
+        let selectedBytes = [originals["Trip/IMG_1.jpg"]!, originals["Trip/IMG_3.jpg"]!]
+        #expect(lines.last == String(selectedBytes.map(\.count).reduce(0, +)), "\(seen)")
+        #expect(contents(folder) == selectedBytes.sorted { $0.lexicographicallyPrecedes($1) })
+        // Copies or clones, never the originals' inodes.
+        for name in entries(folder) {
+            var st = stat()
+            stat(folder + "/" + name, &st)
+            #expect(st.st_nlink == 1)
+            #expect(!["Trip/IMG_1.jpg", "Trip/IMG_3.jpg"].contains { daemon.library.inode(daemon.library.path($0)) == UInt64(st.st_ino) })
+        }
+
+        // A running app sees a selection edit.
+        let marker = user.home + "/.var/app/\(app)/started"
+        let waiting = try user.startApp(app, """
+            P=$(xdg-user-dir PICTURES); touch ~/.var/app/\(app)/started
+            for ((i = 0; i < 600; i++)); do [ "$(ls -A "$P" | wc -l)" = 3 ] && { echo seen; exit 0; }; sleep 0.1; done; exit 1
+            """, output: user.home + "/running-app.log")
+        try await waitUntil("the running app to start", while: waiting) { FileManager.default.fileExists(atPath: marker) }
+        try daemon.ok("select", app, "Trip/IMG_2.jpg")
+        #expect(await waiting.exited(timeout: 90) == 0, "\(waiting.ending)")
+        user.stopSessionHelpers()
+        let shared = entries(folder)
+        #expect(shared.count == 3)
+
+        // Everything an app can do to its Pictures folder: chmod (its entries are read-only, but its own), append,
+        // truncate, rename, delete, and save a photo.
+        try FileManager.default.copyItem(atPath: try Self.realJPEG(in: user.home, name: "saved-src.jpg"), toPath: user.home + "/.var/app/\(app)/saved-src.jpg")
+        try user.owner.own(user.home + "/.var/app/\(app)/saved-src.jpg")
+        let (a, b, c) = (shared[0], shared[1], shared[2])
+        let tampered = try await user.runApp(app, """
+            cd "$(xdg-user-dir PICTURES)" && chmod 666 \(a) \(b) \(c) && echo appended >> \(a) && truncate -s 0 \(b) && mv \(c) renamed.jpg \
+              && rm \(b) && cp ~/.var/app/\(app)/saved-src.jpg saved.jpg && echo done
+            """)
+        #expect(tampered.contains("done"), "\(tampered)")
+        expectOriginalsIntact(daemon, originals)
+        // The folder comes back to the selection, and what the app saved joins the library and its selection.
+        try await waitUntil("the Pictures folder to hold the selection and the saved photo again") {
+            FileManager.default.fileExists(atPath: daemon.library.path("Imported/\(app)/saved.jpg")) && entries(folder).count == 4
+                && Set(shared).isSubset(of: entries(folder)) && !entries(folder).contains("renamed.jpg")
+        }
+        let selectedAll = ["Trip/IMG_1.jpg", "Trip/IMG_2.jpg", "Trip/IMG_3.jpg"].map { originals[$0]! }
+        let now = contents(folder)
+        for bytes in selectedAll { #expect(now.contains(bytes)) }
+        #expect(FileManager.default.contents(atPath: daemon.library.path("Imported/\(app)/saved.jpg"))
+                == FileManager.default.contents(atPath: user.home + "/saved-src.jpg"))
+        expectOriginalsIntact(daemon, originals)
+        #expect(!now.contains(originals["Private/secret.jpg"]!))
+
+        // None: nothing.
+        try daemon.ok("authorize", app, "denied")
+        #expect(entries(folder).isEmpty)
+        seen = try await user.runApp(app, "ls -A \"$(xdg-user-dir PICTURES)\" | wc -l")
+        #expect(seen.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(seen)")
+
+        // Full Access: the app's own permission, and the person's override as they wrote it.
+        try daemon.ok("authorize", app, "authorized")
+        #expect(try String(contentsOfFile: overridePath, encoding: .utf8) == Self.personsOverride)
+        seen = try await user.runApp(app, "ls -A \"$(xdg-user-dir PICTURES)\"")
+        #expect(seen.split(separator: "\n").sorted() == ["Imported", "Private", "Trip"], "\(seen)")
+        #expect(entries(folder).isEmpty, "Full Access copies nothing into the app's folder")
+
+        // Removing the app leaves the person's override as it was.
+        try daemon.ok("authorize", app, "limited")
+        try daemon.ok("app", "remove", app)
+        #expect(try String(contentsOfFile: overridePath, encoding: .utf8) == Self.personsOverride)
+        expectOriginalsIntact(daemon, originals)
+    }
+
+    @Test("an app whose permission is its whole home is not limited until the person can confirm; one not installed is refused")
+    func broadAndMissing() async throws {
+        let (daemon, user, _) = try await started()
+        defer { daemon.stop(); user.stopSessionHelpers() }
+        try daemon.ok("app", "add", "org.test.Home", "--flatpak")
+        let refused = try daemon.ctl("authorize", "org.test.Home", "limited")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("'home'") && refused.stderr.contains("Full Access"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: user.overrides + "/org.test.Home"))
+        let apps = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        #expect(apps.first { $0.app == "org.test.Home" }?.readWrite == "notDetermined")
+
+        let missing = try daemon.ctl("app", "add", "org.test.Missing", "--flatpak")
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("No Flatpak app org.test.Missing is installed"), "\(missing.stderr)")
+    }
+}
