@@ -5,6 +5,7 @@ public enum Method: String, CaseIterable, Sendable {
     case assets
     case albums
     case apps
+    case installedApps = "apps.installed"
     case addApp = "app.add"
     case removeApp = "app.remove"
     case setApp = "app.set"

@@ -1,3 +1,4 @@
+import Glibc
 public import PhotoLibCore
 
 /// The files Flatpak keeps about an installed app: its manifest's permissions (the
@@ -57,5 +58,72 @@ public struct FlatpakFiles: Sendable {
 
     private func readText(_ path: String) throws(SystemCallError) -> KeyFileText? {
         try PrivateFiles.read(path).map { KeyFileText(String(decoding: $0, as: UTF8.self)) }
+    }
+}
+
+extension FlatpakFiles {
+    /// What one installation says of an app: its manifest's permissions, its exported
+    /// .desktop entry and icon file.
+    public struct Deployment: Sendable {
+        public var id: AppID
+        public var installation: InstalledFlatpakApp.Installation
+        public var metadata: KeyFileText
+        public var desktop: KeyFileText?
+        public var iconFile: String?
+    }
+
+    /// Every app of both installations, the user's first (as `flatpak run` prefers it), an app in
+    /// both once. An installation that is not there holds none; one that cannot be read is an error.
+    public func deployments() throws(SystemCallError) -> [Deployment] {
+        var found: [Deployment] = []
+        var seen: Set<AppID> = []
+        for (root, installation) in [(userDirectory, InstalledFlatpakApp.Installation.user), (systemDirectory, .system)] {
+            let apps: FileDescriptor
+            do {
+                apps = try Directory.open(path: root + "/app")
+            } catch where error.isNotFound {
+                continue
+            }
+            defer { apps.close() }
+            for entry in try Directory.list(apps) {
+                guard let id = AppID(String(decoding: entry.name.bytes, as: UTF8.self)), !seen.contains(id) else { continue }
+                let active = root + "/app/" + id.rawValue + "/current/active"
+                // Not deployed (being installed, or removed but for its data): not an installed app.
+                guard let metadata = try readText(active + "/metadata") else { continue }
+                seen.insert(id)
+                let export = active + "/export/share"
+                found.append(Deployment(
+                    id: id, installation: installation, metadata: metadata,
+                    desktop: try readText(export + "/applications/" + id.rawValue + ".desktop"),
+                    iconFile: InstalledFlatpakApp.iconCandidates.lazy.flatMap { size in
+                        ["png", "svg"].map { export + "/icons/hicolor/" + size + "/apps/" + id.rawValue + "." + $0 }
+                    }.first { PathInspection.status($0)?.kind == .regular }))
+            }
+        }
+        return found
+    }
+
+    /// The apps running now, as `flatpak ps` finds them: each instance under
+    /// `$XDG_RUNTIME_DIR/.flatpak` whose sandbox process lives.
+    public static func runningApps(runtimeDirectory: String?) -> Set<AppID> {
+        guard let runtimeDirectory, let instances = try? Directory.open(path: runtimeDirectory + "/.flatpak") else { return [] }
+        defer { instances.close() }
+        var running: Set<AppID> = []
+        for entry in (try? Directory.list(instances)) ?? [] where entry.kind == .directory || entry.kind == .unknown {
+            let instance = runtimeDirectory + "/.flatpak/" + String(decoding: entry.name.bytes, as: UTF8.self)
+            guard let info = (try? PrivateFiles.read(instance + "/info")).flatMap({ $0 }),
+                  let id = KeyFileText(String(decoding: info, as: UTF8.self)).value("name", in: "Application").flatMap(AppID.init),
+                  let bwrap = (try? PrivateFiles.read(instance + "/bwrapinfo.json")).flatMap({ $0 }),
+                  let pid = childPID(inBwrapInfo: String(decoding: bwrap, as: UTF8.self)), kill(pid, 0) == 0 || errno == EPERM else { continue }
+            running.insert(id)
+        }
+        return running
+    }
+
+    /// `"child-pid": 1234` from bubblewrap's `--info-fd` output.
+    static func childPID(inBwrapInfo text: String) -> Int32? {
+        guard let key = text.firstRange(of: "\"child-pid\"") else { return nil }
+        let digits = text[key.upperBound...].drop { !$0.isNumber }.prefix { $0.isNumber }
+        return Int32(digits)
     }
 }

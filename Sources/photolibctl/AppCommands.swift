@@ -118,17 +118,43 @@ struct AppCommand: ParsableCommand {
 }
 
 struct AppsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "apps", abstract: "List registered apps and their authorizations.")
+    static let configuration = CommandConfiguration(
+        commandName: "apps", abstract: "List registered apps and their authorizations, and installed Flatpak apps that can reach your photos.",
+        discussion: """
+            A Flatpak app is shown by the name of its .desktop file. Installed Flatpak apps that can reach \
+            your Pictures folder through their own permission are listed after the registered apps, with \
+            what they can reach: 'photolibctl authorize APP limited' (or denied) limits one by its ID from \
+            its next start. With --installed, every installed Flatpak app is listed.
+            """)
+
+    @Flag(help: "List the installed Flatpak apps (user and system installations) instead, each with what it can reach.")
+    var installed = false
 
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: JSONOption
 
     func run() throws {
-        let result = try connection.withConnection { try $0.call(.apps, NoParams(), returning: AppsResult.self) }
+        let (result, flatpaks) = try connection.withConnection { connection in
+            (try connection.call(.apps, NoParams(), returning: AppsResult.self),
+             try connection.call(.installedApps, NoParams(), returning: InstalledAppsResult.self).apps)
+        }
+        if installed {
+            if output.json { return Output.json(flatpaks) }
+            return Output.table(["NAME", "APP", "INSTALLATION", "WHAT IT CAN REACH"], flatpaks.map { app in
+                [app.name, app.app, app.installation, app.registered ? "Registered: see 'photolibctl apps'." : app.reach]
+            })
+        }
         if output.json { return Output.json(result.apps) }
-        Output.table(["APP", "UID", "READ-WRITE", "ADD-ONLY", "LOCATION", "SELECTED", "VIEW"], result.apps.map { app in
-            [app.app, String(app.uid), app.readWrite, app.addOnly, app.location, "\(Output.count(app.selectedAssets, "asset")), \(Output.count(app.selectedAlbums, "album"))", app.view]
+        let names = Dictionary(flatpaks.map { ($0.app, $0.name) }, uniquingKeysWith: { first, _ in first })
+        Output.table(["APP", "NAME", "UID", "READ-WRITE", "ADD-ONLY", "LOCATION", "SELECTED", "VIEW"], result.apps.map { app in
+            [app.app, names[app.app] ?? "-", String(app.uid), app.readWrite, app.addOnly, app.location,
+             "\(Output.count(app.selectedAssets, "asset")), \(Output.count(app.selectedAlbums, "album"))", app.view]
         })
+        let unregistered = flatpaks.filter { !$0.registered && $0.reachesPictures }
+        guard !unregistered.isEmpty else { return }
+        print("")
+        print("Installed Flatpak apps that see your photos through their own permission (limit one with 'photolibctl authorize APP limited'):")
+        Output.table(["NAME", "APP", "WHAT IT CAN REACH"], unregistered.map { [$0.name, $0.app, $0.reach] })
     }
 }
 

@@ -33,10 +33,22 @@ struct AuthorizeCommand: ParsableCommand {
         let status = AuthorizationStatus(spelling: self.status)!
         let level = AccessLevel(spelling: access)!
         let params = AuthorizeParams(app: app, status: status.rawValue, access: level.rawValue, forSeconds: try end.seconds, until: try end.untilSeconds)
-        let info = try connection.withConnection { try $0.call(.authorize, params, returning: AppInfo.self) }
+        let (info, flatpak) = try connection.withConnection { connection in
+            let info = try connection.call(.authorize, params, returning: AppInfo.self)
+            let flatpak = info.flatpak == true
+                ? try connection.call(.installedApps, NoParams(), returning: InstalledAppsResult.self).apps.first { $0.app == info.app } : nil
+            return (info, flatpak)
+        }
         let endsAt = level == .readWrite ? info.readWriteEndsAt : info.addOnlyEndsAt
         let returnsTo = (level == .readWrite ? info.readWriteReturnsTo : info.addOnlyReturnsTo)
             .flatMap(AuthorizationStatus.init(rawValue:)).map { ", then \($0.commandLineSpelling) again" } ?? ""
         print("\(info.app) is now \(status.commandLineSpelling) (\(level.commandLineSpelling))\(GrantEndOptions.describe(endsAt))\(returnsTo).")
+        if let flatpak, level == .readWrite {
+            // Flatpak reads an app's permissions when it starts: say when this one sees the change.
+            let when = flatpak.running ? "when \(flatpak.name) next starts (it is running now: quit it and start it again)" : "when \(flatpak.name) next starts"
+            print(FlatpakPicturesFolder.limits(status)
+                  ? "\(flatpak.name) finds \(status == .limited ? "only the photos you select" : "no photos") in its Pictures folder \(when)."
+                  : "\(flatpak.name) reads your Pictures folder through its own Flatpak permission \(when).")
+        }
     }
 }

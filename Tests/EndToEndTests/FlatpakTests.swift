@@ -153,10 +153,27 @@ struct FlatpakTests {
         expectOriginalsIntact(daemon, originals)
     }
 
-    @Test("an app whose permission is its whole home is not limited until the person can confirm; one not installed is refused")
-    func broadAndMissing() async throws {
+    @Test("installed apps are listed by their .desktop name and icon with what they reach; authorize takes one by its ID; one whose permission is its whole home is not limited until the person can confirm; one not installed is refused")
+    func listedAndBroad() async throws {
         let (daemon, user, _) = try await started()
         defer { daemon.stop(); user.stopSessionHelpers() }
+        let installed = try JSONDecoder().decode([InstalledAppInfo].self, from: Data(try daemon.ok("apps", "--installed", "--json").utf8))
+        let hello = try #require(installed.first { $0.app == Self.hello })
+        #expect(hello.name == "Hello" && hello.installation == "user" && !hello.registered && !hello.running)
+        #expect(hello.through == ["xdg-pictures"] && hello.broad.isEmpty && hello.reach == "Sees all your photos — its Flatpak permission (xdg-pictures).")
+        #expect(hello.icon.map { FileManager.default.fileExists(atPath: $0) && $0.hasSuffix("/\(Self.hello).png") } == true, "\(hello)")
+        let home = try #require(installed.first { $0.app == "org.test.Home" })
+        #expect(home.through == ["home"] && home.broad == ["home"])
+        let listing = try daemon.ok("apps")
+        #expect(listing.contains("Installed Flatpak apps that see your photos") && listing.contains("Hello  org.test.Hello  Sees all your photos"), "\(listing)")
+
+        // Chosen by its ID, as listed: registered on the way, and told when it takes effect.
+        let denied = try daemon.ok("authorize", Self.hello, "denied")
+        #expect(denied.contains("Hello finds no photos in its Pictures folder when Hello next starts."), "\(denied)")
+        let registered = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        #expect(registered.first { $0.app == Self.hello }?.flatpak == true)
+        #expect(try String(contentsOfFile: user.overrides + "/" + Self.hello, encoding: .utf8).contains("persistent=lib;"))
+
         try daemon.ok("app", "add", "org.test.Home", "--flatpak")
         let refused = try daemon.ctl("authorize", "org.test.Home", "limited")
         #expect(refused.status != 0)

@@ -87,3 +87,30 @@ extension Engine {
         }
     }
 }
+
+extension Engine {
+    /// The installed Flatpak apps, by name and icon, with what each reaches of the Pictures folder
+    /// (the person's override lines counted, photolibd's not), and whether each is registered and running.
+    func installedApps() throws -> [(app: InstalledFlatpakApp, registered: Bool, running: Bool)] {
+        let files = flatpakFiles
+        let deployments: [FlatpakFiles.Deployment]
+        do {
+            deployments = try files.deployments()
+        } catch {
+            throw PhotoLibError.flatpakOverrideFailed(AppID("org.flatpak.Installations")!, path: files.userDirectory + "/app", errno: error.errno)
+        }
+        let registered = Set(try store.read { try $0.apps() }.filter(\.flatpakPictures).map(\.id))
+        let running = FlatpakFiles.runningApps(runtimeDirectory: ProcessIdentity.environment("XDG_RUNTIME_DIR"))
+        return try deployments.map { deployment in
+            let app = InstalledFlatpakApp(id: deployment.id, installation: deployment.installation,
+                                          entry: deployment.desktop.flatMap(DesktopEntry.init), iconFile: deployment.iconFile,
+                                          reach: try picturesReach(of: deployment.id).reach)
+            return (app, registered.contains(deployment.id), running.contains(deployment.id))
+        }
+    }
+
+    /// Whether an installed Flatpak app has this ID (so `authorize` may register it on the way).
+    func isInstalledFlatpak(_ id: AppID) -> Bool {
+        (try? flatpakFiles.metadata(of: id)) != nil
+    }
+}

@@ -121,6 +121,9 @@ struct RequestRouter: Sendable {
             })
         case .apps:
             return reply(id, AppsResult(apps: try store.read { tx in try tx.apps().map { try appInfo($0, tx) } }))
+        case .installedApps:
+            let apps = try await engine.installedApps()
+            return reply(id, InstalledAppsResult(apps: apps.map { InstalledAppInfo($0.app, registered: $0.registered, running: $0.running) }))
         case .addApp:
             let p = try params(AddAppParams.self, line)
             let app = try appID(p.app)
@@ -153,7 +156,12 @@ struct RequestRouter: Sendable {
                 level = parsed
             }
             let endsAt = try GrantEnd.expiry(now: engine.clock.now(), forSeconds: p.forSeconds, until: p.until)
-            let record = try await engine.authorize(try appID(p.app), access: level, status: status, by: by, endsAt: endsAt).record
+            let app = try appID(p.app)
+            // An installed Flatpak app is chosen by its ID, as the person sees it listed: registered on the way.
+            if try store.read({ try $0.app(app) }) == nil, await engine.isInstalledFlatpak(app) {
+                await endpoints.ensure(try await engine.addApp(app, uid: 0, purpose: "", location: .newAppDefault, flatpak: true))
+            }
+            let record = try await engine.authorize(app, access: level, status: status, by: by, endsAt: endsAt).record
             return reply(id, try store.read { try appInfo(record, $0) })
         case .select, .deselect:
             let p = try params(SelectionEditParams.self, line)

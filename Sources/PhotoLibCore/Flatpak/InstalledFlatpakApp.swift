@@ -1,0 +1,32 @@
+/// An installed Flatpak app as photolibd shows it to a person: by name and icon, with
+/// what it can reach of their photos today (SPEC §11).
+public struct InstalledFlatpakApp: Sendable, Equatable {
+    public enum Installation: String, Sendable, Equatable, Codable {
+        case user, system
+    }
+
+    public var id: AppID
+    public var installation: Installation
+    /// From its exported .desktop file; nil when it exports none.
+    public var entry: DesktopEntry?
+    /// An icon file of its export (PNG or SVG), the largest up to 128 pixels.
+    public var iconFile: String?
+    /// How its permissions reach the Pictures folder, the person's override lines included and photolibd's not.
+    public var reach: PicturesReach
+
+    public init(id: AppID, installation: Installation, entry: DesktopEntry?, iconFile: String?, reach: PicturesReach) {
+        self.id = id
+        self.installation = installation
+        self.entry = entry
+        self.iconFile = iconFile
+        self.reach = reach
+    }
+
+    /// The name to show: the .desktop Name, else the ID's last part.
+    public var displayName: String {
+        entry?.name ?? String(id.rawValue.split(separator: ".").last ?? Substring(id.rawValue))
+    }
+
+    /// The icon sizes looked for in an app's export, best first: what a list row shows well.
+    public static let iconCandidates = ["128x128", "64x64", "256x256", "96x96", "48x48", "scalable"]
+}
