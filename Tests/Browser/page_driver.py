@@ -22,6 +22,10 @@
   page_driver.py follow URL APP WORDS
       signs in and waits on the apps page; prints "ready", then waits (without reloading) until
       APP's card says WORDS, and prints what it says.
+  page_driver.py access URL APP CHOICE --shots DIR
+      signs in, finds APP's card on the Apps list, prints what it shows (its name, small print,
+      access, notes, whether its icon drew), then picks CHOICE ("Selected Photos", "None", "Full
+      Access") from its Access menu as a person does, and prints the notice and what the card says after.
   page_driver.py frame URL
       signs in with the one-time URL, then opens a page of another origin (served here, on
       another port) that frames ours, as a hostile site would; prints what the frame holds and
@@ -271,6 +275,33 @@ def frame(args):
         print(json.dumps({"frame": inside, "log": [entry["message"] for entry in driver.get_log("browser")]}))
 
 
+def access(args):
+    from selenium.webdriver.support.ui import Select
+    with signed_in(args.url) as driver:
+        selector = f'li.app[data-app="{args.app}"]'
+        card = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, selector), f"{args.app}'s card")
+        icons = card.find_elements(By.CSS_SELECTOR, "img.app-icon")
+        if icons:
+            wait(driver, lambda d: d.execute_script("return arguments[0].complete", icons[0]), "the icon to load")
+        before = {
+            "name": card.find_element(By.TAG_NAME, "h3").text,
+            "identity": card.find_element(By.CSS_SELECTOR, ".identity").text,
+            "access": card.find_element(By.CSS_SELECTOR, ".access").text,
+            "notes": [n.text for n in card.find_elements(By.CSS_SELECTOR, ".note")],
+            "iconWidth": driver.execute_script("return arguments[0].naturalWidth", icons[0]) if icons else 0,
+            "menu": card.find_element(By.CSS_SELECTOR, "select").accessible_name,
+        }
+        shot(driver, args.shots, "apps")
+        Select(card.find_element(By.CSS_SELECTOR, "select")).select_by_visible_text(args.choice)
+        notice = wait(driver, lambda d: "access changed" in d.find_element(By.ID, "notice").text and d.find_element(By.ID, "notice").text,
+                      "the notice")
+        # The list is drawn again (after the change, and on the event that follows): read the text, not an element.
+        after = wait(driver, lambda d: [t for t in (c.text for c in d.find_elements(By.CSS_SELECTOR, selector + " .access"))
+                                        if args.choice in t], "the card to change")[0]
+        shot(driver, args.shots, "apps-after")
+        print(json.dumps({"before": before, "notice": notice, "after": after}))
+
+
 def shot(driver, directory, name):
     if directory:
         os.makedirs(directory, exist_ok=True)
@@ -308,10 +339,15 @@ def main():
     v.add_argument("url")
     v.add_argument("section", choices=["report", "library"])
     v.add_argument("--shots")
+    a = sub.add_parser("access")
+    a.add_argument("url")
+    a.add_argument("app")
+    a.add_argument("choice")
+    a.add_argument("--shots")
     p = sub.add_parser("probe")
     p.add_argument("url")
     args = parser.parse_args()
-    {"grant": grant, "sheet": sheet, "keys": keys, "show": show, "probe": probe, "frame": frame, "follow": follow, "search": search}[args.command](args)
+    {"grant": grant, "sheet": sheet, "keys": keys, "show": show, "probe": probe, "frame": frame, "follow": follow, "search": search, "access": access}[args.command](args)
 
 
 if __name__ == "__main__":

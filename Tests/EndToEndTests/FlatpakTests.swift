@@ -186,4 +186,32 @@ struct FlatpakTests {
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("No Flatpak app org.test.Missing is installed"), "\(missing.stderr)")
     }
+
+    @Test("the page lists an installed Flatpak app by its .desktop name and icon with what it reaches; Selected Photos there limits it from its next start")
+    func onThePage() async throws {
+        let (daemon, user, originals) = try await started()
+        defer { daemon.stop(); user.stopSessionHelpers() }
+        let page = try PageSession(daemon)
+        let shots = daemon.library.root + "/shots"
+        let result = try await page.drive(["access", page.url, Self.hello, "Selected Photos", "--shots", shots])
+        let before = result["before"] as? [String: Any] ?? [:]
+        #expect(before["name"] as? String == "Hello", "\(result)")
+        #expect(before["identity"] as? String == "\(Self.hello) · Flatpak app", "\(result)")
+        #expect(before["access"] as? String == "Sees all your photos — its Flatpak permission (xdg-pictures).", "\(result)")
+        #expect((before["iconWidth"] as? Int ?? 0) > 0, "the icon drew: \(result)")
+        #expect(before["menu"] as? String == "Access for Hello", "\(result)")
+        #expect((before["notes"] as? [String] ?? []).contains("A change takes effect when Hello next starts."), "\(result)")
+        #expect((result["notice"] as? String)?.contains("Hello: access changed. A change takes effect when Hello next starts.") == true, "\(result)")
+        #expect(result["after"] as? String == "Selected Photos (0)", "\(result)")
+        #expect(FileManager.default.fileExists(atPath: shots + "/apps.png") && FileManager.default.fileExists(atPath: shots + "/apps-after.png"))
+        if let keep = ProcessInfo.processInfo.environment["PHOTOLIBD_KEEP_SHOTS"] {
+            _ = try? run("/bin/cp", ["-r", shots, keep])
+        }
+
+        // What the person chose is what the app finds at its next start.
+        try daemon.ok("select", Self.hello, "Trip/IMG_2.jpg")
+        let seen = try await user.runApp(Self.hello, "ls -A \"$(xdg-user-dir PICTURES)\" | wc -l; cat \"$(xdg-user-dir PICTURES)\"/* | wc -c")
+        #expect(seen.split(separator: "\n") == ["1", Substring(String(originals["Trip/IMG_2.jpg"]!.count))], "\(seen)")
+        #expect(contents(user.picturesFolder(Self.hello)) == [originals["Trip/IMG_2.jpg"]!])
+    }
 }

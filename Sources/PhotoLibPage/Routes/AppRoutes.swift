@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import PhotoLibCore
 import PhotoLibProtocol
+import PhotoLibSystem
 
 /// Apps (Settings ▸ Privacy ▸ Photos): who may see what, changed as `photolibctl` would.
 ///
@@ -11,22 +12,6 @@ import PhotoLibProtocol
 /// makes (`authorize`, `app.set`, `app.remove`, `select`, `deselect`), so the
 /// app hears the same events either way.
 enum AppRoutes {
-    /// An app as the page lists it.
-    struct AppCard: Encodable {
-        let app: String
-        let purpose: String
-        let uid: UInt32
-        let access: String
-        let level: String
-        let readWrite: String
-        let addOnly: String
-        let location: String
-        let selectedAssets: Int
-        let selectedAlbums: Int
-        let readWriteEndsAt: Int64?
-        let readWriteReturnsTo: String?
-    }
-
     struct AccessChange: Decodable {
         let status: String
         let access: String?
@@ -77,20 +62,26 @@ enum AppRoutes {
         router.get("/api/apps") { _, _ in
             try await answer(page) {
                 let apps = try await page.daemon.call(.apps, NoParams(), returning: AppsResult.self).apps
+                let installed = try await page.daemon.call(.installedApps, NoParams(), returning: InstalledAppsResult.self).apps
                 let total = try await page.daemon.call(.status, NoParams(), returning: StatusResult.self).assets
-                let cards = apps.map { app in
-                    let wording = AccessWording(
-                        readWrite: AuthorizationStatus(rawValue: app.readWrite) ?? .notDetermined,
-                        addOnly: AuthorizationStatus(rawValue: app.addOnly) ?? .notDetermined,
-                        selectedAssets: app.selectedAssets, libraryAssets: total)
-                    return (wording.level, AppCard(
-                        app: app.app, purpose: app.purpose, uid: app.uid, access: wording.words, level: "\(wording.level)",
-                        readWrite: app.readWrite, addOnly: app.addOnly, location: app.location,
-                        selectedAssets: app.selectedAssets, selectedAlbums: app.selectedAlbums,
-                        readWriteEndsAt: app.readWriteEndsAt, readWriteReturnsTo: app.readWriteReturnsTo))
+                return try PageServer.json(["apps": AppCards.make(registered: apps, installed: installed, libraryAssets: total,
+                                                                  ownerUID: ProcessIdentity.userID)])
+            }
+        }
+        // An installed Flatpak app's icon, from its export: the only files this route reads are the ones the daemon names.
+        router.get("/api/apps/:app/icon") { _, context in
+            let app = try context.parameters.require("app")
+            return try await answer(page) {
+                let installed = try await page.daemon.call(.installedApps, NoParams(), returning: InstalledAppsResult.self).apps
+                guard let path = installed.first(where: { $0.app == app })?.icon, let bytes = try PrivateFiles.read(path, limit: 1 << 20) else {
+                    return PageServer.problem(.notFound, "\(app) has no icon.")
                 }
-                // Full access first (iOS 17's reminder), then by name.
-                return try PageServer.json(["apps": cards.sorted { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1.app < $1.1.app }.map(\.1)])
+                // The app made this file: as a document of its own (an SVG opened directly) it may run nothing.
+                return Response(status: .ok, headers: [.contentType: path.hasSuffix(".svg") ? "image/svg+xml" : "image/png",
+                                                       .cacheControl: "private, max-age=3600",
+                                                       .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+                                                       HTTPField.Name("X-Content-Type-Options")!: "nosniff"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
             }
         }
         router.post("/api/apps/:app/access") { request, context in

@@ -12,43 +12,56 @@ const accessChoices = [
 export async function showApps(main) {
   const { apps } = await get('/api/apps');
   main.replaceChildren(
-    element('h2', { text: 'Apps that asked for your photos' }),
+    element('h2', { text: 'Apps that can see your photos' }),
     apps.length === 0
-      ? element('p', { class: 'note', text: 'No app is registered yet; add one with photolibctl app add.' })
+      ? element('p', { class: 'note', text: 'No app is registered yet, and no installed Flatpak app can reach your Pictures folder.' })
       : element('ul', { class: 'apps' }, apps.map(card)),
   );
 }
 
 function card(app) {
-  const access = element('select', { 'aria-label': `Access for ${app.app}`, onchange: async (event) => {
-    await change(`/api/apps/${encodeURIComponent(app.app)}/access`, { status: event.target.value }, `${app.app}: access changed.`);
-  } }, accessChoices.map(([value, words]) => element('option', { value, selected: app.readWrite === value, text: words })));
+  const access = element('select', { 'aria-label': `Access for ${app.name}`, onchange: async (event) => {
+    const when = app.takesEffect ? ` ${app.takesEffect}` : '';
+    await change(`/api/apps/${encodeURIComponent(app.app)}/access`, { status: event.target.value }, `${app.name}: access changed.${when}`);
+  } }, accessChoices.map(([value, words]) => element('option', {
+    value, selected: app.readWrite === value, text: words, disabled: !app.canLimit && value !== 'authorized',
+  })));
   if (!accessChoices.some(([value]) => value === app.readWrite)) {
     access.prepend(element('option', { value: app.readWrite, selected: true, disabled: true, text: 'Not decided yet' }));
   }
-  const location = element('select', { 'aria-label': `Location for ${app.app}`, onchange: async (event) => {
-    await change(`/api/apps/${encodeURIComponent(app.app)}/location`, { location: event.target.value }, `${app.app}: location ${event.target.value}.`);
+  const location = app.registered ? element('select', { 'aria-label': `Location for ${app.name}`, onchange: async (event) => {
+    await change(`/api/apps/${encodeURIComponent(app.app)}/location`, { location: event.target.value }, `${app.name}: location ${event.target.value}.`);
   } }, [['precise', 'Precise location'], ['none', 'No location']].map(([value, words]) =>
-    element('option', { value, selected: app.location === value, text: words })));
+    element('option', { value, selected: app.location === value, text: words }))) : null;
   const ends = app.readWriteEndsAt
     ? element('p', { class: 'note', text: `Until ${new Date(app.readWriteEndsAt * 1000).toLocaleString('en')}, then ${app.readWriteReturnsTo}` })
     : null;
+  const icon = app.icon
+    ? element('img', { class: 'app-icon', src: app.icon, alt: '', width: 48, height: 48 })
+    : element('span', { class: 'app-icon placeholder', 'aria-hidden': 'true', text: app.name.slice(0, 1).toUpperCase() });
   return element('li', { class: `app ${app.level}`, 'data-app': app.app },
-    element('h3', { text: app.app }),
-    element('p', { class: 'purpose', text: app.purpose || 'No purpose given.' }),
+    element('div', { class: 'app-head' }, icon,
+      element('div', {},
+        element('h3', { text: app.name }),
+        element('p', { class: 'identity', text: app.identity }))),
+    app.purpose ? element('p', { class: 'purpose', text: app.purpose }) : null,
     element('p', { class: 'access', text: app.access }),
     ends,
-    element('p', { class: 'note', text: `Runs as uid ${app.uid}` }),
+    app.takesEffect ? element('p', { class: 'note', text: app.takesEffect }) : null,
+    app.caveat ? element('p', { class: 'note caveat', text: app.caveat }) : null,
     element('div', { class: 'controls' },
       labelled('Access', access),
-      labelled('Location', location),
+      location ? labelled('Location', location) : null,
       app.readWrite === 'limited'
         ? element('a', { href: `#app/${encodeURIComponent(app.app)}`, class: 'edit', text: 'Edit Selected Photos…' })
         : null,
-      element('button', { class: 'danger', type: 'button', text: 'Remove', 'aria-label': `Remove ${app.app}`, onclick: async () => {
-        if (!confirm(`Remove ${app.app}? Its view and grants go at once.`)) return;
-        await change(`/api/apps/${encodeURIComponent(app.app)}/remove`, {}, `${app.app} removed.`);
-      } }),
+      app.registered ? element('button', { class: 'danger', type: 'button', text: 'Remove', 'aria-label': `Remove ${app.name}`, onclick: async () => {
+        const words = app.flatpak
+          ? `Remove ${app.name}? From its next start it reads your Pictures folder through its own Flatpak permission again.`
+          : `Remove ${app.name}? Its view and grants go at once.`;
+        if (!confirm(words)) return;
+        await change(`/api/apps/${encodeURIComponent(app.app)}/remove`, {}, `${app.name} removed.`);
+      } }) : null,
     ),
   );
 }
