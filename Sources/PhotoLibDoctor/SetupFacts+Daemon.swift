@@ -1,6 +1,16 @@
 public import PhotoLibCore
 public import PhotoLibProtocol
 
+extension SetupFacts {
+    /// The Flatpak apps photolibd limits, from `apps` and `apps.installed`.
+    public static func flatpakApps(apps: AppsResult, installed: InstalledAppsResult) -> [FlatpakApp] {
+        let limiting = Set(apps.apps.filter { $0.flatpak == true && FlatpakPicturesFolder.limits(AuthorizationStatus(rawValue: $0.readWrite) ?? .notDetermined) }.map(\.app))
+        return installed.apps.filter { limiting.contains($0.app) }.map {
+            FlatpakApp(id: $0.app, name: $0.name, undone: $0.undone, runsWithOldPermissions: $0.runsWithOldPermissions ?? false)
+        }
+    }
+}
+
 extension SetupFacts.Daemon {
     /// What the running daemon says of itself, from its `status`, `apps` and `assets` answers
     /// (the refused and the withheld), as `photolibctl doctor` and the page's Library both ask.

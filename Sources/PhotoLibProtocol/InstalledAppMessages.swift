@@ -28,6 +28,11 @@ public struct InstalledAppInfo: Codable, Sendable, Equatable {
     public var registered: Bool
     /// Whether an instance runs now: a change of its access takes effect at its next start.
     public var running: Bool
+    /// For an app photolibd limits: why it would not find its view at its next start
+    /// (the person's own override undid photolibd's lines); nil when it would.
+    public var undone: String?
+    /// For an app photolibd limits: it runs now with the permissions it had before its override last changed.
+    public var runsWithOldPermissions: Bool?
 
     public init(_ app: InstalledFlatpakApp, registered: Bool, running: Bool) {
         self.app = app.id.rawValue
@@ -40,5 +45,7 @@ public struct InstalledAppInfo: Codable, Sendable, Equatable {
         reach = app.reach.sentence
         self.registered = registered
         self.running = running
+        undone = app.undone
+        runsWithOldPermissions = app.runsWithOldPermissions ? true : nil
     }
 }

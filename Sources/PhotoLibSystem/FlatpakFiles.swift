@@ -104,20 +104,33 @@ extension FlatpakFiles {
     }
 
     /// The apps running now, as `flatpak ps` finds them: each instance under
-    /// `$XDG_RUNTIME_DIR/.flatpak` whose sandbox process lives.
-    public static func runningApps(runtimeDirectory: String?) -> Set<AppID> {
-        guard let runtimeDirectory, let instances = try? Directory.open(path: runtimeDirectory + "/.flatpak") else { return [] }
+    /// `$XDG_RUNTIME_DIR/.flatpak` whose sandbox process lives, with when its oldest instance
+    /// started (its `info` file's modification time, nanoseconds).
+    public static func runningApps(runtimeDirectory: String?) -> [AppID: Int64] {
+        guard let runtimeDirectory, let instances = try? Directory.open(path: runtimeDirectory + "/.flatpak") else { return [:] }
         defer { instances.close() }
-        var running: Set<AppID> = []
+        var running: [AppID: Int64] = [:]
         for entry in (try? Directory.list(instances)) ?? [] where entry.kind == .directory || entry.kind == .unknown {
             let instance = runtimeDirectory + "/.flatpak/" + String(decoding: entry.name.bytes, as: UTF8.self)
             guard let info = (try? PrivateFiles.read(instance + "/info")).flatMap({ $0 }),
                   let id = KeyFileText(String(decoding: info, as: UTF8.self)).value("name", in: "Application").flatMap(AppID.init),
                   let bwrap = (try? PrivateFiles.read(instance + "/bwrapinfo.json")).flatMap({ $0 }),
                   let pid = childPID(inBwrapInfo: String(decoding: bwrap, as: UTF8.self)), kill(pid, 0) == 0 || errno == EPERM else { continue }
-            running.insert(id)
+            let started = PathInspection.status(instance + "/info")?.modificationTime ?? 0
+            running[id] = min(running[id] ?? .max, started)
         }
         return running
+    }
+
+    /// What `flatpak --version` prints ("Flatpak 1.14.10"); nil when flatpak is not installed or says nothing in 5 s.
+    public static func version(executable: String = "/usr/bin/flatpak") -> String? {
+        guard PathInspection.isExecutable(executable), let child = try? HelperProcess(executable, ["--version"]) else { return nil }
+        defer { child.kill(); _ = try? child.reap() }
+        try? child.channel.setReceiveTimeout(seconds: 5)
+        var printed: [UInt8] = []
+        while printed.count < 4096, let chunk = try? child.channel.read(), !chunk.isEmpty { printed += chunk }
+        let text = String(decoding: printed, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        return text.isEmpty ? nil : text
     }
 
     /// `"child-pid": 1234` from bubblewrap's `--info-fd` output.

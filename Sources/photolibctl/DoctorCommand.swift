@@ -4,6 +4,7 @@ import PhotoLibConfiguration
 import PhotoLibCore
 import PhotoLibDoctor
 import PhotoLibProtocol
+import PhotoLibSystem
 
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,6 +39,7 @@ struct DoctorCommand: ParsableCommand {
         for warning in configuration.warnings { Output.warning(warning) }
         let socket = PhotoLibConnection.socketPath(explicit: configuration.socketIsDefault ? nil : configuration.socket)
         var daemon: SetupFacts.Daemon?
+        var flatpakApps: [SetupFacts.FlatpakApp] = []
         var unreachable: String?
         do {
             let connection = try PhotoLibConnection(socketPath: socket, receiveTimeout: 10)
@@ -46,6 +48,7 @@ struct DoctorCommand: ParsableCommand {
             let refused = try connection.call(.assets, AssetsParams(refused: true), returning: AssetsResult.self)
             let withheld = try connection.call(.assets, AssetsParams(withheld: true), returning: AssetsResult.self)
             daemon = SetupFacts.Daemon(status: status, apps: apps, refused: refused, withheld: withheld)
+            flatpakApps = SetupFacts.flatpakApps(apps: apps, installed: try connection.call(.installedApps, NoParams(), returning: InstalledAppsResult.self))
             // The daemon's own paths win: it may have been started with other flags.
             configuration.library = status.library
             configuration.views = status.views
@@ -56,7 +59,10 @@ struct DoctorCommand: ParsableCommand {
         }
         let facts = SetupSurvey.gather(library: configuration.library, views: configuration.views, socket: configuration.socket,
                                        namePolicy: configuration.namePolicy, daemon: daemon, daemonUnreachable: unreachable)
-        let checks = DoctorVerdicts.checks(facts)
+        var withFlatpak = facts
+        withFlatpak.flatpakApps = flatpakApps
+        withFlatpak.flatpakVersion = FlatpakFiles.version()
+        let checks = DoctorVerdicts.checks(withFlatpak)
         if output.json {
             Output.json(checks)
         } else {

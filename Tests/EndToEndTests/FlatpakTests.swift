@@ -174,6 +174,19 @@ struct FlatpakTests {
         #expect(registered.first { $0.app == Self.hello }?.flatpak == true)
         #expect(try String(contentsOfFile: user.overrides + "/" + Self.hello, encoding: .utf8).contains("persistent=lib;"))
 
+        // doctor: what holds, and what the person's own 'flatpak override' undid, until the access is chosen again.
+        var doctor = try daemon.ctl("doctor")
+        #expect(doctor.stdout.contains("pass  flatpak-apps: 1 Flatpak app finds only what you chose in its Pictures folder (Flatpak 1."), "\(doctor.stdout)")
+        try user.ok(["/usr/bin/flatpak", "override", "--user", "--filesystem=xdg-pictures", Self.hello])
+        doctor = try daemon.ctl("doctor")
+        #expect(doctor.status != 0)
+        #expect(doctor.stdout.contains("FAIL  flatpak-apps: Hello (org.test.Hello): its permissions reach your Pictures folder again (xdg-pictures)"), "\(doctor.stdout)")
+        try daemon.ok("authorize", Self.hello, "denied")
+        doctor = try daemon.ctl("doctor")
+        #expect(doctor.stdout.contains("pass  flatpak-apps:"), "\(doctor.stdout)")
+        let seen = try await user.runApp(Self.hello, "ls -A \"$(xdg-user-dir PICTURES)\" | wc -l")
+        #expect(seen.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(seen)")
+
         try daemon.ok("app", "add", "org.test.Home", "--flatpak")
         let refused = try daemon.ctl("authorize", "org.test.Home", "limited")
         #expect(refused.status != 0)

@@ -143,3 +143,16 @@ struct SavedInPicturesTests {
         #expect(Set(sorting.saved) == ["saved.jpg", "linked.jpg"])
     }
 }
+
+@Suite("Derivatives kept for copies")
+struct DerivativeRetentionTests {
+    @Test("with links, a derivative no view links goes, unless a Flatpak Pictures folder copies it and it is current; with clones, the current one stays")
+    func retention() {
+        let check = LocationCheck(inode: 3, size: 12, modificationTime: 1, outcome: .derived(inode: 7, size: 10))
+        #expect(!DerivativeRetention.keeps(form: .links, linkCount: 1, inode: 7, check: check))
+        #expect(DerivativeRetention.keeps(form: .links, linkCount: 1, inode: 7, check: check, copied: true))
+        #expect(!DerivativeRetention.keeps(form: .links, linkCount: 1, inode: 8, check: check, copied: true))
+        #expect(DerivativeRetention.keeps(form: .links, linkCount: 2, inode: 8, check: nil))
+        #expect(DerivativeRetention.keeps(form: .clones, linkCount: 1, inode: 7, check: check))
+    }
+}

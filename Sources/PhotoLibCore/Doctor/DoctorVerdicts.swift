@@ -7,8 +7,30 @@ public enum DoctorVerdicts {
         [
             daemon(facts), library(facts), libraryPrivacy(facts), viewsMount(facts), viewEntries(facts), viewPermissions(facts), viewReach(facts),
             writableOriginals(facts), refusedOriginals(facts), withheldFiles(facts), inotifyWatches(facts), socket(facts), protectedHardlinks(facts),
-            facts.fileDialogs.check,
+            facts.fileDialogs.check, flatpakApps(facts),
         ]
+    }
+
+    static func flatpakApps(_ facts: SetupFacts) -> DoctorCheck {
+        let version = facts.flatpakVersion.map { " (\($0))" } ?? ""
+        let undone = facts.flatpakApps.filter { $0.undone != nil }
+        if !undone.isEmpty {
+            return DoctorCheck("flatpak-apps", .fail, undone.map { "\($0.name) (\($0.id)): \($0.undone!)." }.joined(separator: " ")
+                               + " Its Flatpak override was changed outside photolibd\(version).",
+                               advice: "Choose its access again (on the page, or photolibctl authorize \(undone[0].id) limited): photolibd writes its lines back, and keeps yours.")
+        }
+        let stale = facts.flatpakApps.filter(\.runsWithOldPermissions)
+        if !stale.isEmpty {
+            return DoctorCheck("flatpak-apps", .warn, "\(stale.map(\.name).joined(separator: ", ")) still \(stale.count == 1 ? "runs" : "run") with the permissions \(stale.count == 1 ? "it" : "they") had before you last changed \(stale.count == 1 ? "its" : "their") access: Flatpak reads them when an app starts.",
+                               advice: "Quit \(stale.map(\.name).joined(separator: " and ")) and start \(stale.count == 1 ? "it" : "them") again.")
+        }
+        if facts.flatpakApps.isEmpty {
+            return DoctorCheck("flatpak-apps", .pass, facts.flatpakVersion == nil
+                               ? "No Flatpak app is limited by photolibd (flatpak is not installed, or was not asked)."
+                               : "No Flatpak app is limited by photolibd\(version); photolibctl apps lists the installed ones that see your photos.")
+        }
+        let one = facts.flatpakApps.count == 1
+        return DoctorCheck("flatpak-apps", .pass, "\(count(facts.flatpakApps.count, "Flatpak app")) \(one ? "finds" : "find") only what you chose in \(one ? "its" : "their") Pictures folder\(version).")
     }
 
     static func daemon(_ facts: SetupFacts) -> DoctorCheck {

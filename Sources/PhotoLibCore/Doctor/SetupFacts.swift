@@ -103,6 +103,28 @@ public struct SetupFacts: Sendable {
         }
     }
 
+    /// An installed Flatpak app photolibd limits, as the daemon found it (`apps.installed`).
+    public struct FlatpakApp: Sendable, Equatable {
+        public var id: String
+        public var name: String
+        /// Why it would not find its view at its next start; nil when it would.
+        public var undone: String?
+        /// It runs now with the permissions it had before its override last changed.
+        public var runsWithOldPermissions: Bool
+
+        public init(id: String, name: String, undone: String?, runsWithOldPermissions: Bool) {
+            self.id = id
+            self.name = name
+            self.undone = undone
+            self.runsWithOldPermissions = runsWithOldPermissions
+        }
+    }
+
+    /// What `flatpak --version` says; nil when flatpak is not installed (or not asked, as on the page).
+    public var flatpakVersion: String?
+    /// The Flatpak apps photolibd limits now.
+    public var flatpakApps: [FlatpakApp] = []
+
     public var library: String
     public var views: String
     public var socket: String

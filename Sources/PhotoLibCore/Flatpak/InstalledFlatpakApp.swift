@@ -13,6 +13,10 @@ public struct InstalledFlatpakApp: Sendable, Equatable {
     public var iconFile: String?
     /// How its permissions reach the Pictures folder, the person's override lines included and photolibd's not.
     public var reach: PicturesReach
+    /// For an app photolibd limits: why it would not find its view at its next start (`PicturesOverride.undone`).
+    public var undone: String?
+    /// For an app photolibd limits: it runs now with the permissions it had before its override last changed.
+    public var runsWithOldPermissions = false
 
     public init(id: AppID, installation: Installation, entry: DesktopEntry?, iconFile: String?, reach: PicturesReach) {
         self.id = id

@@ -69,6 +69,18 @@ public struct PicturesOverride: Sendable, Equatable, Codable {
         }
     }
 
+    /// Why an app limited by photolibd would not find its view at its next start, from its permissions
+    /// as Flatpak merges them now (its override included) and its `persistent` list; nil when it would.
+    public static func undone(effective: PicturesReach, persistent: [String], pictures: String) -> String? {
+        if effective.reaches {
+            return "its permissions reach your Pictures folder again (\(effective.through.joined(separator: ", "))), so it sees every photo"
+        }
+        if !persistent.contains(pictures) {
+            return "its override no longer keeps its own \(pictures) folder (persistent=\(pictures)), so it finds no photo"
+        }
+        return nil
+    }
+
     /// A raw list value ready for more entries: GLib allows the last `;` to be left out.
     private static func withSeparator(_ value: String) -> String {
         value.isEmpty || value.hasSuffix(";") && !value.hasSuffix("\\;") ? value : value + ";"

@@ -44,7 +44,10 @@ extension Engine {
             record = PicturesOverride.apply(
                 PicturesOverride.wanted(reach: reach, pictures: views.pictures.pictures ?? "Pictures", takeBroad: false), to: &file)
         }
-        guard record != recorded else { return }
+        // Written again when the file is not what it should be, whatever the record says: the person's
+        // own 'flatpak override' may have rewritten it without photolibd's lines.
+        let onDisk = try? flatpakFiles.userOverride(of: app.id)
+        guard record != recorded || (onDisk ?? KeyFileText("")).text != file.text else { return }
         let merged = PicturesOverride(edits: recorded.edits + record.edits)
         try store.write { try $0.setPicturesOverride(app.id, merged) }
         do {
@@ -99,13 +102,30 @@ extension Engine {
         } catch {
             throw PhotoLibError.flatpakOverrideFailed(AppID("org.flatpak.Installations")!, path: files.userDirectory + "/app", errno: error.errno)
         }
-        let registered = Set(try store.read { try $0.apps() }.filter(\.flatpakPictures).map(\.id))
+        let registered = Dictionary(try store.read { try $0.apps() }.filter(\.flatpakPictures).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let running = FlatpakFiles.runningApps(runtimeDirectory: ProcessIdentity.environment("XDG_RUNTIME_DIR"))
         return try deployments.map { deployment in
-            let app = InstalledFlatpakApp(id: deployment.id, installation: deployment.installation,
+            var app = InstalledFlatpakApp(id: deployment.id, installation: deployment.installation,
                                           entry: deployment.desktop.flatMap(DesktopEntry.init), iconFile: deployment.iconFile,
                                           reach: try picturesReach(of: deployment.id).reach)
-            return (app, registered.contains(deployment.id), running.contains(deployment.id))
+            if let record = registered[deployment.id], FlatpakPicturesFolder.limits(record.readWrite) {
+                // Read as Flatpak will read them at the app's next start, photolibd's lines included.
+                let current: KeyFileText?
+                let layers: [[String]]
+                do {
+                    current = try files.userOverride(of: deployment.id)
+                    layers = [deployment.metadata, try files.systemOverride(of: deployment.id), current]
+                        .map { $0?.list("filesystems", in: PicturesOverride.group) ?? [] }
+                } catch let error as SystemCallError {
+                    throw PhotoLibError.flatpakOverrideFailed(deployment.id, path: files.userOverridesDirectory, errno: error.errno)
+                }
+                let effective = FlatpakFilesystems(layers: layers).reach(pictures: views.pictures.pictures ?? "Pictures", home: views.home)
+                app.undone = PicturesOverride.undone(effective: effective, persistent: current?.list("persistent", in: PicturesOverride.group) ?? [],
+                                                     pictures: views.pictures.pictures ?? "Pictures")
+                let changed = PathInspection.status(files.userOverridesDirectory + "/" + deployment.id.rawValue)?.modificationTime
+                if let started = running[deployment.id], let changed, started < changed { app.runsWithOldPermissions = true }
+            }
+            return (app, registered[deployment.id] != nil, running[deployment.id] != nil)
         }
     }
 

@@ -40,6 +40,8 @@ final class DerivativeCatalog {
     var adoptions: [Int64: FileName] = [:]
     /// Whether views link derivatives or clone them: which tells when one is no longer needed.
     let form: ViewEntryForm
+    /// Some view copies its entries (a Flatpak Pictures folder): current derivatives are kept for it.
+    var copied = false
 
     init(viewsRoot: FileDescriptor, checks: [Int64: LocationCheck], form: ViewEntryForm = .links, logger: Logger) throws(SystemCallError) {
         self.form = form
@@ -229,7 +231,7 @@ final class DerivativeCatalog {
     /// Whether a derivative on disk is still needed.
     private func keeps(_ name: FileName, _ status: FileStatus) -> Bool {
         let check = DerivativeRetention.memberRow(of: name).flatMap { checks[$0] }
-        return DerivativeRetention.keeps(form: form, linkCount: status.linkCount, inode: status.inode, check: check)
+        return DerivativeRetention.keeps(form: form, linkCount: status.linkCount, inode: status.inode, check: check, copied: copied)
     }
 
     /// Removes the derivatives of these members when no longer needed.

@@ -108,7 +108,12 @@ final class ViewMaintainer {
     /// Flatpak Pictures folder in the home, every step opened without following a link
     /// (the app may put one there: `~/.var/app/APP` is its own to write).
     func openView(_ app: AppRecord) throws -> ViewDirectories {
-        if app.flatpakPictures { copyingApps.insert(app.id) } else { copyingApps.remove(app.id) }
+        if app.flatpakPictures {
+            copyingApps.insert(app.id)
+            derivatives.copied = true
+        } else {
+            copyingApps.remove(app.id)
+        }
         guard app.flatpakPictures else {
             try Directory.makeDirectory(app.viewName, in: viewsRoot, mode: 0o700)
             return ViewDirectories(root: try Directory.open(app.viewName, in: viewsRoot))

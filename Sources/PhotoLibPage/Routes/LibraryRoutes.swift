@@ -32,9 +32,11 @@ enum LibraryRoutes {
                 let apps = try await page.daemon.call(.apps, NoParams(), returning: AppsResult.self)
                 let refused = try await page.daemon.call(.assets, AssetsParams(refused: true), returning: AssetsResult.self)
                 let withheld = try await page.daemon.call(.assets, AssetsParams(withheld: true), returning: AssetsResult.self)
-                let facts = SetupSurvey.gather(
+                let installed = try await page.daemon.call(.installedApps, NoParams(), returning: InstalledAppsResult.self)
+                var facts = SetupSurvey.gather(
                     library: status.library, views: status.views, socket: status.socket, namePolicy: .standard,
                     daemon: SetupFacts.Daemon(status: status, apps: apps, refused: refused, withheld: withheld), daemonUnreachable: nil)
+                facts.flatpakApps = SetupFacts.flatpakApps(apps: apps, installed: installed)
                 return try PageServer.json(Health(
                     library: status.library, state: status.state, summary: summary(status), assets: status.assets, albums: status.albums,
                     apps: status.apps, unreadable: status.unreadable ?? [],
