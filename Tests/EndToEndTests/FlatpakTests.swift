@@ -226,5 +226,10 @@ struct FlatpakTests {
         let seen = try await user.runApp(Self.hello, "ls -A \"$(xdg-user-dir PICTURES)\" | wc -l; cat \"$(xdg-user-dir PICTURES)\"/* | wc -c")
         #expect(seen.split(separator: "\n") == ["1", Substring(String(originals["Trip/IMG_2.jpg"]!.count))], "\(seen)")
         #expect(contents(user.picturesFolder(Self.hello)) == [originals["Trip/IMG_2.jpg"]!])
+        // What it opened there is in the access report, as any view's opens are.
+        try await waitUntil("Hello's open in the access report") {
+            let report = try JSONDecoder().decode(ReportResult.self, from: Data(try daemon.ok("report", "--json").utf8))
+            return report.entries.contains { $0.app == Self.hello && $0.how == "open" && $0.path == "Trip/IMG_2.jpg" }
+        }
     }
 }
