@@ -269,7 +269,10 @@ public struct AuthorizeParams: Codable, Sendable, Equatable {
     /// (seconds since the epoch), and returns to what it was.
     public var forSeconds: Int64?
     public var until: Int64?
-    public init(app: String, status: String, access: String?, forSeconds: Int64? = nil, until: Int64? = nil) {
+    /// The person confirms what a Flatpak app whose permission is `home` or `host` loses when it is limited.
+    public var confirm: Bool?
+    public init(app: String, status: String, access: String?, forSeconds: Int64? = nil, until: Int64? = nil, confirm: Bool? = nil) {
+        self.confirm = confirm
         self.forSeconds = forSeconds
         self.until = until
         self.app = app

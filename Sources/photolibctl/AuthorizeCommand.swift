@@ -17,6 +17,12 @@ struct AuthorizeCommand: ParsableCommand {
     @Option(help: "The access level: read-write (default) or add-only.")
     var access: String = "read-write"
 
+    @Flag(help: """
+        For a Flatpak app that reaches your photos through its whole home folder or the host: take that \
+        away to limit it (it keeps Desktop, Documents, Downloads, Music and Videos, and its own data).
+        """)
+    var confirm = false
+
     @OptionGroup(title: "For a while (then the status returns to what it was)") var end: GrantEndOptions
     @OptionGroup var connection: ConnectionOptions
 
@@ -32,7 +38,8 @@ struct AuthorizeCommand: ParsableCommand {
     func run() throws {
         let status = AuthorizationStatus(spelling: self.status)!
         let level = AccessLevel(spelling: access)!
-        let params = AuthorizeParams(app: app, status: status.rawValue, access: level.rawValue, forSeconds: try end.seconds, until: try end.untilSeconds)
+        let params = AuthorizeParams(app: app, status: status.rawValue, access: level.rawValue, forSeconds: try end.seconds, until: try end.untilSeconds,
+                                     confirm: confirm ? true : nil)
         let (info, flatpak) = try connection.withConnection { connection in
             let info = try connection.call(.authorize, params, returning: AppInfo.self)
             let flatpak = info.flatpak == true

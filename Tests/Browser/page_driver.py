@@ -25,7 +25,8 @@
   page_driver.py access URL APP CHOICE --shots DIR
       signs in, finds APP's card on the Apps list, prints what it shows (its name, small print,
       access, notes, whether its icon drew), then picks CHOICE ("Selected Photos", "None", "Full
-      Access") from its Access menu as a person does, and prints the notice and what the card says after.
+      Access") from its Access menu as a person does (with --confirm, reads the question the page asks
+      and says yes), and prints the notice and what the card says after.
   page_driver.py frame URL
       signs in with the one-time URL, then opens a page of another origin (served here, on
       another port) that frames ours, as a hostile site would; prints what the frame holds and
@@ -293,13 +294,19 @@ def access(args):
         }
         shot(driver, args.shots, "apps")
         Select(card.find_element(By.CSS_SELECTOR, "select")).select_by_visible_text(args.choice)
+        question = None
+        if args.confirm:
+            # The page asks before an app loses more than photos: the person reads the question and says yes.
+            alert = wait(driver, lambda d: d.switch_to.alert, "the page's question")
+            question = alert.text
+            alert.accept()
         notice = wait(driver, lambda d: "access changed" in d.find_element(By.ID, "notice").text and d.find_element(By.ID, "notice").text,
                       "the notice")
         # The list is drawn again (after the change, and on the event that follows): read the text, not an element.
         after = wait(driver, lambda d: [t for t in (c.text for c in d.find_elements(By.CSS_SELECTOR, selector + " .access"))
                                         if args.choice in t], "the card to change")[0]
         shot(driver, args.shots, "apps-after")
-        print(json.dumps({"before": before, "notice": notice, "after": after}))
+        print(json.dumps({"before": before, "notice": notice, "after": after, "question": question}))
 
 
 def shot(driver, directory, name):
@@ -343,6 +350,7 @@ def main():
     a.add_argument("url")
     a.add_argument("app")
     a.add_argument("choice")
+    a.add_argument("--confirm", action="store_true")
     a.add_argument("--shots")
     p = sub.add_parser("probe")
     p.add_argument("url")

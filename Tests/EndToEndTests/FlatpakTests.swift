@@ -190,10 +190,27 @@ struct FlatpakTests {
         try daemon.ok("app", "add", "org.test.Home", "--flatpak")
         let refused = try daemon.ctl("authorize", "org.test.Home", "limited")
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("'home'") && refused.stderr.contains("Full Access"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("'home'") && refused.stderr.contains("--confirm") && refused.stderr.contains("Full Access"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: user.overrides + "/org.test.Home"))
         let apps = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
         #expect(apps.first { $0.app == "org.test.Home" }?.readWrite == "notDetermined")
+
+        // Confirmed: its home is taken away, the everyday folders given back, and it finds its selection where it looks.
+        try user.writeFile("Downloads/list.txt", "groceries")
+        try user.writeFile("notes.txt", "private")
+        try daemon.ok("authorize", "org.test.Home", "limited", "--confirm")
+        try daemon.ok("select", "org.test.Home", "Trip/IMG_1.jpg")
+        #expect(try String(contentsOfFile: user.overrides + "/org.test.Home", encoding: .utf8)
+                == "[Context]\nfilesystems=!xdg-pictures;!home;xdg-desktop;xdg-documents;xdg-download;xdg-music;xdg-videos;\npersistent=lib;\n")
+        let inside = try await user.runApp("org.test.Home", """
+            ls -A "$(xdg-user-dir PICTURES)" | wc -l; cat ~/Downloads/list.txt; echo; test -e ~/notes.txt && echo notes-visible || echo notes-hidden
+            """)
+        #expect(inside.split(separator: "\n") == ["1", "groceries", "notes-hidden"], "\(inside)")
+        // A later change keeps what was confirmed; Full Access gives the home back and leaves no file (none of its lines were the person's).
+        try daemon.ok("authorize", "org.test.Home", "denied")
+        #expect(try String(contentsOfFile: user.overrides + "/org.test.Home", encoding: .utf8).contains("!home;"))
+        try daemon.ok("authorize", "org.test.Home", "authorized")
+        #expect(!FileManager.default.fileExists(atPath: user.overrides + "/org.test.Home"))
 
         let missing = try daemon.ctl("app", "add", "org.test.Missing", "--flatpak")
         #expect(missing.status != 0)
@@ -217,6 +234,11 @@ struct FlatpakTests {
         #expect((result["notice"] as? String)?.contains("Hello: access changed. A change takes effect when Hello next starts.") == true, "\(result)")
         #expect(result["after"] as? String == "Selected Photos (0)", "\(result)")
         #expect(FileManager.default.fileExists(atPath: shots + "/apps.png") && FileManager.default.fileExists(atPath: shots + "/apps-after.png"))
+        // An app that sees the whole home: the page asks before it takes that away, and does so on yes.
+        let home = try await page.drive(["access", try page.freshLink(), "org.test.Home", "None", "--confirm", "--shots", shots + "/home"])
+        #expect(home["question"] as? String == "Limiting Home takes away your home folder (home): it keeps Desktop, Documents, Downloads, Music and Videos, and its own data. Go on?", "\(home)")
+        #expect(home["after"] as? String == "None", "\(home)")
+        #expect(try String(contentsOfFile: user.overrides + "/org.test.Home", encoding: .utf8).contains("!home;"))
         if let keep = ProcessInfo.processInfo.environment["PHOTOLIBD_KEEP_SHOTS"] {
             _ = try? run("/bin/cp", ["-r", shots, keep])
         }

@@ -156,3 +156,24 @@ struct DerivativeRetentionTests {
         #expect(DerivativeRetention.keeps(form: .clones, linkCount: 1, inode: 7, check: check))
     }
 }
+
+@Suite("Limiting an app whose permission is its home")
+struct BroadGrantTests {
+    @Test("confirmed, home goes and the everyday folders come back as home gave them; the record remembers it was confirmed")
+    func takenAndGivenBack() {
+        let filesystems = FlatpakFilesystems(layers: [["home:ro", "xdg-run/pipewire-0"]])
+        let reach = filesystems.reach(pictures: "Pictures", home: "/home/ann")
+        let back = PicturesOverride.grantBack(broadModes: filesystems.modes(of: reach.broad))
+        #expect(back == ["xdg-desktop:ro", "xdg-documents:ro", "xdg-download:ro", "xdg-music:ro", "xdg-videos:ro"])
+        #expect(PicturesOverride.grantBack(broadModes: ["ro", ""]).first == "xdg-desktop")
+        var file = KeyFileText("")
+        let record = PicturesOverride.apply(PicturesOverride.wanted(reach: reach, pictures: "Pictures", takeBroad: true, grantBack: back), to: &file)
+        #expect(file.list("filesystems", in: "Context") == ["!xdg-pictures", "!home"] + back)
+        #expect(record.tookBroad)
+        // As Flatpak merges it: nothing of Pictures is reached any more.
+        #expect(!FlatpakFilesystems(layers: [["home:ro"], file.list("filesystems", in: "Context")]).reach(pictures: "Pictures", home: "/home/ann").reaches)
+        let unconfirmed = PicturesOverride.apply(PicturesOverride.wanted(reach: reach, pictures: "Pictures", takeBroad: false, grantBack: back), to: &file)
+        #expect(!unconfirmed.tookBroad)
+        #expect(PicturesOverride.loss(appName: "GIMP", broad: ["home"]).hasPrefix("Limiting GIMP takes away your home folder (home)"))
+    }
+}

@@ -25,11 +25,12 @@ struct AppCardsTests {
             libraryAssets: 10, ownerUID: 1000)
         #expect(cards.map(\.name) == ["GIMP", "org.example.Viewer", "Shotwell"])
         let gimp = cards[0]
-        #expect(!gimp.registered && gimp.readWrite == "authorized" && !gimp.canLimit && gimp.icon == "/api/apps/org.gimp.GIMP/icon")
+        #expect(!gimp.registered && gimp.readWrite == "authorized" && gimp.icon == "/api/apps/org.gimp.GIMP/icon")
+        #expect(gimp.loss == "Limiting GIMP takes away your home folder (home): it keeps Desktop, Documents, Downloads, Music and Videos, and its own data. Go on?")
         #expect(gimp.access == "Sees your whole home folder, photos included — its Flatpak permission (home).")
         #expect(gimp.caveat?.hasPrefix("It reaches your photos through your whole home folder (home)") == true)
         let shotwell = cards[2]
-        #expect(shotwell.identity == "org.gnome.Shotwell · Flatpak app" && shotwell.access == "Selected Photos (2)" && shotwell.canLimit)
+        #expect(shotwell.identity == "org.gnome.Shotwell · Flatpak app" && shotwell.access == "Selected Photos (2)" && shotwell.loss == nil)
         #expect(shotwell.takesEffect == "A change takes effect when Shotwell next starts; it is running now: quit it and start it again.")
         #expect(cards[1].identity == "org.example.Viewer · uid 4300" && cards[1].caveat == nil && cards[1].icon == nil)
     }

@@ -176,7 +176,7 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .appExists(let app, let uid):
             "App \(app) is already registered (uid \(uid)); remove it first with 'photolibctl app remove \(app)' to change its uid."
         case .flatpakBroadAccess(let app, let grants):
-            "\(app) reaches your Pictures folder through its Flatpak permission \(grants.map { "'\($0)'" }.joined(separator: " and ")), which reaches far more than photos; limiting it means taking that away, which photolibd does not do yet. Keep Full Access, or run it in bubblewrap with 'photolibctl app sandbox \(app)'."
+            "\(app) reaches your Pictures folder through its Flatpak permission \(grants.map { "'\($0)'" }.joined(separator: " and ")), which reaches far more than photos: limiting it takes that away (it keeps \(PicturesOverride.keptFolderWords), and its own data). To do so, say it again with --confirm (on the page, confirm the question); or keep Full Access."
         case .flatpakNotInstalled(let app, let installations):
             "No Flatpak app \(app) is installed in \(installations.joined(separator: " or ")); check the ID with 'flatpak list --app'."
         case .flatpakOverrideFailed(let app, let path, let errno):

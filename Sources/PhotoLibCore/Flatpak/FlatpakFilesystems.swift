@@ -41,6 +41,11 @@ public struct FlatpakFilesystems: Sendable, Equatable {
         return name
     }
 
+    /// The modes (`ro`, `rw`, `create`, or "") the given names are granted with.
+    public func modes(of names: [String]) -> [String] {
+        names.compactMap { granted[$0] }
+    }
+
     /// How the granted names reach the Pictures folder (`pictures`, relative to `home`, such as "Pictures").
     public func reach(pictures: String, home: String) -> PicturesReach {
         var reach = PicturesReach(through: [], broad: [])

@@ -25,13 +25,35 @@ public struct PicturesOverride: Sendable, Equatable, Codable {
     }
 
     /// The entries that make the app's Pictures its view: negations of `reach.through`
-    /// (the broad ones only when `takeBroad`), and the persisted folder.
-    public static func wanted(reach: PicturesReach, pictures: String, takeBroad: Bool) -> [(key: String, entries: [String])] {
+    /// (the broad ones only when `takeBroad`, then with `grantBack` after them), and the persisted folder.
+    public static func wanted(reach: PicturesReach, pictures: String, takeBroad: Bool, grantBack: [String] = []) -> [(key: String, entries: [String])] {
         var negations = ["!xdg-pictures"]
         for name in reach.through where name != "xdg-pictures" && (takeBroad || !reach.broad.contains(name)) {
             negations.append("!" + name)
         }
-        return [("filesystems", negations), ("persistent", [pictures])]
+        return [("filesystems", negations + (takeBroad && !reach.broad.isEmpty ? grantBack : [])), ("persistent", [pictures])]
+    }
+
+    /// The folders an app keeps when its `home` or `host` is taken away: the person's everyday
+    /// folders but Pictures, as the broad grant gave them (`ro` stays read-only).
+    public static let keptFolders = ["xdg-desktop", "xdg-documents", "xdg-download", "xdg-music", "xdg-videos"]
+    public static let keptFolderWords = "Desktop, Documents, Downloads, Music and Videos"
+
+    /// `keptFolders` with the broad grant's mode (`home:ro` gives them back `:ro`).
+    public static func grantBack(broadModes: [String]) -> [String] {
+        let suffix = broadModes.allSatisfy { $0 == "ro" } && !broadModes.isEmpty ? ":ro" : ""
+        return keptFolders.map { $0 + suffix }
+    }
+
+    /// Whether this record took a broad grant away: the person confirmed it once, and it stays so.
+    public var tookBroad: Bool {
+        edits.contains { $0.key == "filesystems" && $0.added.contains { ["!home", "!host", "!~"].contains($0) || $0.hasPrefix("!/") } }
+    }
+
+    /// What an app with a broad grant loses when it is limited, in a person's words.
+    public static func loss(appName: String, broad: [String]) -> String {
+        let what = broad.contains("host") ? "every file outside its sandbox" : "your home folder"
+        return "Limiting \(appName) takes away \(what) (\(broad.joined(separator: ", "))): it keeps \(keptFolderWords), and its own data."
     }
 
     /// Appends to each key the entries it lacks, and records exactly what was appended

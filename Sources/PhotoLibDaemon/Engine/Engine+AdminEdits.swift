@@ -91,13 +91,13 @@ extension Engine {
     func authorize(
         _ id: AppID, access level: AccessLevel, status: AuthorizationStatus, by: EventActor,
         answering: (request: AccessRequest, answer: RequestAnswer)? = nil, addedAssets: [AssetID] = [],
-        endsAt: Int64? = nil, reason: String? = nil
+        endsAt: Int64? = nil, reason: String? = nil, confirmed: Bool = false
     ) throws -> (record: AppRecord, settled: [RequestSettlement]) {
         cachedContexts = nil
         defer { cachedContexts = nil }
         var published: [PublishedEvent] = []
         var settled: [RequestSettlement] = []
-        if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try checkCanLimit(app, to: status) }
+        if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try checkCanLimit(app, to: status, confirmed: confirmed) }
         let record = try store.write { tx -> AppRecord in
             guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
             let returnsTo = ExpiringGrant.returnStatus(
@@ -121,7 +121,7 @@ extension Engine {
         try recordLearnedRefusals()
         hub.publish(published)
         deliver(settled, purpose: record.purpose)
-        try syncPicturesOverride(record)
+        try syncPicturesOverride(record, confirmed: confirmed)
         watchPictures([record])
         expiryAlarm.wake()
         let until = endsAt.map { " until \($0) (seconds since 1970)" } ?? (reason.map { " (\($0))" } ?? "")

@@ -9,7 +9,7 @@ extension Engine {
     var flatpakFiles: FlatpakFiles { FlatpakFiles(home: views.home) }
 
     /// How the app reaches ~/Pictures with the person's own lines, photolibd's taken out.
-    func picturesReach(of app: AppID) throws -> (reach: PicturesReach, personsOverride: KeyFileText, recorded: PicturesOverride) {
+    func picturesReach(of app: AppID) throws -> (reach: PicturesReach, personsOverride: KeyFileText, recorded: PicturesOverride, grantBack: [String]) {
         let files = flatpakFiles
         do {
             var personal = try files.userOverride(of: app) ?? KeyFileText("")
@@ -17,32 +17,36 @@ extension Engine {
             recorded.revert(&personal)
             let group = PicturesOverride.group
             let layers = [try files.metadata(of: app), try files.systemOverride(of: app), personal].map { $0?.list("filesystems", in: group) ?? [] }
-            let reach = FlatpakFilesystems(layers: layers).reach(pictures: views.pictures.pictures ?? "Pictures", home: views.home)
-            return (reach, personal, recorded)
+            let merged = FlatpakFilesystems(layers: layers)
+            let reach = merged.reach(pictures: views.pictures.pictures ?? "Pictures", home: views.home)
+            return (reach, personal, recorded, PicturesOverride.grantBack(broadModes: merged.modes(of: reach.broad)))
         } catch let error as SystemCallError {
             throw PhotoLibError.flatpakOverrideFailed(app, path: files.userOverridesDirectory, errno: error.errno)
         }
     }
 
     /// Refuses, before anything changes, a status that would limit an app whose grant reaches far more than photos.
-    func checkCanLimit(_ app: AppRecord, to status: AuthorizationStatus) throws {
+    /// `confirmed`: the person confirmed what such an app loses (`PicturesOverride.loss`), now or before.
+    func checkCanLimit(_ app: AppRecord, to status: AuthorizationStatus, confirmed: Bool) throws {
         guard app.flatpakPictures, FlatpakPicturesFolder.limits(status) else { return }
         guard views.pictures.pictures != nil else { throw PhotoLibError.picturesOutsideHome(app.id, home: views.home) }
-        let reach = try picturesReach(of: app.id).reach
-        if !reach.broad.isEmpty { throw PhotoLibError.flatpakBroadAccess(app.id, grants: reach.broad) }
+        let (reach, _, recorded, _) = try picturesReach(of: app.id)
+        if !reach.broad.isEmpty, !confirmed, !recorded.tookBroad { throw PhotoLibError.flatpakBroadAccess(app.id, grants: reach.broad) }
     }
 
     /// Puts photolibd's lines into the app's user override when its status limits it, and
     /// takes exactly them out otherwise (`removing`: the app is being removed). The record of
     /// what is added is stored before the file changes, so a crash between the two never leaves
     /// lines photolibd would not know to remove. Takes effect when the app next starts.
-    func syncPicturesOverride(_ app: AppRecord, removing: Bool = false) throws {
+    func syncPicturesOverride(_ app: AppRecord, removing: Bool = false, confirmed: Bool = false) throws {
         guard app.flatpakPictures else { return }
-        var (reach, file, recorded) = try picturesReach(of: app.id)
+        var (reach, file, recorded, grantBack) = try picturesReach(of: app.id)
         var record = PicturesOverride()
         if !removing, FlatpakPicturesFolder.limits(app.readWrite) {
+            // A broad grant is taken only as the person confirmed (`checkCanLimit`); a confirmation holds while the app stays limited.
             record = PicturesOverride.apply(
-                PicturesOverride.wanted(reach: reach, pictures: views.pictures.pictures ?? "Pictures", takeBroad: false), to: &file)
+                PicturesOverride.wanted(reach: reach, pictures: views.pictures.pictures ?? "Pictures", takeBroad: confirmed || recorded.tookBroad,
+                                        grantBack: grantBack), to: &file)
         }
         // Written again when the file is not what it should be, whatever the record says: the person's
         // own 'flatpak override' may have rewritten it without photolibd's lines.

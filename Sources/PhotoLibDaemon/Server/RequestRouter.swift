@@ -161,7 +161,7 @@ struct RequestRouter: Sendable {
             if try store.read({ try $0.app(app) }) == nil, await engine.isInstalledFlatpak(app) {
                 await endpoints.ensure(try await engine.addApp(app, uid: 0, purpose: "", location: .newAppDefault, flatpak: true))
             }
-            let record = try await engine.authorize(app, access: level, status: status, by: by, endsAt: endsAt).record
+            let record = try await engine.authorize(app, access: level, status: status, by: by, endsAt: endsAt, confirmed: p.confirm ?? false).record
             return reply(id, try store.read { try appInfo(record, $0) })
         case .select, .deselect:
             let p = try params(SelectionEditParams.self, line)

@@ -35,9 +35,9 @@ enum AppCards {
         let takesEffect: String?
         /// What the app reaches whatever photolibd does, said plainly.
         let caveat: String?
-        /// Whether Selected Photos and None can be chosen: not for a Flatpak app whose own
-        /// permission holds far more than photos (`home`, `host`), which photolibd does not take away.
-        let canLimit: Bool
+        /// For a Flatpak app whose own permission holds far more than photos (`home`, `host`): what
+        /// limiting it takes away, which the person confirms before Selected Photos or None.
+        let loss: String?
     }
 
     static func make(registered apps: [AppInfo], installed: [InstalledAppInfo], libraryAssets: Int, ownerUID: UInt32) -> [Card] {
@@ -65,7 +65,7 @@ enum AppCards {
                 readWriteEndsAt: app.readWriteEndsAt, readWriteReturnsTo: app.readWriteReturnsTo,
                 registered: true, flatpak: isFlatpak, takesEffect: flatpak.map(takesEffect),
                 caveat: isFlatpak ? flatpak.flatMap(broadCaveat) : caveat(uid: app.uid, ownerUID: ownerUID),
-                canLimit: flatpak.map { $0.broad.isEmpty } ?? true))
+                loss: flatpak.flatMap(loss)))
         }
         let known = Set(apps.map(\.app))
         for flatpak in installed where !known.contains(flatpak.app) && flatpak.reachesPictures {
@@ -76,7 +76,7 @@ enum AppCards {
                 readWrite: AuthorizationStatus.authorized.rawValue, addOnly: AuthorizationStatus.notDetermined.rawValue,
                 location: LocationPolicy.newAppDefault.rawValue, selectedAssets: 0, selectedAlbums: 0,
                 readWriteEndsAt: nil, readWriteReturnsTo: nil, registered: false, flatpak: true,
-                takesEffect: takesEffect(flatpak), caveat: broadCaveat(flatpak), canLimit: flatpak.broad.isEmpty)))
+                takesEffect: takesEffect(flatpak), caveat: broadCaveat(flatpak), loss: loss(flatpak))))
         }
         // Full access first (iOS 17's reminder of who sees everything), then by name.
         return cards.sorted { $0.0 != $1.0 ? $0.0 > $1.0 : ($0.1.name.lowercased(), $0.1.app) < ($1.1.name.lowercased(), $1.1.app) }.map(\.1)
@@ -95,7 +95,12 @@ enum AppCards {
     /// A Flatpak app whose own permission reaches far more than photos.
     static func broadCaveat(_ app: InstalledAppInfo) -> String? {
         guard !app.broad.isEmpty else { return nil }
-        return "It reaches your photos through \(app.broad.map { $0 == "home" ? "your whole home folder (home)" : $0 == "host" ? "all your files (host)" : $0 }.joined(separator: " and ")): photolibd would have to take that away to limit it, which it does not do yet."
+        return "It reaches your photos through \(app.broad.map { $0 == "home" ? "your whole home folder (home)" : $0 == "host" ? "all your files (host)" : $0 }.joined(separator: " and ")): Selected Photos or None takes that away; it keeps \(PicturesOverride.keptFolderWords)."
+    }
+
+    /// The question a person confirms before a broad grant is taken away.
+    static func loss(_ app: InstalledAppInfo) -> String? {
+        app.broad.isEmpty ? nil : PicturesOverride.loss(appName: app.name, broad: app.broad) + " Go on?"
     }
 
     /// An app that runs as the person, outside any sandbox, reads their files whatever photolibd does.

@@ -14,6 +14,8 @@ import PhotoLibSystem
 enum AppRoutes {
     struct AccessChange: Decodable {
         let status: String
+        /// The person confirmed what a Flatpak app with `home` or `host` loses.
+        let confirm: Bool?
         let access: String?
         let forSeconds: Int64?
         let until: Int64?
@@ -89,7 +91,8 @@ enum AppRoutes {
             let change = try await request.decode(as: AccessChange.self, context: context)
             return try await answer(page) {
                 _ = try await page.daemon.call(.authorize, AuthorizeParams(app: app, status: change.status, access: change.access,
-                                                                           forSeconds: change.forSeconds, until: change.until),
+                                                                           forSeconds: change.forSeconds, until: change.until,
+                                                                           confirm: change.confirm),
                                                returning: AppInfo.self)
                 return try PageServer.json(["done": true])
             }

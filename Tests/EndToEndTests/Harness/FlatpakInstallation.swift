@@ -88,7 +88,7 @@ struct FlatpakUser {
             try owner.own(directory)
         }
         chmod(runtimeDirectory, 0o700)
-        try writeFile(".config/user-dirs.dirs", "XDG_PICTURES_DIR=\"$HOME/lib\"\n")
+        try writeFile(".config/user-dirs.dirs", "XDG_PICTURES_DIR=\"$HOME/lib\"\nXDG_DOWNLOAD_DIR=\"$HOME/Downloads\"\n")
         try ok(["/usr/bin/flatpak", "--user", "remote-add", "--no-gpg-verify", "test", "file://" + repo])
         // Installing asks the system bus (for the system helper); one of its own where none runs.
         let bus = try SystemBus.ensure()

@@ -22,10 +22,15 @@ export async function showApps(main) {
 function card(app) {
   const access = element('select', { 'aria-label': `Access for ${app.name}`, onchange: async (event) => {
     const when = app.takesEffect ? ` ${app.takesEffect}` : '';
-    await change(`/api/apps/${encodeURIComponent(app.app)}/access`, { status: event.target.value }, `${app.name}: access changed.${when}`);
-  } }, accessChoices.map(([value, words]) => element('option', {
-    value, selected: app.readWrite === value, text: words, disabled: !app.canLimit && value !== 'authorized',
-  })));
+    const limits = event.target.value !== 'authorized';
+    // An app that sees the whole home loses more than photos: the person says yes to exactly that first.
+    if (limits && app.loss && !confirm(app.loss)) {
+      event.target.value = app.readWrite;
+      return;
+    }
+    await change(`/api/apps/${encodeURIComponent(app.app)}/access`, { status: event.target.value, confirm: limits && !!app.loss },
+      `${app.name}: access changed.${when}`);
+  } }, accessChoices.map(([value, words]) => element('option', { value, selected: app.readWrite === value, text: words })));
   if (!accessChoices.some(([value]) => value === app.readWrite)) {
     access.prepend(element('option', { value: app.readWrite, selected: true, disabled: true, text: 'Not decided yet' }));
   }
