@@ -30,11 +30,27 @@ struct DoctorVerdictTests {
         DoctorVerdicts.checks(facts).first { $0.name == name }!
     }
 
+    @Test("flatpak-apps: an app whose override was undone fails naming it and what it would see; one running with old permissions warns; the rest pass with the version")
+    func flatpakApps() {
+        var facts = healthy()
+        facts.flatpakVersion = "Flatpak 1.14.10"
+        facts.flatpakApps = [.init(id: "org.gnome.Shotwell", name: "Shotwell", undone: nil, runsWithOldPermissions: false)]
+        #expect(check("flatpak-apps", facts).detail == "1 Flatpak app finds only what you chose in its Pictures folder (Flatpak 1.14.10).")
+        facts.flatpakApps.append(.init(id: "org.gimp.GIMP", name: "GIMP", undone: nil, runsWithOldPermissions: true))
+        let stale = check("flatpak-apps", facts)
+        #expect(stale.outcome == .warn && stale.detail.hasPrefix("GIMP still runs with the permissions it had before") && stale.advice == "Quit GIMP and start it again.")
+        facts.flatpakApps[0].undone = "its permissions reach your Pictures folder again (xdg-pictures), so it sees every photo"
+        let undone = check("flatpak-apps", facts)
+        #expect(undone.outcome == .fail && undone.detail.hasPrefix("Shotwell (org.gnome.Shotwell): its permissions reach your Pictures folder again"))
+        #expect(undone.advice?.contains("photolibctl authorize org.gnome.Shotwell limited") == true)
+    }
+
     @Test("a healthy setup passes every check, each with no advice")
     func healthyPasses() {
         let checks = DoctorVerdicts.checks(healthy())
         #expect(checks.map(\.name) == ["daemon", "library", "library-privacy", "views-mount", "view-entries", "view-permissions", "view-reach",
-                                       "writable-originals", "refused-originals", "location-withheld", "inotify-watches", "socket", "protected-hardlinks", "file-dialogs"])
+                                       "writable-originals", "refused-originals", "location-withheld", "inotify-watches", "socket", "protected-hardlinks", "file-dialogs",
+                                       "flatpak-apps"])
         for check in checks {
             #expect(check.outcome == .pass, "\(check)")
             #expect(check.advice == nil)
