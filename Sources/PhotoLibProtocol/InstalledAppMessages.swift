@@ -33,6 +33,8 @@ public struct InstalledAppInfo: Codable, Sendable, Equatable {
     public var undone: String?
     /// For an app photolibd limits: it runs now with the permissions it had before its override last changed.
     public var runsWithOldPermissions: Bool?
+    /// For an app photolibd limits, where its Pictures folder's filesystem cannot clone: the bytes its copies take.
+    public var copyBytes: Int64?
 
     public init(_ app: InstalledFlatpakApp, registered: Bool, running: Bool) {
         self.app = app.id.rawValue
@@ -47,5 +49,6 @@ public struct InstalledAppInfo: Codable, Sendable, Equatable {
         self.running = running
         undone = app.undone
         runsWithOldPermissions = app.runsWithOldPermissions ? true : nil
+        copyBytes = app.copyBytes
     }
 }

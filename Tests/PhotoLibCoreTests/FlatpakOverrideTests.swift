@@ -177,3 +177,14 @@ struct BroadGrantTests {
         #expect(PicturesOverride.loss(appName: "GIMP", broad: ["home"]).hasPrefix("Limiting GIMP takes away your home folder (home)"))
     }
 }
+
+@Suite("What a Flatpak app's copies cost")
+struct CopyWordsTests {
+    @Test("in the person's units; nothing said for clones")
+    func words() {
+        #expect(InstalledFlatpakApp.copyWords(nil) == nil && InstalledFlatpakApp.copyWords(0) == nil)
+        #expect(InstalledFlatpakApp.copyWords(512)?.hasPrefix("Its copies of your photos take 512 bytes of disk") == true)
+        #expect(InstalledFlatpakApp.copyWords(1_234_567)?.hasPrefix("Its copies of your photos take 1.2 MB of disk") == true)
+        #expect(InstalledFlatpakApp.copyWords(45_600_000_000)?.hasPrefix("Its copies of your photos take 45 GB of disk") == true)
+    }
+}

@@ -5,9 +5,12 @@ import Testing
 
 @Suite("The Apps list: registered apps and installed Flatpak apps, by name")
 struct AppCardsTests {
-    func installed(_ id: String, name: String, through: [String], broad: [String] = [], running: Bool = false, registered: Bool = false) -> InstalledAppInfo {
-        InstalledAppInfo(InstalledFlatpakApp(id: AppID(id)!, installation: .user, entry: DesktopEntry(name: name, icon: id), iconFile: "/x/\(id).png",
-                                             reach: PicturesReach(through: through, broad: broad)), registered: registered, running: running)
+    func installed(_ id: String, name: String, through: [String], broad: [String] = [], running: Bool = false, registered: Bool = false,
+                   copyBytes: Int64? = nil) -> InstalledAppInfo {
+        var app = InstalledFlatpakApp(id: AppID(id)!, installation: .user, entry: DesktopEntry(name: name, icon: id), iconFile: "/x/\(id).png",
+                                      reach: PicturesReach(through: through, broad: broad))
+        app.copyBytes = copyBytes
+        return InstalledAppInfo(app, registered: registered, running: running)
     }
 
     func registered(_ id: String, readWrite: String, uid: UInt32, flatpak: Bool = false) -> AppInfo {
@@ -19,7 +22,7 @@ struct AppCardsTests {
     func merged() {
         let cards = AppCards.make(
             registered: [registered("org.example.Viewer", readWrite: "limited", uid: 4300), registered("org.gnome.Shotwell", readWrite: "limited", uid: 1000, flatpak: true)],
-            installed: [installed("org.gnome.Shotwell", name: "Shotwell", through: ["xdg-pictures"], running: true, registered: true),
+            installed: [installed("org.gnome.Shotwell", name: "Shotwell", through: ["xdg-pictures"], running: true, registered: true, copyBytes: 4_200_000),
                         installed("org.gimp.GIMP", name: "GIMP", through: ["home"], broad: ["home"]),
                         installed("org.example.Calc", name: "Calculator", through: [])],
             libraryAssets: 10, ownerUID: 1000)
@@ -31,6 +34,8 @@ struct AppCardsTests {
         #expect(gimp.caveat?.hasPrefix("It reaches your photos through your whole home folder (home)") == true)
         let shotwell = cards[2]
         #expect(shotwell.identity == "org.gnome.Shotwell · Flatpak app" && shotwell.access == "Selected Photos (2)" && shotwell.loss == nil)
+        #expect(shotwell.disk == "Its copies of your photos take 4.2 MB of disk: this filesystem cannot share a photo's blocks between files (btrfs and XFS can).")
+        #expect(gimp.disk == nil)
         #expect(shotwell.takesEffect == "A change takes effect when Shotwell next starts; it is running now: quit it and start it again.")
         #expect(cards[1].identity == "org.example.Viewer · uid 4300" && cards[1].caveat == nil && cards[1].icon == nil)
     }

@@ -17,6 +17,22 @@ public struct InstalledFlatpakApp: Sendable, Equatable {
     public var undone: String?
     /// For an app photolibd limits: it runs now with the permissions it had before its override last changed.
     public var runsWithOldPermissions = false
+    /// For an app photolibd limits, where its Pictures folder's filesystem cannot clone: the bytes its copies take.
+    public var copyBytes: Int64?
+
+    /// What the copies cost, in a person's words; nil when they cost nothing (clones, or none yet) or are not known.
+    public static func copyWords(_ bytes: Int64?) -> String? {
+        guard let bytes, bytes > 0 else { return nil }
+        let units = ["bytes", "KB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        let amount = unit == 0 ? "\(bytes)" : (value < 10 ? String(Int(value * 10) / 10) + "." + String(Int(value * 10) % 10) : String(Int(value)))
+        return "Its copies of your photos take \(amount) \(units[unit]) of disk: this filesystem cannot share a photo's blocks between files (btrfs and XFS can)."
+    }
 
     public init(id: AppID, installation: Installation, entry: DesktopEntry?, iconFile: String?, reach: PicturesReach) {
         self.id = id

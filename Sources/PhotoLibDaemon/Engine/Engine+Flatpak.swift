@@ -126,11 +126,25 @@ extension Engine {
                 let effective = FlatpakFilesystems(layers: layers).reach(pictures: views.pictures.pictures ?? "Pictures", home: views.home)
                 app.undone = PicturesOverride.undone(effective: effective, persistent: current?.list("persistent", in: PicturesOverride.group) ?? [],
                                                      pictures: views.pictures.pictures ?? "Pictures")
+                app.copyBytes = copyBytes(of: record)
                 let changed = PathInspection.status(files.userOverridesDirectory + "/" + deployment.id.rawValue)?.modificationTime
                 if let started = running[deployment.id], let changed, started < changed { app.runsWithOldPermissions = true }
             }
             return (app, registered[deployment.id] != nil, running[deployment.id] != nil)
         }
+    }
+
+    /// The bytes an app's Pictures folder holds where its filesystem cannot clone (its entries are then
+    /// copies); nil where it clones (they share the originals' blocks) or when the folder cannot be read.
+    func copyBytes(of app: AppRecord) -> Int64? {
+        guard app.heldLayout != .empty, let view = try? views.openView(app) else { return nil }
+        guard case .unsupported = (try? FileClone.probe(in: view.root)) ?? .supported else { return nil }
+        guard let entries = try? Directory.list(view.root) else { return nil }
+        var total: Int64 = 0
+        for entry in entries where entry.kind == .regular || entry.kind == .unknown {
+            if let status = try? Directory.status(of: entry.name, in: view.root), status.kind == .regular, status.linkCount == 1 { total += status.size }
+        }
+        return total
     }
 
     /// Whether an installed Flatpak app has this ID (so `authorize` may register it on the way).

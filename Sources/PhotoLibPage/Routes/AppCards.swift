@@ -33,6 +33,8 @@ enum AppCards {
         let flatpak: Bool
         /// When a change takes effect, for a Flatpak app ("when Hello next starts").
         let takesEffect: String?
+        /// What its copies cost in disk, for a Flatpak app on a filesystem that cannot clone.
+        let disk: String?
         /// What the app reaches whatever photolibd does, said plainly.
         let caveat: String?
         /// For a Flatpak app whose own permission holds far more than photos (`home`, `host`): what
@@ -64,6 +66,7 @@ enum AppCards {
                 selectedAssets: app.selectedAssets, selectedAlbums: app.selectedAlbums,
                 readWriteEndsAt: app.readWriteEndsAt, readWriteReturnsTo: app.readWriteReturnsTo,
                 registered: true, flatpak: isFlatpak, takesEffect: flatpak.map(takesEffect),
+                disk: InstalledFlatpakApp.copyWords(flatpak?.copyBytes),
                 caveat: isFlatpak ? flatpak.flatMap(broadCaveat) : caveat(uid: app.uid, ownerUID: ownerUID),
                 loss: flatpak.flatMap(loss)))
         }
@@ -76,7 +79,7 @@ enum AppCards {
                 readWrite: AuthorizationStatus.authorized.rawValue, addOnly: AuthorizationStatus.notDetermined.rawValue,
                 location: LocationPolicy.newAppDefault.rawValue, selectedAssets: 0, selectedAlbums: 0,
                 readWriteEndsAt: nil, readWriteReturnsTo: nil, registered: false, flatpak: true,
-                takesEffect: takesEffect(flatpak), caveat: broadCaveat(flatpak), loss: loss(flatpak))))
+                takesEffect: takesEffect(flatpak), disk: nil, caveat: broadCaveat(flatpak), loss: loss(flatpak))))
         }
         // Full access first (iOS 17's reminder of who sees everything), then by name.
         return cards.sorted { $0.0 != $1.0 ? $0.0 > $1.0 : ($0.1.name.lowercased(), $0.1.app) < ($1.1.name.lowercased(), $1.1.app) }.map(\.1)

@@ -53,6 +53,7 @@ function card(app) {
     element('p', { class: 'access', text: app.access }),
     ends,
     app.takesEffect ? element('p', { class: 'note', text: app.takesEffect }) : null,
+    app.disk ? element('p', { class: 'note disk', text: app.disk }) : null,
     app.caveat ? element('p', { class: 'note caveat', text: app.caveat }) : null,
     element('div', { class: 'controls' },
       labelled('Access', access),
