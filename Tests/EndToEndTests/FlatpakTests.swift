@@ -239,6 +239,15 @@ struct FlatpakTests {
         #expect(home["question"] as? String == "Limiting Home takes away your home folder (home): it keeps Desktop, Documents, Downloads, Music and Videos, and its own data. Go on?", "\(home)")
         #expect(home["after"] as? String == "None", "\(home)")
         #expect(try String(contentsOfFile: user.overrides + "/org.test.Home", encoding: .utf8).contains("!home;"))
+        // Any other app with a .desktop file is shown by its name and icon too (here the owner's own, in ~/.local/share).
+        try daemon.ok("app", "add", "org.example.Viewer", "--uid", "4242")
+        try user.writeFile(".local/share/applications/org.example.Viewer.desktop", "[Desktop Entry]\nType=Application\nName=Viewer\nIcon=org.example.Viewer\nExec=viewer\n")
+        try user.writeFile(".local/share/icons/hicolor/64x64/apps/org.example.Viewer.png", "")
+        _ = try run("/bin/cp", ["/usr/libexec/installed-tests/Flatpak/org.test.Hello.png", user.home + "/.local/share/icons/hicolor/64x64/apps/org.example.Viewer.png"])
+        let viewer = try await page.drive(["access", try page.freshLink(), "org.example.Viewer", "None", "--shots", shots + "/viewer"])
+        let shown = viewer["before"] as? [String: Any] ?? [:]
+        #expect(shown["name"] as? String == "Viewer" && shown["identity"] as? String == "org.example.Viewer · uid 4242", "\(viewer)")
+        #expect((shown["iconWidth"] as? Int ?? 0) > 0, "\(viewer)")
         if let keep = ProcessInfo.processInfo.environment["PHOTOLIBD_KEEP_SHOTS"] {
             _ = try? run("/bin/cp", ["-r", shots, keep])
         }

@@ -38,6 +38,10 @@ struct AppCardsTests {
         #expect(gimp.disk == nil)
         #expect(shotwell.takesEffect == "A change takes effect when Shotwell next starts; it is running now: quit it and start it again.")
         #expect(cards[1].identity == "org.example.Viewer · uid 4300" && cards[1].caveat == nil && cards[1].icon == nil)
+        // An app with a .desktop file of its own is shown by it.
+        let named = AppCards.make(registered: [registered("org.example.Viewer", readWrite: "limited", uid: 4300)], installed: [],
+                                  libraryAssets: 10, ownerUID: 1000, desktop: ["org.example.Viewer": ("Viewer", true)])
+        #expect(named.first?.name == "Viewer" && named.first?.icon == "/api/apps/org.example.Viewer/icon")
     }
 
     @Test("a registered Flatpak app not decided yet still has full access through its own permission; an app running as the owner outside a sandbox is said to read everything")

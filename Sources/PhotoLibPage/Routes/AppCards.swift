@@ -42,7 +42,9 @@ enum AppCards {
         let loss: String?
     }
 
-    static func make(registered apps: [AppInfo], installed: [InstalledAppInfo], libraryAssets: Int, ownerUID: UInt32) -> [Card] {
+    /// - Parameter desktop: the name, and whether it has an icon, of each registered app that is not a Flatpak app but has a `.desktop` file.
+    static func make(registered apps: [AppInfo], installed: [InstalledAppInfo], libraryAssets: Int, ownerUID: UInt32,
+                     desktop: [String: (name: String, hasIcon: Bool)] = [:]) -> [Card] {
         let flatpaks = Dictionary(installed.map { ($0.app, $0) }, uniquingKeysWith: { first, _ in first })
         var cards: [(AccessWording.Level, Card)] = apps.map { app in
             let flatpak = flatpaks[app.app]
@@ -59,7 +61,8 @@ enum AppCards {
                 level = .full
             }
             return (level, Card(
-                app: app.app, name: flatpak?.name ?? app.app, icon: flatpak?.icon == nil ? nil : iconPath(app.app),
+                app: app.app, name: flatpak?.name ?? desktop[app.app]?.name ?? app.app,
+                icon: flatpak?.icon != nil || desktop[app.app]?.hasIcon == true ? iconPath(app.app) : nil,
                 identity: isFlatpak ? "\(app.app) · Flatpak app" : "\(app.app) · uid \(app.uid)",
                 purpose: app.purpose, uid: app.uid, access: access, level: "\(level)",
                 readWrite: app.readWrite, addOnly: app.addOnly, location: app.location,

@@ -66,8 +66,16 @@ enum AppRoutes {
                 let apps = try await page.daemon.call(.apps, NoParams(), returning: AppsResult.self).apps
                 let installed = try await page.daemon.call(.installedApps, NoParams(), returning: InstalledAppsResult.self).apps
                 let total = try await page.daemon.call(.status, NoParams(), returning: StatusResult.self).assets
+                // Other apps are shown by their own .desktop file where they have one, as menus show them.
+                let home = ProcessIdentity.homeDirectory ?? "/"
+                var desktop: [String: (name: String, hasIcon: Bool)] = [:]
+                for app in apps where app.flatpak != true {
+                    if let id = AppID(app.app), let found = DesktopEntries.lookUp(id, home: home) {
+                        desktop[app.app] = (found.entry.name, found.iconFile != nil)
+                    }
+                }
                 return try PageServer.json(["apps": AppCards.make(registered: apps, installed: installed, libraryAssets: total,
-                                                                  ownerUID: ProcessIdentity.userID)])
+                                                                  ownerUID: ProcessIdentity.userID, desktop: desktop)])
             }
         }
         // An installed Flatpak app's icon, from its export: the only files this route reads are the ones the daemon names.
@@ -75,7 +83,9 @@ enum AppRoutes {
             let app = try context.parameters.require("app")
             return try await answer(page) {
                 let installed = try await page.daemon.call(.installedApps, NoParams(), returning: InstalledAppsResult.self).apps
-                guard let path = installed.first(where: { $0.app == app })?.icon, let bytes = try PrivateFiles.read(path, limit: 1 << 20) else {
+                let path = installed.first(where: { $0.app == app })?.icon
+                    ?? AppID(app).flatMap { DesktopEntries.lookUp($0, home: ProcessIdentity.homeDirectory ?? "/")?.iconFile }
+                guard let path, let bytes = try PrivateFiles.read(path, limit: 1 << 20) else {
                     return PageServer.problem(.notFound, "\(app) has no icon.")
                 }
                 // The app made this file: as a document of its own (an SVG opened directly) it may run nothing.
