@@ -91,7 +91,8 @@ extension StoreTransaction {
     /// What photolibd added to an app's Flatpak user override, to be removed exactly; nil when nothing.
     public func picturesOverride(_ id: AppID) throws -> PicturesOverride? {
         guard let text = try String.fetchOne(db, sql: "SELECT picturesOverride FROM app WHERE id = ?", arguments: [id.rawValue]) else { return nil }
-        return try? JSONDecoder().decode(PicturesOverride.self, from: Data(text.utf8))
+        // Thrown, never taken for "nothing recorded": photolibd's lines would then look like the person's and stay.
+        return try JSONDecoder().decode(PicturesOverride.self, from: Data(text.utf8))
     }
 
     public func setPicturesOverride(_ id: AppID, _ record: PicturesOverride?) throws {

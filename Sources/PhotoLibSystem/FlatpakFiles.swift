@@ -103,7 +103,8 @@ extension FlatpakFiles {
         return found
     }
 
-    /// The apps running now, as `flatpak ps` finds them: each instance under
+    /// The apps running now, as `flatpak ps` finds them (a hint for the person, so an instance
+    /// whose files cannot be read is not counted): each instance under
     /// `$XDG_RUNTIME_DIR/.flatpak` whose sandbox process lives, with when its oldest instance
     /// started (its `info` file's modification time, nanoseconds).
     public static func runningApps(runtimeDirectory: String?) -> [AppID: Int64] {

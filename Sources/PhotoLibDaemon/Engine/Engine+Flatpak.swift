@@ -50,6 +50,7 @@ extension Engine {
         }
         // Written again when the file is not what it should be, whatever the record says: the person's
         // own 'flatpak override' may have rewritten it without photolibd's lines.
+        // Read a moment ago by `picturesReach`, which throws what fails; here only compared.
         let onDisk = try? flatpakFiles.userOverride(of: app.id)
         guard record != recorded || (onDisk ?? KeyFileText("")).text != file.text else { return }
         let merged = PicturesOverride(edits: recorded.edits + record.edits)
@@ -147,8 +148,13 @@ extension Engine {
         return total
     }
 
-    /// Whether an installed Flatpak app has this ID (so `authorize` may register it on the way).
-    func isInstalledFlatpak(_ id: AppID) -> Bool {
-        (try? flatpakFiles.metadata(of: id)) != nil
+    /// Whether an installed Flatpak app has this ID (so `authorize` may register it on the way); an
+    /// installation that cannot be read is an error, not "not installed".
+    func isInstalledFlatpak(_ id: AppID) throws -> Bool {
+        do {
+            return try flatpakFiles.metadata(of: id) != nil
+        } catch {
+            throw PhotoLibError.flatpakOverrideFailed(id, path: flatpakFiles.userDirectory + "/app/" + id.rawValue, errno: error.errno)
+        }
     }
 }
