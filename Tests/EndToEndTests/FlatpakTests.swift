@@ -25,7 +25,7 @@ struct FlatpakTests {
             try handle.close()
         }
         try library.write("Private/secret.jpg", contents: "secret")
-        let user = try FlatpakUser(library, installing: FlatpakRepository.apps.map(\.id))
+        let user = try await FlatpakUser(library, installing: FlatpakRepository.apps.map(\.id))
         try user.writeFile(".local/share/flatpak/overrides/" + Self.hello, Self.personsOverride)
         let daemon = try RunningDaemon(library)
         try await daemon.start(environment: ["XDG_CONFIG_HOME": user.home + "/.config", "XDG_DATA_HOME": user.home + "/.local/share"])

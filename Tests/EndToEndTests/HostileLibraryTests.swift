@@ -6,13 +6,13 @@ struct HostileLibraryTests {
     /// scripts/hostile-library does the work (it is also run by hand with
     /// 10,000+ swaps on a release build); CI runs it with fewer swaps.
     @Test("symlinks, special files, hostile names, PATH_MAX nesting and an album swapped for a symlink mid-rescan: no hang, no foreign inode in a view, one entry per photo")
-    func hostileLibrary() throws {
+    func hostileLibrary() async throws {
         guard getuid() == 0 else {
             Issue.record("this test makes a device node and files owned by another uid, and must run as root (CI does)")
             return
         }
         let script = RunningDaemon.script("hostile-library")
-        let result = try run("/usr/bin/python3", [script, "--swaps", "500", "--bin", RunningDaemon.buildDirectory])
+        let result = try await runOffPool("/usr/bin/python3", [script, "--swaps", "500", "--bin", RunningDaemon.buildDirectory])
         #expect(result.status == 0, "\(result.stderr)")
         let figures = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         #expect((figures?["swaps"] as? Int ?? 0) >= 500, "\(result.stdout)")

@@ -88,7 +88,7 @@ struct RequestTests {
         }
         try await waitUntil("the app to wait") { try pending(daemon).first?.waiting == 1 }
         // Longer than the idle timeout, which must not close a connection waiting for the person.
-        usleep(2_500_000)
+        try await Task.sleep(for: .milliseconds(2_500))
         #expect(try pending(daemon).first?.waiting == 1)
         let typo = try daemon.ctl("answer", String(first.request!), "limited", "no-such.jpg")
         #expect(typo.status == 3 && typo.stderr.contains("no-such.jpg"), "an answer with a typo changes nothing: \(typo.stderr)")

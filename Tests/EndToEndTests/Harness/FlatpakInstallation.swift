@@ -14,10 +14,11 @@ enum FlatpakRepository {
     ]
     private static let scripts = "/usr/libexec/installed-tests/Flatpak"
 
-    /// The repository's path, or why it could not be made (fails the test that asks).
-    static func path() throws -> String { try built.get() }
+    /// The repository's path, or why it could not be made (fails the test that asks). Built once,
+    /// on a thread of its own: the build takes a while, and the cooperative pool has two threads.
+    static func path() async throws -> String { try await built.value }
 
-    private static let built = Result { () throws -> String in
+    private static let built = onThread { () throws -> String in
         guard FileManager.default.fileExists(atPath: scripts + "/make-test-app.sh") else {
             throw TestFailure("flatpak-tests is not installed (scripts/install-deps --test installs it)")
         }
@@ -37,11 +38,15 @@ enum FlatpakRepository {
         let path = bin + ":/usr/bin:/bin:/usr/sbin:/sbin"
         let repo = root + "/repo"
         let tools = ["xdg-user-dir", "stat", "wc", "rm", "mv", "touch", "chmod", "truncate", "cp", "head", "sleep", "sort"]
-        try check(run("/bin/bash", [scripts + "/make-test-runtime.sh", repo, "org.test.Platform", "master", "", ""] + tools,
-                      environment: ["PATH": path, "HOME": root, "LANG": "C.UTF-8"]), "make-test-runtime.sh")
+        // The scripts write files (de.po, repos/) into their working directory and mktemp -d
+        // folders: both in the repository's own folder, removed with it, never in the checkout.
+        let environment = ["PATH": path, "HOME": root, "LANG": "C.UTF-8", "TMPDIR": root]
+        func inRoot(_ arguments: [String], _ extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+            try run("/bin/sh", ["-c", "cd \"$0\" && exec /bin/bash \"$@\"", root] + arguments, environment: environment.merging(extra) { $1 })
+        }
+        try check(inRoot([scripts + "/make-test-runtime.sh", repo, "org.test.Platform", "master", "", ""] + tools), "make-test-runtime.sh")
         for app in apps {
-            try check(run("/bin/bash", [scripts + "/make-test-app.sh", repo, app.id, "master", "", ""],
-                          environment: ["PATH": path, "HOME": root, "LANG": "C.UTF-8", "BUILD_FINISH_ARGS": app.finishArguments]),
+            try check(inRoot([scripts + "/make-test-app.sh", repo, app.id, "master", "", ""], ["BUILD_FINISH_ARGS": app.finishArguments]),
                       "make-test-app.sh \(app.id)")
         }
         try check(run("/usr/bin/flatpak", ["build-update-repo", repo], environment: ["PATH": path, "HOME": root]), "flatpak build-update-repo")
@@ -58,7 +63,8 @@ enum FlatpakRepository {
     private static func removeRepository() {
         let root = madeRoot.withLock { $0 }
         guard root.hasPrefix("/tmp/photolibd-flatpak-") else { return }
-        _ = try? run("/bin/rm", ["-rf", root])
+        // In this process: a child spawned while the process exits may never be waited for.
+        try? FileManager.default.removeItem(atPath: root)
     }
 }
 
@@ -78,11 +84,11 @@ struct FlatpakUser {
     }
 
     /// Makes the owner's home and installs `apps` from the test repository.
-    init(_ library: TestLibrary, installing apps: [String]) throws {
+    init(_ library: TestLibrary, installing apps: [String]) async throws {
         guard let owner = library.owner else { throw TestFailure("a Flatpak user needs a test owner") }
         self.library = library
         self.owner = owner
-        let repo = try FlatpakRepository.path()
+        let repo = try await FlatpakRepository.path()
         for directory in [runtimeDirectory, home + "/.config"] {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
             try owner.own(directory)
@@ -93,7 +99,9 @@ struct FlatpakUser {
         // Installing asks the system bus (for the system helper); one of its own where none runs.
         let bus = try SystemBus.ensure()
         defer { bus?.stop() }
-        try ok(["/usr/bin/flatpak", "--user", "install", "-y", "--noninteractive", "test"] + apps)
+        let command = ownersCommand(["/usr/bin/flatpak", "--user", "install", "-y", "--noninteractive", "test"] + apps)
+        let installed = try await runOffPool(command[0], Array(command.dropFirst()))
+        guard installed.status == 0 else { throw TestFailure("flatpak install failed (\(installed.status)): \(installed.stderr)") }
     }
 
     /// Writes a file below the home, the owner's, making its missing folders (the owner's too).
@@ -113,8 +121,13 @@ struct FlatpakUser {
     /// Runs a command as the owner with the owner's environment and nothing else.
     @discardableResult
     func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let command = owner.command("/usr/bin/env")
-        return try EndToEndTests.run(command[0], Array(command.dropFirst()) + ["-i"] + environment.map { "\($0.key)=\($0.value)" } + arguments)
+        let command = ownersCommand(arguments)
+        return try EndToEndTests.run(command[0], Array(command.dropFirst()))
+    }
+
+    /// `arguments` as the owner runs them: their uid, and their environment alone.
+    func ownersCommand(_ arguments: [String]) -> [String] {
+        owner.command("/usr/bin/env") + ["-i"] + environment.map { "\($0.key)=\($0.value)" } + arguments
     }
 
     @discardableResult

@@ -147,21 +147,99 @@ struct TestFailure: Error, CustomStringConvertible {
 }
 
 /// Runs a program to completion, returning its exit status and output.
+///
+/// Its output goes to files, not pipes: a daemon it leaves behind (dbus-daemon --fork, a Flatpak
+/// session helper) holding a pipe's end would keep a reader waiting for an end that never comes.
+/// It runs in a process group of its own, killed whole after `timeout` seconds, so a program that
+/// hangs fails its test with what it printed instead of holding the run until CI's limit. This
+/// blocks its thread: a long call from an async test belongs in `runOffPool`.
 @discardableResult
-func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+         timeout: Double = 300, onPool: Bool = true) throws -> (status: Int32, stdout: String, stderr: String) {
+    let started = Date()
+    let stdout = try TemporaryOutput()
+    let stderr = try TemporaryOutput()
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, stdout.descriptor, 1)
+    posix_spawn_file_actions_adddup2(&actions, stderr.descriptor, 2)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+    }
+    var child: pid_t = 0
+    let spawned = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+    guard spawned == 0 else { throw TestFailure("cannot run \(executable): \(String(cString: strerror(spawned)))") }
+    var status: Int32 = 0
+    let deadline = started.addingTimeInterval(timeout)
+    while true {
+        let reaped = waitpid(child, &status, WNOHANG)
+        if reaped == child { break }
+        if reaped < 0 && errno != EINTR { throw TestFailure("waitpid \(executable): errno \(errno)") }
+        if Date() > deadline {
+            kill(-child, SIGKILL)
+            _ = waitpid(child, &status, 0)
+            throw TestFailure("\(executable) \(arguments.joined(separator: " ")) did not end within \(Int(timeout)) s and was killed; "
+                              + "it printed: \(stdout.text.suffix(2000)) \(stderr.text.suffix(2000))")
+        }
+        usleep(2_000)
+    }
+    let seconds = Date().timeIntervalSince(started)
+    if onPool, seconds > 5 {
+        // A blocking call this long on Swift's two-thread cooperative pool stalls other tests: say so, to find it.
+        FileHandle.standardError.write(Data("slow run: \(String(format: "%.1f", seconds)) s for \(executable) \(arguments.prefix(4).joined(separator: " "))\n".utf8))
+    }
+    let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    return (code, stdout.text, stderr.text)
+}
+
+/// `run` on a thread of its own, for async tests: the wait holds no thread of the cooperative pool.
+@discardableResult
+func runOffPool(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                timeout: Double = 300) async throws -> (status: Int32, stdout: String, stderr: String) {
+    try await onThread { try run(executable, arguments, environment: environment, timeout: timeout, onPool: false) }.value
+}
+
+/// An unlinked temporary file a child writes its output to; read back once it has ended.
+private final class TemporaryOutput {
+    let descriptor: Int32
+
+    init() throws {
+        var template = Array("/tmp/photolibd-test-output-XXXXXX".utf8CString)
+        descriptor = template.withUnsafeMutableBufferPointer { buffer in
+            let made = mkstemp(buffer.baseAddress!)
+            if made >= 0 { unlink(buffer.baseAddress!) }
+            return made
+        }
+        guard descriptor >= 0 else { throw TestFailure("mkstemp failed: errno \(errno)") }
+    }
+
+    var text: String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var offset: off_t = 0
+        while true {
+            let count = pread(descriptor, &buffer, buffer.count, offset)
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+            offset += off_t(count)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    deinit { close(descriptor) }
 }
 
 /// Polls `condition` until it holds or `seconds` pass; the test waits for an outcome, never for a fixed time.
