@@ -18,7 +18,7 @@ struct PhotoLibdPortal: ParsableCommand {
             the pick sheet on the person's page; the app receives private, read-only copies (without location unless \
             the person allowed it), removed after --keep-picks seconds along with the Documents portal's export of them. \
             Every other call (SaveFile, SaveFiles, OpenFile for documents or folders) goes unchanged to --forward-to. \
-            It exits after --idle-exit seconds with nothing to do. See README, "Photos in every app's file dialog".
+            It exits after --idle-exit seconds with nothing to do. See docs/USING.md, "Photos in every app's file dialog".
             """,
         version: "0.1.0")
 

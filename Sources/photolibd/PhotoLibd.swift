@@ -10,7 +10,7 @@ import PhotoLibSystem
 struct PhotoLibd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photolibd",
-        abstract: "Per-app limited photo libraries: watches a photo directory and keeps a hardlink view per app.",
+        abstract: "Per-app limited photo libraries: watches a photo directory and keeps a view per app (hard links, or reflink clones where the filesystem clones).",
         discussion: """
             With no flags, serves ~/Pictures for the calling user: state and views under \
             ~/.local/share/photolibd, socket in $XDG_RUNTIME_DIR. Manage it with photolibctl.

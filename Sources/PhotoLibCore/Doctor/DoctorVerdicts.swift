@@ -119,7 +119,7 @@ public enum DoctorVerdicts {
         if mode == "clones" {
             return DoctorCheck("view-entries", .pass, "Views hold reflink clones (\(why)): each app's entry is a file of its own, so it cannot tell which other apps hold a photo.")
         }
-        // Not a warning: links are what most filesystems allow, and README says what they show.
+        // Not a warning: links are what most filesystems allow, and docs/SECURITY.md says what they show.
         return DoctorCheck("view-entries", .pass, "Views hold hard links (\(why)). An app can see how many others hold a photo (its link count), and apps that collude can match photos by inode; on btrfs or XFS with reflink, view_mode \"auto\" makes clones, which show neither.")
     }
 

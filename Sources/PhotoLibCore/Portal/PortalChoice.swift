@@ -58,7 +58,7 @@ public struct PortalChoice: Sendable, Equatable {
         if installed.isEmpty {
             if chosenByConfig || chosenByDesktop {
                 return DoctorCheck(name, .warn, "File dialogs are set to use photolibd (\(configured?.file ?? "XDG_CURRENT_DESKTOP=\(portalDesktops ?? "")")), but photolibd.portal is not installed: xdg-desktop-portal falls back to another backend.",
-                                   advice: "Install photolibd (make install), or undo the setting (README, \"Photos in every app's file dialog\").")
+                                   advice: "Install photolibd (make install), or undo the setting (docs/USING.md, \"Photos in every app's file dialog\").")
             }
             return DoctorCheck(name, .pass, "photolibd's file-chooser backend is not installed: apps' file dialogs are the desktop's own.")
         }
@@ -79,6 +79,6 @@ public struct PortalChoice: Sendable, Equatable {
                                advice: "Run photolibctl doctor where /proc is mounted and readable, as the person who runs the desktop.")
         }
         let why = configured.map { "\($0.file) chooses \($0.backends.first ?? "another backend")" } ?? "nothing chooses it"
-        return DoctorCheck(name, .pass, "photolibd's file-chooser backend is installed but off (\(why)): apps' file dialogs are the desktop's own; README, \"Photos in every app's file dialog\", turns it on.")
+        return DoctorCheck(name, .pass, "photolibd's file-chooser backend is installed but off (\(why)): apps' file dialogs are the desktop's own; docs/USING.md, \"Photos in every app's file dialog\", turns it on.")
     }
 }

@@ -6,7 +6,7 @@ import Glibc
 /// Debian's `xdg-desktop-portal` and `xdg-document-portal` (FUSE, at
 /// `runtime/doc`) and photolibd's backend (`photolibd-portal`, from its own
 /// D-Bus service file, as installed), with photolibd chosen for FileChooser
-/// the way the README tells people on xdg-desktop-portal 1.16
+/// the way docs/USING.md tells people on xdg-desktop-portal 1.16
 /// (`XDG_CURRENT_DESKTOP=photolibd:…` for the portal alone).
 ///
 /// The person's browser is `$BROWSER`, which records what it is asked to
