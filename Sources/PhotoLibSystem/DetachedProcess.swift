@@ -13,6 +13,21 @@ public enum DetachedProcess {
         return pid
     }
 
+    /// Waits up to `seconds` for child `pid` to exit: its exit status (128 + the signal for one
+    /// killed), or nil when it still runs then.
+    public static func waitForExit(_ pid: Int32, seconds: Double) -> Int32? {
+        var status: Int32 = 0
+        for _ in 0..<max(1, Int(seconds * 100)) {
+            let reaped = try? systemCall("waitpid") { waitpid(pid, &status, WNOHANG) }
+            if reaped == pid {
+                return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            }
+            guard reaped == 0 else { return nil }  // not our child, or already reaped: nothing to tell
+            usleep(10_000)
+        }
+        return nil
+    }
+
     /// True while process `pid` runs. A zombie does not: a detached process whose starter
     /// is gone waits for its new parent to reap it, and some (a container's init) never do.
     public static func isAlive(_ pid: Int32) -> Bool {

@@ -28,17 +28,41 @@ public enum PageOpener {
         return [beside, prefixBin, "/usr/bin/photolibctl", "/usr/local/bin/photolibctl"].compactMap { $0 }.first(where: PathInspection.isExecutable)
     }
 
-    /// Starts photolibctl for request `request` and returns the log its output goes to (the page's own).
+    /// Starts photolibctl for request `request` and says where its output goes: the page's own
+    /// log, or the journal of the transient unit that runs it outside a service's sandbox
+    /// (`PageLaunch`). A unit systemd-run could not start is started directly, and the log says why.
     public static func open(request: Int64, socket: String) throws(Failure) -> String {
         guard let photolibctl = photolibctl() else { throw .notInstalled(besides: DetachedProcess.ownExecutable) }
         let paths = PagePaths(socket: socket)
+        var environment: [String: String] = [:]
+        for name in ["INVOCATION_ID", "XDG_RUNTIME_DIR"] + PageLaunch.desktopVariables {
+            environment[name] = ProcessIdentity.environment(name)
+        }
+        let systemdRun = ["/usr/bin/systemd-run", "/bin/systemd-run"].first(where: PathInspection.isExecutable)
+        let launch = PageLaunch.plan(photolibctl: photolibctl, request: request, socket: socket, environment: environment,
+                                     systemdRun: systemdRun, unitSuffix: String(UInt32.random(in: 0 ... .max), radix: 16))
         do {
             // The page's own directory holds its log; made here when the page has never been opened.
             try PrivateFiles.makeDirectory(paths.directory)
+        } catch {
+            throw .cannotStart(photolibctl, error)
+        }
+        var note = ""
+        if case .transientUnit(let unit, let systemdRun, let arguments) = launch {
+            do {
+                let pid = try DetachedProcess.start(systemdRun, arguments, output: paths.logFile)
+                let ending = DetachedProcess.waitForExit(pid, seconds: 15)
+                if ending == 0 { return "the journal of \(unit): journalctl --user -u \(unit)" }
+                note = " (systemd-run \(ending.map { "ended with status \($0)" } ?? "did not end within 15 s"), so photolibctl was started directly)"
+            } catch {
+                note = " (systemd-run could not start: \(error), so photolibctl was started directly)"
+            }
+        }
+        do {
             _ = try DetachedProcess.start(photolibctl, ["ui", "--request", String(request), "--socket", socket], output: paths.logFile)
         } catch {
             throw .cannotStart(photolibctl, error)
         }
-        return paths.logFile
+        return paths.logFile + note
     }
 }

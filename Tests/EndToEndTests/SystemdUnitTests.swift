@@ -12,12 +12,14 @@ struct SystemdUnitTests {
     /// The binary is the reachable copy: a checkout's path may hold a space, which ExecStart= would split.
     static func stageUnits(in directory: String) throws {
         let binary = try ReachableCopies.binary("photolibd")
-        for (source, name) in [("system/photolibd@.service", "photolibd@.service"), ("system/photolibd@.socket", "photolibd@.socket"),
+        let portal = try ReachableCopies.binary("photolibd-portal")
+        for (source, name) in [("user/photolibd-portal.service", "photolibd-portal.service"), ("system/photolibd@.service", "photolibd@.service"), ("system/photolibd@.socket", "photolibd@.socket"),
                                ("system/photolibd@.service", "photolibd@tester.service"),
                                ("user/photolibd.service", "photolibd.service"), ("user/photolibd.socket", "photolibd.socket"),
                                ("user/photolibd-endpoint@.socket", "photolibd-endpoint@view-TEST0000000000000.socket")] {
             let text = try String(contentsOfFile: RunningDaemon.packageRoot + "/systemd/" + source, encoding: .utf8)
                 .replacingOccurrences(of: "/usr/local/bin/photolibd", with: binary)
+                .replacingOccurrences(of: "/usr/local/libexec/photolibd-portal", with: portal)
             try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
         }
     }
@@ -49,12 +51,13 @@ struct SystemdUnitTests {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = library.root + "/runtime"
         let user = try run("/usr/bin/systemd-analyze", ["--user", "verify", library.root + "/photolibd.service", library.root + "/photolibd.socket",
-                                                         library.root + "/photolibd-endpoint@view-TEST0000000000000.socket"],
+                                                         library.root + "/photolibd-endpoint@view-TEST0000000000000.socket",
+                                                         library.root + "/photolibd-portal.service"],
                            environment: environment)
         #expect(user.status == 0, "\(user.stdout)\(user.stderr)")
     }
 
-    @Test("systemd-analyze security --offline=true: the system template scores 0.5 or lower, the user unit too once 'runs as root' is set aside")
+    @Test("systemd-analyze security --offline=true: the system template scores 0.5 or lower, each user unit too once 'runs as root' is set aside")
     func security() throws {
         let library = try TestLibrary()
         try Self.stageUnits(in: library.root)
@@ -68,12 +71,14 @@ struct SystemdUnitTests {
                                                 attributes: [.posixPermissions: 0o700])
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = library.root + "/runtime"
-        let user = try run("/usr/bin/systemd-analyze", ["--user", "security", "--offline=true", library.root + "/photolibd.service"],
-                           environment: environment)
-        let userScore = Self.exposure(user.stdout)
-        // Read offline, a user unit looks as if it ran as root; a user manager runs it as the user.
-        let runsAsRoot = userScore.items["User=/DynamicUser="] ?? 0
-        #expect(userScore.overall - runsAsRoot <= 0.5 + 1e-9, "\(user.stdout)")
+        for unit in ["photolibd.service", "photolibd-portal.service"] {
+            let user = try run("/usr/bin/systemd-analyze", ["--user", "security", "--offline=true", library.root + "/" + unit],
+                               environment: environment)
+            let userScore = Self.exposure(user.stdout)
+            // Read offline, a user unit looks as if it ran as root; a user manager runs it as the user.
+            let runsAsRoot = userScore.items["User=/DynamicUser="] ?? 0
+            #expect(userScore.overall - runsAsRoot <= 0.5 + 1e-9, "\(unit): \(user.stdout)")
+        }
     }
 
     @Test("started through systemd-socket-activate, photolibd serves on the socket it was passed and stops on SIGTERM")

@@ -115,7 +115,7 @@ struct DaemonBoardTests {
         #expect(board.snapshot.scannedFiles == 3)
     }
 
-    @Test("the expiry alarm rings at its time by the clock given, or at once for a wake that came first", .timeLimit(.minutes(1)))
+    @Test("the expiry alarm rings at its time by the clock given, or at once for a wake that came first", .timeLimit(.minutes(10)))
     func expiryAlarm() async {
         let clock = SetClock(seconds: 1_000)
         let alarm = ExpiryAlarm(clock: clock)
