@@ -83,7 +83,8 @@ let package = Package(
         // The only module that makes system calls.
         .target(
             name: "PhotoLibSystem",
-            dependencies: ["PhotoLibCore", "CSystemShims", "CInotifyTools", "CDesktopNotifications", "CPortalBus", "CSystemdUnits"],
+            dependencies: ["PhotoLibCore", "CSystemShims", "CInotifyTools", "CDesktopNotifications", "CPortalBus", "CSystemdUnits",
+                           .product(name: "Logging", package: "swift-log")],
             path: "Sources/PhotoLibSystem",
             swiftSettings: strict
         ),

@@ -63,7 +63,8 @@ struct PhotoLibdPage: AsyncParsableCommand {
             throw ValidationError("photolibd-thumbnailer (the page's decoder) is not installed beside photolibd-page at \(executable); reinstall photolibd (make install).")
         }
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            // Under systemd each line carries its priority for journald, as the daemon's do.
+            var handler = StderrLogHandler(label: label)
             handler.logLevel = .notice
             return handler
         }

@@ -51,7 +51,8 @@ struct PhotoLibdPortal: ParsableCommand {
 
     func run() throws {
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            // Under systemd each line carries its priority for journald, as the daemon's do.
+            var handler = StderrLogHandler(label: label)
             handler.logLevel = .notice
             return handler
         }

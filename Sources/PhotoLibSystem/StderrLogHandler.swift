@@ -1,4 +1,3 @@
-import PhotoLibSystem
 public import Logging
 
 /// Writes log lines to stderr; under systemd (stderr is `JOURNAL_STREAM`) each line
