@@ -5,7 +5,7 @@ DESTDIR ?=
 CONFIGURATION ?= release
 export SWIFT PREFIX DESTDIR CONFIGURATION
 
-.PHONY: deps build release run test bench check-systemd install uninstall clean
+.PHONY: deps build release run test bench check-systemd install uninstall deb check-deb clean
 
 deps:
 	@scripts/install-deps
@@ -60,6 +60,14 @@ install: deps
 
 uninstall:
 	scripts/install --uninstall
+
+# photolibd_VERSION_ARCH.deb from the release build, checked by lintian; see scripts/make-deb.
+deb: deps
+	scripts/make-deb
+
+# Needs root; not part of `make test`. The package on a clean bookworm under systemd: scripts/check-deb.
+check-deb: deps
+	scripts/check-deb
 
 clean:
 	rm -rf .build

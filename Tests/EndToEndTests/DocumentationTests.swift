@@ -66,6 +66,14 @@ struct DocumentationTests {
                     let installed = ["systemd/user/", "systemd/system/"].contains { FileManager.default.fileExists(atPath: Self.root + "/" + $0 + unit) }
                     #expect(installed, "README's `\(command)`: no unit \(unit) in systemd/")
                 }
+            case "apt-get":
+                // The package's name carries the version scripts/make-deb gives it: the daemon's own.
+                let daemon = try Self.text("Sources/PhotoLibDaemon/Daemon.swift")
+                for package in words where package.hasSuffix(".deb") {
+                    #expect(daemon.contains("version = \"\(package.split(separator: "_").dropFirst().first ?? "")\""),
+                            "README's `\(command)`: \(package) is not what make deb builds")
+                }
+                fallthrough
             default:
                 let found = ["/usr/bin/", "/bin/", "/usr/sbin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + words[0]) }
                 #expect(found, "README's `\(command)`: \(words[0]) is not a program here")
