@@ -34,11 +34,11 @@
 
 Prints one JSON object on its last line. Debian's chromium and chromedriver, selenium 4 (python3-selenium).
 """
-import argparse, contextlib, http.server, json, os, threading
+import argparse, contextlib, http.server, json, os, sys, threading
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import InvalidSessionIdException, NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
@@ -59,7 +59,17 @@ def signed_in(url):
     """Chromium on URL (a one-time sign-in link signs it in), quit however the caller ends."""
     driver = browser()
     try:
-        driver.get(url)
+        try:
+            driver.get(url)
+        except InvalidSessionIdException as crash:
+            # Chromium itself died while starting (seen once in CI under load, "the browser has closed
+            # the connection"): a new one, once. Had the link reached the page server, it is used, and
+            # the page says so: a refusal, never a pass.
+            print(f"chromium died loading the page ({crash.msg}); starting it again", file=sys.stderr, flush=True)
+            with contextlib.suppress(Exception):
+                driver.quit()
+            driver = browser()
+            driver.get(url)
         yield driver
     finally:
         driver.quit()

@@ -12,7 +12,7 @@ struct PageRuleTests {
         (.notDetermined, .limited, 0, 10, .addOnly, "Add Photos Only"),
         (.denied, .denied, 0, 10, .none, "None"),
         (.restricted, .notDetermined, 0, 10, .none, "None"),
-        (.notDetermined, .notDetermined, 0, 10, .none, "None"),
+        (.notDetermined, .notDetermined, 0, 10, .none, "Not decided yet: sees nothing"),
     ])
     func accessWording(readWrite: AuthorizationStatus, addOnly: AuthorizationStatus, selected: Int, library: Int,
                        level: AccessWording.Level, words: String) {

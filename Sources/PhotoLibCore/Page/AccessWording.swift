@@ -35,7 +35,8 @@ public struct AccessWording: Sendable, Equatable {
                 words = "Add Photos Only"
             } else {
                 level = .none
-                words = "None"
+                // An app the person has not answered yet sees nothing, but "None" would read as their answer.
+                words = readWrite == .notDetermined ? "Not decided yet: sees nothing" : "None"
             }
         }
     }

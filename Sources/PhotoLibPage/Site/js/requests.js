@@ -3,8 +3,9 @@ import { get, post } from './api.js';
 import { element } from './dom.js';
 import { notice } from './notice.js';
 import { Grid } from './grid.js';
+import { nameOf } from './names.js';
 
-const shown = new Map();   // request number → its sheet
+const shown = new Map();   // request number → its sheet (null while the app's name is looked up)
 let libraryCount = 0;
 
 // `onAccessChange` runs when an app's access or selection changed elsewhere (photolibctl, an
@@ -39,9 +40,10 @@ async function refresh() {
 }
 
 function close(number) {
+  if (!shown.has(number)) return;
   const sheet = shown.get(number);
-  if (!sheet) return;
   shown.delete(number);
+  if (!sheet) return;
   sheet.close();
   sheet.remove();
 }
@@ -65,7 +67,7 @@ function sheetFor(request, title, ...content) {
 }
 
 function purpose(request) {
-  return element('p', { class: 'purpose', text: request.purpose || `${request.app} gave no reason.` });
+  return element('p', { class: 'purpose', text: request.purpose || `${request.name} gave no reason.` });
 }
 
 function buttons(...items) {
@@ -76,30 +78,34 @@ function button(text, onclick, primary = false) {
   return element('button', { type: 'button', class: primary ? 'primary' : '', text, onclick });
 }
 
-export function show(request) {
-  if (shown.has(request.request)) return;
+export async function show(pending) {
+  if (shown.has(pending.request)) return;
+  shown.set(pending.request, null);
+  // Sheets name the app as the person knows it; `app` stays its ID for the API.
+  const request = { ...pending, name: await nameOf(pending.app) };
+  if (!shown.has(request.request)) return;  // answered or withdrawn while the name was looked up
   let sheet;
   if (request.kind === 'pick') {
     sheet = pickSheet(request);
   } else if (request.kind === 'review') {
-    sheet = sheetFor(request, `“${request.app}” asks you to review the photos it can see`, purpose(request),
+    sheet = sheetFor(request, `“${request.name}” asks you to review the photos it can see`, purpose(request),
       buttons(
         button('Select More Photos…', () => choose(request, sheet, 'Done', (ids) =>
-          answer(request, { answer: 'limited', assets: ids }, `${request.app} can now see ${ids.length} more.`)), true),
-        button('Keep Current Selection', () => answer(request, { answer: 'limited', assets: [] }, `${request.app} keeps its selection.`))));
+          answer(request, { answer: 'limited', assets: ids }, `${request.name} can now see ${ids.length} more.`)), true),
+        button('Keep Current Selection', () => answer(request, { answer: 'limited', assets: [] }, `${request.name} keeps its selection.`))));
   } else if (request.access === 'addOnly') {
-    sheet = sheetFor(request, `“${request.app}” Would Like to Add to Your Photos`, purpose(request),
+    sheet = sheetFor(request, `“${request.name}” Would Like to Add to Your Photos`, purpose(request),
       buttons(
-        button('Don\u2019t Allow', () => answer(request, { answer: 'denied' }, `${request.app} may not add photos.`)),
-        button('Allow', () => answer(request, { answer: 'authorized' }, `${request.app} may add photos.`), true)));
+        button('Don\u2019t Allow', () => answer(request, { answer: 'denied' }, `${request.name} may not add photos.`)),
+        button('Allow', () => answer(request, { answer: 'authorized' }, `${request.name} may add photos.`), true)));
   } else {
-    sheet = sheetFor(request, `“${request.app}” Would Like to Access Your Photos`, purpose(request),
+    sheet = sheetFor(request, `“${request.name}” Would Like to Access Your Photos`, purpose(request),
       buttons(
         button('Select Photos…', () => choose(request, sheet, 'Done', (ids) =>
-          answer(request, { answer: 'limited', assets: ids }, `${request.app} can see ${ids.length} photos.`)), true),
+          answer(request, { answer: 'limited', assets: ids }, `${request.name} can see ${ids.length} photos.`)), true),
         button(`Allow Full Access (all ${libraryCount.toLocaleString('en')} photos)`,
-          () => answer(request, { answer: 'authorized' }, `${request.app} can see every photo.`)),
-        button('Don\u2019t Allow', () => answer(request, { answer: 'denied' }, `${request.app} may not see your photos.`))));
+          () => answer(request, { answer: 'authorized' }, `${request.name} can see every photo.`)),
+        button('Don\u2019t Allow', () => answer(request, { answer: 'denied' }, `${request.name} may not see your photos.`))));
   }
   shown.set(request.request, sheet);
   document.body.append(sheet);
@@ -120,7 +126,7 @@ async function choose(request, sheet, confirmWords, confirm, options = {}) {
   grid.onConfirm = () => done.click();
   sheet.replaceChildren(sheet.querySelector('h2'), purpose(request), ...(options.note ? [options.note] : []),
     element('div', { class: 'toolbar' }, count, done, button('Cancel', () =>
-      answer(request, { answer: 'cancel' }, `${request.app}'s request was cancelled.`))),
+      answer(request, { answer: 'cancel' }, `${request.name}'s request was cancelled.`))),
     grid.element);
   update();
   await grid.load();
@@ -128,22 +134,22 @@ async function choose(request, sheet, confirmWords, confirm, options = {}) {
 
 function pickSheet(request) {
   const pick = request.pick ?? { types: ['image', 'video', 'live'], limit: 1, ordered: false };
-  const sheet = sheetFor(request, `“${request.app}” asks you to pick ${pick.limit === 1 ? 'a photo' : 'photos'}`);
+  const sheet = sheetFor(request, `“${request.name}” asks you to pick ${pick.limit === 1 ? 'a photo' : 'photos'}`);
   // What the app gets, in words: once, and with or without where the photos were taken.
-  const note = element('p', { class: 'pick-note', text: `${request.app} gets what you add, once; nothing else is shared.` });
-  pickNote(request.app).then((text) => { note.textContent = text; }, () => {});
+  const note = element('p', { class: 'pick-note', text: `${request.name} gets what you add, once; nothing else is shared.` });
+  pickNote(request).then((text) => { note.textContent = text; }, () => {});
   choose(request, sheet, 'Add (0)', (ids) => {
     if (ids.length === 0) return notice('Choose at least one photo, or Cancel.');
-    return answer(request, { answer: 'pick', assets: ids }, `${ids.length} handed to ${request.app}, once.`);
+    return answer(request, { answer: 'pick', assets: ids }, `${ids.length} handed to ${request.name}, once.`);
   }, { types: pick.types, limit: pick.limit, ordered: pick.ordered, label: (n) => `Add (${n})`, note });
   return sheet;
 }
 
-async function pickNote(app) {
+async function pickNote(request) {
   const { apps } = await get('/api/apps');
-  const location = apps.find((candidate) => candidate.app === app)?.location;
+  const location = apps.find((candidate) => candidate.app === request.app)?.location;
   const where = location === 'precise' ? 'with where they were taken' : 'without where they were taken';
-  return `${app} gets the photos you add, once, ${where}; nothing else is shared.`;
+  return `${request.name} gets the photos you add, once, ${where}; nothing else is shared.`;
 }
 
 // Brings one request's sheet to the front (photolibctl ui --request N); a request no longer pending says so.
@@ -152,5 +158,5 @@ export async function focusRequest(number) {
   const request = requests.find((candidate) => candidate.request === number);
   if (!request) return notice(`Request ${number} is no longer pending.`);
   const sheet = shown.get(number);
-  if (sheet) { sheet.close(); sheet.showModal(); } else show(request);
+  if (sheet) { sheet.close(); sheet.showModal(); } else if (!shown.has(number)) show(request);
 }

@@ -4,12 +4,13 @@ import { get, post } from './api.js';
 import { element, labelled } from './dom.js';
 import { notice } from './notice.js';
 import { Grid } from './grid.js';
+import { nameOf } from './names.js';
 
 const typeChoices = [['', 'All'], ['image', 'Photos'], ['video', 'Videos'], ['live', 'Live Photos']];
 
 export async function showSelection(main, app) {
   const path = `/api/apps/${encodeURIComponent(app)}`;
-  const [selection, { albums }, first] = await Promise.all([get(`${path}/selection`), get('/api/albums'), Grid.firstPage()]);
+  const [selection, { albums }, first, name] = await Promise.all([get(`${path}/selection`), get('/api/albums'), Grid.firstPage(), nameOf(app)]);
   const initial = new Set(selection.assets);
   const initialAlbums = new Set(selection.albums);
   const grid = new Grid({ checked: initial });
@@ -47,7 +48,7 @@ export async function showSelection(main, app) {
     }
     try {
       const answer = await post(`${path}/selection`, body);
-      notice(`Saved: ${answer.added} added, ${answer.removed} removed for ${app}.`);
+      notice(`Saved: ${answer.added} added, ${answer.removed} removed for ${name}.`);
       location.hash = '#apps';
     } catch (error) {
       notice(error.message);
@@ -56,7 +57,7 @@ export async function showSelection(main, app) {
   grid.onConfirm = () => save.click();
 
   main.replaceChildren(
-    element('h2', { text: `Edit Selected Photos — ${app}` }),
+    element('h2', { text: `Edit Selected Photos — ${name}` }),
     element('div', { class: 'toolbar' }, labelled('Show', type), search, labelled('For', duration), until, save,
       element('a', { href: '#apps', text: 'Cancel' })),
     albumList,
