@@ -14,15 +14,13 @@ public enum DetachedProcess {
     }
 
     /// Waits up to `seconds` for child `pid` to exit: its exit status (128 + the signal for one
-    /// killed), or nil when it still runs then.
-    public static func waitForExit(_ pid: Int32, seconds: Double) -> Int32? {
+    /// killed), or nil when it still runs then. A failed wait (not our child) is an error, not "still running".
+    public static func waitForExit(_ pid: Int32, seconds: Double) throws(SystemCallError) -> Int32? {
         var status: Int32 = 0
         for _ in 0..<max(1, Int(seconds * 100)) {
-            let reaped = try? systemCall("waitpid") { waitpid(pid, &status, WNOHANG) }
-            if reaped == pid {
+            if try systemCall("waitpid", { waitpid(pid, &status, WNOHANG) }) == pid {
                 return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
             }
-            guard reaped == 0 else { return nil }  // not our child, or already reaped: nothing to tell
             usleep(10_000)
         }
         return nil

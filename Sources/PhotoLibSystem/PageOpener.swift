@@ -49,13 +49,22 @@ public enum PageOpener {
         }
         var note = ""
         if case .transientUnit(let unit, let systemdRun, let arguments) = launch {
+            let pid: Int32
             do {
-                let pid = try DetachedProcess.start(systemdRun, arguments, output: paths.logFile)
-                let ending = DetachedProcess.waitForExit(pid, seconds: 15)
-                if ending == 0 { return "the journal of \(unit): journalctl --user -u \(unit)" }
-                note = " (systemd-run \(ending.map { "ended with status \($0)" } ?? "did not end within 15 s"), so photolibctl was started directly)"
+                pid = try DetachedProcess.start(systemdRun, arguments, output: paths.logFile)
             } catch {
+                pid = 0
                 note = " (systemd-run could not start: \(error), so photolibctl was started directly)"
+            }
+            if pid > 0 {
+                do {
+                    let ending = try DetachedProcess.waitForExit(pid, seconds: 15)
+                    if ending == 0 { return "the journal of \(unit): journalctl --user -u \(unit)" }
+                    note = " (systemd-run \(ending.map { "ended with status \($0)" } ?? "did not end within 15 s"), so photolibctl was started directly)"
+                } catch {
+                    // Whether the unit started cannot be told: a second page is worse than none, which the log names.
+                    return "the journal of \(unit), if systemd-run started it (waiting for systemd-run failed: \(error))"
+                }
             }
         }
         do {

@@ -42,14 +42,16 @@ enum FlatpakRepository {
         // folders: both in the repository's own folder, removed with it, never in the checkout.
         let environment = ["PATH": path, "HOME": root, "LANG": "C.UTF-8", "TMPDIR": root]
         func inRoot(_ arguments: [String], _ extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-            try run("/bin/sh", ["-c", "cd \"$0\" && exec /bin/bash \"$@\"", root] + arguments, environment: environment.merging(extra) { $1 })
+            try run("/bin/sh", ["-c", "cd \"$0\" && exec /bin/bash \"$@\"", root] + arguments, environment: environment.merging(extra) { $1 },
+                    onPool: false)
         }
         try check(inRoot([scripts + "/make-test-runtime.sh", repo, "org.test.Platform", "master", "", ""] + tools), "make-test-runtime.sh")
         for app in apps {
             try check(inRoot([scripts + "/make-test-app.sh", repo, app.id, "master", "", ""], ["BUILD_FINISH_ARGS": app.finishArguments]),
                       "make-test-app.sh \(app.id)")
         }
-        try check(run("/usr/bin/flatpak", ["build-update-repo", repo], environment: ["PATH": path, "HOME": root]), "flatpak build-update-repo")
+        try check(run("/usr/bin/flatpak", ["build-update-repo", repo], environment: ["PATH": path, "HOME": root], onPool: false),
+                  "flatpak build-update-repo")
         try check(run("/bin/chmod", ["-R", "a+rX", root]), "chmod")
         return repo
     }

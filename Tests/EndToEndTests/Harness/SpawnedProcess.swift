@@ -19,24 +19,8 @@ final class SpawnedProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-
-        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw TestFailure("posix_spawn \(executable) failed: errno \(result)") }
+        let child = try spawnChild(executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                                   actions: &actions, ownProcessGroup: false)
         pid = child
     }
 
@@ -89,4 +73,28 @@ final class SpawnedProcess {
         while isRunning, Date() < deadline { usleep(5_000) }
         return exitStatus
     }
+}
+
+/// posix_spawn with every signal unblocked (the test runner blocks some), the environment given
+/// whole, and, with `ownProcessGroup`, a process group of its own to be killed whole.
+func spawnChild(_ executable: String, _ arguments: [String], environment: [String: String],
+                actions: inout posix_spawn_file_actions_t, ownProcessGroup: Bool) throws -> pid_t {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    if ownProcessGroup { posix_spawnattr_setpgroup(&attributes, 0) }
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | (ownProcessGroup ? POSIX_SPAWN_SETPGROUP : 0)))
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+    }
+    var child: pid_t = 0
+    let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+    guard result == 0 else { throw TestFailure("cannot run \(executable): \(String(cString: strerror(result)))") }
+    return child
 }

@@ -165,23 +165,8 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_adddup2(&actions, stdout.descriptor, 1)
     posix_spawn_file_actions_adddup2(&actions, stderr.descriptor, 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
-    }
-    var child: pid_t = 0
-    let spawned = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-    guard spawned == 0 else { throw TestFailure("cannot run \(executable): \(String(cString: strerror(spawned)))") }
+    let child = try spawnChild(executable, arguments, environment: environment ?? ProcessInfo.processInfo.environment,
+                               actions: &actions, ownProcessGroup: true)
     var status: Int32 = 0
     let deadline = started.addingTimeInterval(timeout)
     while true {
