@@ -68,7 +68,8 @@ public enum PageOpener {
             }
         }
         do {
-            _ = try DetachedProcess.start(photolibctl, ["ui", "--request", String(request), "--socket", socket], output: paths.logFile)
+            // Run by hand, or where systemd-run could not: the same command, started here.
+            _ = try DetachedProcess.start(photolibctl, PageLaunch.photolibctlArguments(request: request, socket: socket), output: paths.logFile)
         } catch {
             throw .cannotStart(photolibctl, error)
         }

@@ -17,13 +17,18 @@ public enum PageLaunch: Equatable, Sendable {
     public static let desktopVariables = ["DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "BROWSER", "XDG_CURRENT_DESKTOP",
                                           "XDG_SESSION_TYPE", "DBUS_SESSION_BUS_ADDRESS"]
 
+    /// What photolibctl is run with to open request `request`'s sheet, directly or in a unit.
+    public static func photolibctlArguments(request: Int64, socket: String) -> [String] {
+        ["ui", "--request", String(request), "--socket", socket]
+    }
+
     /// How to open request `request`'s sheet. `environment` is the caller's: systemd sets
     /// `INVOCATION_ID` for every unit it runs, and a user manager's units have `XDG_RUNTIME_DIR`
     /// (a system unit serving another user has none, and starts it directly). `unitSuffix` makes
     /// the unit's name unique (a second click on one request while the first page still runs).
     public static func plan(photolibctl: String, request: Int64, socket: String, environment: [String: String],
                             systemdRun: String?, unitSuffix: String) -> PageLaunch {
-        let arguments = ["ui", "--request", String(request), "--socket", socket]
+        let arguments = photolibctlArguments(request: request, socket: socket)
         guard let systemdRun, environment["INVOCATION_ID"] != nil, environment["XDG_RUNTIME_DIR"] != nil else {
             return .direct(executable: photolibctl, arguments: arguments)
         }
