@@ -49,7 +49,12 @@ final class PageSession {
     }
 
     deinit {
-        if let pid = serverPID { kill(pid, SIGTERM) }
+        // Only while that pid is still a page server: a server that exited long ago left its record,
+        // and pids wrap (kernel.pid_max 32768) while the suite runs; the pid may be another test's browser now.
+        if let pid = serverPID, let command = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8),
+           command.hasPrefix("photolibd-page") {
+            kill(pid, SIGTERM)
+        }
     }
 
     /// Starts `Tests/Browser/page_driver.py` with `arguments`; the caller awaits it. Chromium keeps its

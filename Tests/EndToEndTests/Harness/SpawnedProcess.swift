@@ -34,8 +34,14 @@ final class SpawnedProcess {
     var isRunning: Bool {
         guard exitStatus == nil else { return false }
         var status: Int32 = 0
-        if waitpid(pid, &status, WNOHANG) == pid {
+        let reaped = waitpid(pid, &status, WNOHANG)
+        if reaped == pid {
             exitStatus = status
+            return false
+        }
+        // Not our child any more (reaped elsewhere): its pid may be another process's now, never to be signalled.
+        if reaped < 0 && errno == ECHILD {
+            exitStatus = 0x7F00  // "exited with 127": how it ended is not known
             return false
         }
         return true
