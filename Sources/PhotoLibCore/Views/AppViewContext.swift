@@ -23,6 +23,14 @@ public struct AppViewContext {
         if app.location == .none { self.appearance = appearance }
     }
 
+    /// The app with what it is granted (`policy`, read by `StoreTransaction.viewPolicy`), its members appearing
+    /// as `appearance` says when it may not see locations.
+    public init(app: AppRecord, policy: ViewPolicy, appearance: @escaping (LocatedMember) -> MemberAppearance) {
+        self.app = app
+        self.policy = policy
+        if app.location == .none { self.appearance = appearance }
+    }
+
     public var layout: ViewLayout { app.layout }
     public var selectedAlbums: Set<AlbumTree.ID> { policy.selectedAlbums }
 

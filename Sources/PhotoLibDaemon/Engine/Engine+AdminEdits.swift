@@ -32,7 +32,7 @@ extension Engine {
             try tx.insertApp(record, createdAt: clock.now())
         }
         try updatePassages()
-        _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
+        try settle(ChangeSet(reconcile: .apps([id])))
         try syncInboxes()
         syncViewOpens(try store.read { try $0.apps() })
         logger.notice("App \(id) registered for uid \(record.uid), location \(location.rawValue)\(flatpak ? ", its view its Flatpak Pictures folder" : "").")
@@ -52,10 +52,7 @@ extension Engine {
             guard let after = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
             return after
         }
-        _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
-        collectDerivatives()
-        try recordLearnedRefusals()
-        hub.publish(published)
+        try settle(ChangeSet(reconcile: .apps([id]), derivatives: .all, events: published))
         logger.notice("App \(id) now has location \(policy.rawValue).")
         return record
     }
@@ -73,10 +70,11 @@ extension Engine {
             withdrawn = try tx.requests(app: id)  // deleted with the app
             try tx.deleteApp(id)
         }
-        // The person's tools take down prompts for an app that is gone.
-        hub.publish(try withdrawn.map { try journal.requestEvent($0, purpose: removed.purpose, state: .cancelled, answer: nil) })
         try views.removeView(removed, index: index, store: store)
-        collectDerivatives()
+        // The person's tools take down prompts for an app that is gone.
+        try settle(ChangeSet(derivatives: .all, events: try withdrawn.map {
+            try journal.requestEvent($0, purpose: removed.purpose, state: .cancelled, answer: nil)
+        }))
         try syncInboxes()
         syncViewOpens(try store.read { try $0.apps() })
         try updatePassages()
@@ -116,11 +114,9 @@ extension Engine {
             }
             return after
         }
-        _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
-        collectDerivatives()
-        try recordLearnedRefusals()
-        hub.publish(published)
-        deliver(settled, purpose: record.purpose)
+        var changes = ChangeSet(reconcile: .apps([id]), derivatives: .all, events: published)
+        changes.answer(settled, purpose: record.purpose)
+        try settle(changes)
         try syncPicturesOverride(record, confirmed: confirmed)
         watchPictures([record])
         expiryAlarm.wake()
@@ -205,8 +201,7 @@ extension Engine {
         var settled: [RequestSettlement] = []
         let (changedIDs, changedAlbums, changes) = try store.write { tx in
             // Granted before and after, whatever the status: what the person newly added.
-            let grantedBefore = ViewPolicy(layout: .limited, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id),
-                                           selectedRules: try tx.selectedRules(id))
+            let grantedBefore = try tx.viewPolicy(of: app, as: .limited)
             let changedAssets = adding ? try tx.selectAssets(id, rowIDs: edit.assets.map(\.rowID), endsAt: endsAt)
                 : try tx.deselectAssets(id, rowIDs: edit.assets.map(\.rowID))
             let changedAlbums = adding ? try tx.selectAlbums(id, albums: edit.albums, endsAt: endsAt) : try tx.deselectAlbums(id, albums: edit.albums)
@@ -219,8 +214,7 @@ extension Engine {
             }
             let changedIDs = edit.assets.filter { changedAssets.contains($0.rowID) }.map(\.id)
             if adding {
-                let grantedAfter = ViewPolicy(layout: .limited, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id),
-                                              selectedRules: try tx.selectedRules(id))
+                let grantedAfter = try tx.viewPolicy(of: app, as: .limited)
                 added = grantedBefore.newlyGranted(by: grantedAfter, among: changes.compactMap(\.newAsset))
             }
             if let answering {
@@ -237,35 +231,29 @@ extension Engine {
                 request: answering.map { ($0.id, .answered) }, reason: reason, endsAt: adding ? endsAt : nil, tx: tx))
             // What the view gained or lost: visibility before the edit against after it.
             if app.layout == .limited, let before {
-                let after = AppViewContext(app: app, selectedAssets: try tx.selectedAssetRowIDs(id), selectedAlbums: try tx.selectedAlbums(id),
-                                           selectedRules: try tx.selectedRules(id),
-                                           appearance: appearance(for: app))
+                let after = AppViewContext(app: app, policy: try tx.viewPolicy(of: app), appearance: appearance(for: app))
                 if adding { prepareWithoutLocation(changes.compactMap(\.newAsset), for: [after]) }
                 let details = before.changes(to: after, touching: changes.compactMap(\.oldAsset))
                 if !details.isEmpty { published.append(try journal.recordChange(id, details, reason: reason, tx: tx)) }
             }
             return (changedIDs, changedAlbums, changes)
         }
+        var settling = ChangeSet(derivatives: adding ? .untouched : .members(changes.flatMap(\.memberRowIDs)), events: published)
+        settling.answer(settled, purpose: app.purpose)
         if app.layout == .limited {
             // Old and new location are the same: the view maintainer links or
             // unlinks each entry by its visibility under the new selection.
-            let contexts = try appContexts(only: id)
             let removals: [ViewChange] = adding ? [] : changes
             let additions: [ViewChange] = adding ? changes.map { change in
                 if case .asset(_, let new) = change { return .asset(old: nil, new: new) }
                 return change
             } : []
-            if !views.apply(removals + additions, to: contexts).isEmpty {
-                _ = try views.reconcile(app, index: index, store: store, libraryAvailable: libraryAvailable)
-            }
+            settling.incremental = (removals + additions, try appContexts(only: id))
         }
-        hub.publish(published)
-        deliver(settled, purpose: app.purpose)
+        try settle(settling)
         if endsAt != nil { expiryAlarm.wake() }
         let changedAlbumPaths = changedAlbums.compactMap { index.albums.path(of: $0) }
         logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(changedIDs.count) assets and \(changedAlbumPaths.count) albums.")
-        if !adding { collectDerivatives(members: changes.flatMap(\.memberRowIDs)) }
-        try recordLearnedRefusals()
         // Named assets whose originals are refused: the edit stands (it shows once
         // the file is fixed), and the person hears why it is not in the view.
         let refused = adding ? try store.read { tx in try edit.assets.compactMap { try tx.asset(rowID: $0.rowID) } }

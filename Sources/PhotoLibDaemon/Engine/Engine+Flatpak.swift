@@ -86,10 +86,8 @@ extension Engine {
         let changed = inboxWatcher.takePicturesChanges()
         guard !changed.isEmpty, libraryAvailable else { return }
         do {
-            for app in try store.read({ tx in try changed.compactMap { try tx.app($0) } }) where app.flatpakPictures {
-                _ = try views.reconcile(app, index: index, store: store, libraryAvailable: libraryAvailable)
-            }
-            try recordLearnedRefusals()
+            let apps = try store.read { tx in try changed.compactMap { try tx.app($0) } }.filter(\.flatpakPictures)
+            try settle(ChangeSet(reconcile: .apps(Set(apps.map(\.id)))))
         } catch {
             logger.error("Cannot bring a Flatpak Pictures folder back to its view: \(error). It is tried again at its next change and at the next start.")
         }

@@ -9,41 +9,11 @@ import PhotoLibStore
 /// waits for anything: no other request, and no view change of the next
 /// batch, ever sees links in flight.
 extension Engine {
-    /// What is left of a batch once its links are made.
-    struct BatchTail {
-        /// nil when nothing was left in flight.
-        let flight: LinkFlight?
-        /// Apps whose views need a full reconcile.
-        let dirty: Set<AppID>
-        let changes: [ViewChange]
-        let published: [PublishedEvent]
-    }
-
-    /// Lands the last batch's links, if any are in flight, and finishes that batch.
+    /// Lands the last batch's links, if any are in flight, and settles that batch.
     func landTail() throws {
         guard let tail else { return }
         self.tail = nil
-        try finish(tail)
-    }
-
-    /// Finishes a batch: reconciles the views that need it, drops derivatives no view
-    /// links any more, stores what was learned, and publishes the batch's events.
-    func finish(_ tail: BatchTail) throws {
-        let dirty = tail.dirty.union(tail.flight.map(views.land) ?? [])
-        for app in dirty {
-            if let record = try store.read({ try $0.app(app) }) {
-                _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
-            }
-        }
-        // Derivatives of files that changed or went, once no view links them.
-        collectDerivatives(members: tail.changes.flatMap(\.memberRowIDs))
-        let still = Set(tail.changes.compactMap(\.newAsset).flatMap { $0.members.map(\.rowID) })
-        views.derivatives.forget(members: tail.changes.flatMap { change -> [Int64] in
-            guard case .asset(let old?, nil) = change else { return [] }
-            return old.members.map(\.rowID).filter { !still.contains($0) }
-        })
-        try recordLearnedRefusals()
-        hub.publish(tail.published)
+        try settle(tail)
     }
 
     /// Lands what is in flight; a failure there is handled as a failed batch is: by a rescan.

@@ -7,35 +7,8 @@ import PhotoLibProtocol
 import PhotoLibStore
 import PhotoLibSystem
 
-// Bringing views to the desired state, and what they are reconciled from: each app's context.
+// What views are reconciled from (each app's context), and the library going away.
 extension Engine {
-    func reconcileAllViews() throws {
-        let apps = try store.read { try $0.apps() }
-        try updatePassages()
-        try views.removeViews(except: Set(apps.map(\.viewName)))
-        for app in apps {
-            _ = try views.reconcile(app, index: index, store: store, libraryAvailable: libraryAvailable)
-        }
-        collectDerivatives()
-        try recordLearnedRefusals()
-        syncViewOpens(apps)
-    }
-
-    /// Stores the refusals the kernel gave while linking (by member file), so `assets` and
-    /// `doctor` name those originals and no view tries them again until they change.
-    /// Also stores the location checks made while linking, so a restart does not look at those files again.
-    func recordLearnedRefusals() throws {
-        let learned = views.takeLearnedRefusals()
-        let checks = views.derivatives.takeLearned()
-        guard !learned.isEmpty || !checks.isEmpty else { return showDerivatives() }
-        try store.write { tx in
-            for (rowID, refusal) in learned { try tx.setRefusal(refusal, memberRowID: rowID) }
-            for (rowID, check) in checks { try tx.setLocationCheck(check, memberRowID: rowID) }
-        }
-        if !learned.isEmpty { cachedContexts = nil }
-        showDerivatives()
-    }
-
     /// Removes derivatives no view links any more (all of them, or those of these members), and shows what stays in `status`.
     func collectDerivatives(members: [Int64]? = nil) {
         if let members {
@@ -61,8 +34,7 @@ extension Engine {
         let published = try store.write { tx in
             try tx.apps().filter { $0.layout != .empty }.map { try journal.recordReload($0.id, tx: tx) }
         }
-        try reconcileAllViews()
-        hub.publish(published)
+        try settle(ChangeSet(reconcile: .every, events: published))
     }
 
     /// Lets every app uid through the directories photolibd made above the views (SPEC §4).
@@ -101,11 +73,7 @@ extension Engine {
     func loadContexts(only app: AppID?) throws -> [AppViewContext] {
         try store.read { tx in
             try tx.apps().filter { $0.layout != .empty && (app == nil || $0.id == app) }.map { app in
-                app.layout == .limited
-                    ? AppViewContext(app: app, selectedAssets: try tx.selectedAssetRowIDs(app.id),
-                                     selectedAlbums: try tx.selectedAlbums(app.id), selectedRules: try tx.selectedRules(app.id),
-                                     appearance: appearance(for: app))
-                    : AppViewContext(app: app, selectedAssets: [], selectedAlbums: [], appearance: appearance(for: app))
+                AppViewContext(app: app, policy: try tx.viewPolicy(of: app), appearance: appearance(for: app))
             }
         }
     }

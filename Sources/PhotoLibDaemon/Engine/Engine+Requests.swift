@@ -35,7 +35,7 @@ extension Engine {
             }
         }
         if let made {
-            hub.publish([try journal.requestEvent(made.0, purpose: made.purpose, state: .pending, answer: nil)])
+            try settle(ChangeSet(events: [try journal.requestEvent(made.0, purpose: made.purpose, state: .pending, answer: nil)]))
             prompter.announce(made.0, purpose: made.purpose)
             logger.notice("App \(app) asks \(made.0.kind.described) (request \(made.0.id)); answer with 'photolibctl answer \(made.0.id) …'.")
         }
@@ -96,8 +96,9 @@ extension Engine {
             }
             return (RequestOutcome(app: request.app, kind: request.kind, request: request.id, state: .cancelled, status: status), record.purpose)
         }
-        hub.publish(published)
-        deliver([RequestSettlement(request: request, outcome: outcome)], purpose: purpose, reason: reason)
+        var changes = ChangeSet(events: published)
+        changes.answer([RequestSettlement(request: request, outcome: outcome)], purpose: purpose, reason: reason)
+        try settle(changes)
         logger.notice("Request \(request.id) of \(request.app) was cancelled\(reason == .pageClosed ? ": the page showing it was closed" : "").")
         return outcome
     }
@@ -125,29 +126,5 @@ extension Engine {
                 status: record.status(askedBy: request.kind), addedAssets: mine ? addedAssets.map { record.assetIDs.id(for: $0).rawValue } : nil)))
         }
         return settled
-    }
-
-    /// Tells admin subscribers (and the person's tools) that requests were
-    /// decided, and hands each app's waiting connections its answer.
-    func deliver(_ settled: [RequestSettlement], purpose: String, reason: CancelReason? = nil) {
-        guard !settled.isEmpty else { return }
-        var events: [PublishedEvent] = []
-        for settlement in settled {
-            do {
-                events.append(try journal.requestEvent(settlement.request, purpose: purpose, state: settlement.state,
-                                                       answer: settlement.outcome.answer))
-            } catch {
-                // The decision stands; only the prompt's update is lost, and `requests` is right.
-                logger.error("Could not encode the request event for request \(settlement.request.id): \(error)")
-            }
-        }
-        hub.publish(events)
-        for settlement in settled {
-            if case .pick = settlement.request.kind {
-                cancelPick(settlement.request, reason: reason)
-            } else {
-                if let request = settlement.outcome.request { answers.resolve(request, with: settlement.outcome) }
-            }
-        }
     }
 }

@@ -18,10 +18,7 @@ extension Engine {
             if isNew, app.layout == .limited { published.append(try journal.recordReload(id, tx: tx)) }
             return rule
         }
-        _ = try views.reconcile(app, index: index, store: store, libraryAvailable: libraryAvailable)
-        collectDerivatives()
-        try recordLearnedRefusals()
-        hub.publish(published)
+        try settle(ChangeSet(reconcile: .apps([id]), derivatives: .all, events: published))
         logger.notice("App \(id) was given every \(mediaType?.rawValue ?? "asset") taken from \(from) to \(to) (rule \(rule.id)).")
         return rule
     }
@@ -36,10 +33,7 @@ extension Engine {
             if !removed.isEmpty, app.layout == .limited { published.append(try journal.recordReload(id, tx: tx)) }
             return removed
         }
-        _ = try views.reconcile(app, index: index, store: store, libraryAvailable: libraryAvailable)
-        collectDerivatives()
-        try recordLearnedRefusals()
-        hub.publish(published)
+        try settle(ChangeSet(reconcile: .apps([id]), derivatives: .all, events: published))
         if try store.read({ try !$0.anyRules() }) { index.captureClock = nil }
         logger.notice("App \(id) lost \(removed.count) rule grants.")
         return removed

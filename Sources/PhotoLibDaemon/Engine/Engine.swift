@@ -55,7 +55,7 @@ actor Engine {
     /// selection, but row IDs are never reused (AUTOINCREMENT), so it matches nothing.
     var cachedContexts: [AppViewContext]?
     /// The last batch, while its links are made on other threads (`Engine+Pipeline`).
-    var tail: BatchTail?
+    var tail: ChangeSet?
     /// The library-reach warning last logged, so a rescan does not repeat it.
     var lastLibraryReachWarning: String?
     /// Each app uid's supplementary groups, looked up once (for the library-reach warning).
@@ -199,30 +199,34 @@ actor Engine {
                 logger.error("No inotify watch on \(path): changes there are seen only by a rescan; raise fs.inotify.max_user_watches.")
             }
             if outcome.rootGone {
-                hub.publish(published)
+                try settle(ChangeSet(events: published))
                 try libraryGone()
                 return recorder.changes.count
             }
             if outcome.needsFullScan {
-                hub.publish(published)
+                try settle(ChangeSet(events: published))
                 // After lost events every subscriber is told to reload (a
                 // `change` with `incremental: false`), whatever the rescan finds.
                 try rescanAndReconcile(reloadEveryApp: outcome.overflowed)
                 return recorder.changes.count
             }
+            var changes = ChangeSet(derivatives: .library(recorder.changes), events: published)
             if recorder.overflowed {
-                try finish(BatchTail(flight: nil, dirty: Set(contexts.map(\.app.id)), changes: [], published: published))
-            } else if !recorder.changes.isEmpty, queue.isEmpty {
-                // Nothing to index meanwhile (a lone change, the end of a burst): linked here, without a thread hop.
-                try finish(BatchTail(flight: nil, dirty: views.apply(recorder.changes, to: contexts), changes: recorder.changes, published: published))
-            } else if !recorder.changes.isEmpty {
+                changes.reconcile = .apps(Set(contexts.map(\.app.id)))
+                changes.derivatives = .untouched
+            } else if !recorder.changes.isEmpty, !queue.isEmpty {
+                // More to index meanwhile: this batch's links are made on other threads, and it is settled once they land.
                 let (dirty, flight) = views.applyLeavingLinks(recorder.changes, to: contexts)
                 flight.launch()
-                tail = BatchTail(flight: flight, dirty: dirty, changes: recorder.changes, published: published)
-            } else {
-                try recordLearnedRefusals()
-                hub.publish(published)
+                changes.reconcile = .apps(dirty)
+                changes.flight = flight
+                tail = changes
+                return recorder.changes.count
+            } else if !recorder.changes.isEmpty {
+                // Nothing to index meanwhile (a lone change, the end of a burst): linked here, without a thread hop.
+                changes.incremental = (recorder.changes, contexts)
             }
+            try settle(changes)
             return recorder.changes.count
         } catch {
             logger.error("Applying \(batch.count) library changes failed: \(error); rescanning.")
@@ -274,8 +278,7 @@ actor Engine {
                 recorder.changes, overflowed: recorder.overflowed || reloadEveryApp, contexts: contexts, albums: index.albums, tx: tx)
         }
         let scanned = ContinuousClock.now
-        try reconcileAllViews()
-        hub.publish(published)
+        try settle(ChangeSet(reconcile: .every, derivatives: .all, events: published))
         // Files that arrived in inboxes while the daemon was stopped (or the library was away).
         try syncInboxes()
         inboxWatcher.sweepAll()

@@ -218,11 +218,8 @@ extension Engine {
             let before = contexts.first { $0.app.id == app.id }
             if let asset, right == .joinsSelection {
                 let joined = try tx.selectAssets(app.id, rowIDs: [asset.rowID])
-                contexts = contexts.map { context in
-                    guard context.app.id == app.id else { return context }
-                    return AppViewContext(app: context.app, selectedAssets: context.policy.selectedAssets.union([asset.rowID]),
-                                          selectedAlbums: context.policy.selectedAlbums, selectedRules: context.policy.selectedRules,
-                                          appearance: context.appearance)
+                for position in contexts.indices where contexts[position].app.id == app.id {
+                    contexts[position].policy.selectedAssets.insert(asset.rowID)
                 }
                 let seenByIndex = recorder.changes.contains { change in
                     if case .asset(_, let new?) = change { return new.rowID == asset.rowID }
@@ -250,16 +247,15 @@ extension Engine {
         committed = true
         views.derivatives.settleLookAhead(committed: true)
         let changes = recorder.changes + (joinedUnchanged.map { [ViewChange.asset(old: nil, new: $0)] } ?? [])
-        let dirty = recorder.overflowed ? Set(contexts.map(\.app.id)) : views.apply(changes, to: contexts)
-        for dirtyApp in dirty {
-            if let record = try store.read({ try $0.app(dirtyApp) }) {
-                _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
-            }
+        var settling = ChangeSet(events: published)
+        if recorder.overflowed {
+            settling.reconcile = .apps(Set(contexts.map(\.app.id)))
+        } else {
+            settling.incremental = (changes, contexts)
         }
-        try recordLearnedRefusals()
+        try settle(settling)
         if let inbox = inboxes.directory(of: app.id), let sourceFound {
             try removeInboxFile(source, in: inbox, ifStill: sourceFound)
         }
-        hub.publish(published)
     }
 }

@@ -18,7 +18,7 @@ extension Engine {
             return try journal.recordImport(app.id, name: name, state: .rejected, refusal: refusal, rejectedAs: target, tx: tx)
         }
         logger.info("Refused \(name) in the inbox of \(app.id): \(refusal.reason)")
-        hub.publish([published])
+        try settle(ChangeSet(events: [published]))
     }
 
     /// Renames the copy to `name`, or the first free `name (N)`, never

@@ -50,7 +50,7 @@ extension Engine {
             return (try tx.pendingRequest(app, kind: kind, now: clock.now()).request, record.purpose)
         }
         picks.register(request.id, waiter)
-        hub.publish([try journal.requestEvent(request, purpose: purpose, state: .pending, answer: nil)])
+        try settle(ChangeSet(events: [try journal.requestEvent(request, purpose: purpose, state: .pending, answer: nil)]))
         // The connection may have closed while this was on its way here, after
         // its close withdrew what it had: withdraw this one too.
         if !waiter.isOpen() {
@@ -122,7 +122,7 @@ extension Engine {
             defer {
                 // Checks made here; not storing them only means looking again, but say so.
                 do {
-                    try recordLearnedRefusals()
+                    try settle(ChangeSet())
                 } catch {
                     logger.warning("Cannot store the location checks made for a pick: \(error); those files are looked at again.")
                 }
@@ -281,9 +281,11 @@ extension Engine {
                                      answer: RequestAnswer.pick.rawValue, status: status,
                                      pickedAssets: picked.map { (prepared.ids?.id(for: $0) ?? $0).rawValue })
         do {
-            hub.publish([try journal.requestEvent(prepared.request, purpose: purpose, state: .answered, answer: RequestAnswer.pick.rawValue)])
+            try settle(ChangeSet(events: [try journal.requestEvent(prepared.request, purpose: purpose, state: .answered,
+                                                                   answer: RequestAnswer.pick.rawValue)]))
         } catch {
-            logger.error("Could not encode the request event for request \(prepared.request.id): \(error)")
+            // The pick was handed over and logged; only the prompt's update (or a learned check) is lost.
+            logger.error("Could not finish telling of request \(prepared.request.id): \(error)")
         }
         logger.notice("Request \(prepared.request.id): \(picked.count) assets handed to \(prepared.request.app) once (\(prepared.opened.count) files).")
         return outcome

@@ -27,7 +27,7 @@ extension Engine {
                 try tx.deleteRequest(request.id)
                 return try tx.app(request.app)?.purpose ?? ""
             }
-            hub.publish([try journal.requestEvent(request, purpose: purpose, state: .cancelled, answer: nil)])
+            try settle(ChangeSet(events: [try journal.requestEvent(request, purpose: purpose, state: .cancelled, answer: nil)]))
             logger.notice("Request \(request.id) of \(request.app) was withdrawn: the connection that asked closed.")
         } catch {
             logger.error("Cannot withdraw pick request \(request.id): \(error); it is dropped at the next start.")

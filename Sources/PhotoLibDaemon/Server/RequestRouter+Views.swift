@@ -14,8 +14,7 @@ extension RequestRouter {
             guard let record = try tx.app(app), let tokens = try tx.tokens(app) else { throw PhotoLibError.unknownApp(app) }
             // Off the engine: members appear as the stored location checks say.
             let checks = record.location == .none ? try tx.locationChecks() : [:]
-            let context = AppViewContext(app: record, selectedAssets: try tx.selectedAssetRowIDs(app), selectedAlbums: try tx.selectedAlbums(app),
-                                         selectedRules: try tx.selectedRules(app),
+            let context = AppViewContext(app: record, policy: try tx.viewPolicy(of: record),
                                          appearance: { MemberAppearance.of(policy: record.location, file: $0.file, check: checks[$0.rowID]) })
             let albums = try tx.albumTree()
             let candidates: [AssetRecord]

@@ -193,9 +193,7 @@ final class ViewMaintainer {
         case .empty:
             try sync(view.root, app: app, wanted: [:], sources: [:], tx: tx, report: &report)
         case .limited:
-            let policy = ViewPolicy(layout: .limited, selectedAssets: try tx.selectedAssetRowIDs(app.id),
-                                    selectedAlbums: try tx.selectedAlbums(app.id), selectedRules: try tx.selectedRules(app.id),
-                                    ids: app.assetIDs)
+            let policy = try tx.viewPolicy(of: app, as: .limited)
             var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
             var sources: [FileName: LinkSource] = [:]
             for record in try tx.visibleAssets(limitedApp: app.id) {

@@ -1,0 +1,91 @@
+import Logging
+import PhotoLibCore
+import PhotoLibProtocol
+import PhotoLibStore
+
+/// The last step of every change, in one place: once its transaction has
+/// committed, links land, the views that need it are reconciled, derivatives
+/// no view links are dropped, what the kernel refused is learned, and the
+/// events are published, then the waiting connections answered.
+extension Engine {
+    /// Acts on a committed change. The events are published even when a view
+    /// cannot be brought up to date: the journal holds them already, and the
+    /// view is repaired by the next reconcile, which the error makes happen.
+    func settle(_ set: ChangeSet) throws {
+        defer { publish(set) }
+        var dirty: Set<AppID> = []
+        if let (changes, contexts) = set.incremental { dirty.formUnion(views.apply(changes, to: contexts)) }
+        if let flight = set.flight { dirty.formUnion(views.land(flight)) }
+        let records: [AppRecord]
+        switch set.reconcile {
+        case .every:
+            records = try store.read { try $0.apps() }
+            try updatePassages()
+            try views.removeViews(except: Set(records.map(\.viewName)))
+        case .apps(let apps):
+            let wanted = apps.union(dirty).sorted { $0.rawValue < $1.rawValue }
+            records = wanted.isEmpty ? [] : try store.read { tx in try wanted.compactMap { try tx.app($0) } }
+        }
+        for record in records {
+            _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
+        }
+        if case .every = set.reconcile {
+            collectDerivatives()
+            syncViewOpens(records)
+        }
+        switch set.derivatives {
+        case .untouched:
+            break
+        case .all:
+            collectDerivatives()
+        case .members(let members):
+            collectDerivatives(members: members)
+        case .library(let changes):
+            // Derivatives of files that changed or went, once no view links them.
+            collectDerivatives(members: changes.flatMap(\.memberRowIDs))
+            let still = Set(changes.compactMap(\.newAsset).flatMap { $0.members.map(\.rowID) })
+            views.derivatives.forget(members: changes.flatMap { change -> [Int64] in
+                guard case .asset(let old?, nil) = change else { return [] }
+                return old.members.map(\.rowID).filter { !still.contains($0) }
+            })
+        }
+        try recordLearnedRefusals()
+    }
+
+    /// Tells subscribers what the change did, then hands each decided request's connection its answer.
+    private func publish(_ set: ChangeSet) {
+        var events = set.events
+        for settlement in set.settled {
+            do {
+                events.append(try journal.requestEvent(settlement.request, purpose: set.purpose, state: settlement.state,
+                                                       answer: settlement.outcome.answer))
+            } catch {
+                // The decision stands; only the prompt's update is lost, and `requests` is right.
+                logger.error("Could not encode the request event for request \(settlement.request.id): \(error)")
+            }
+        }
+        hub.publish(events)
+        for settlement in set.settled {
+            if case .pick = settlement.request.kind {
+                cancelPick(settlement.request, reason: set.cancelReason)
+            } else if let request = settlement.outcome.request {
+                answers.resolve(request, with: settlement.outcome)
+            }
+        }
+    }
+
+    /// Stores the refusals the kernel gave while linking (by member file), so `assets` and
+    /// `doctor` name those originals and no view tries them again until they change.
+    /// Also stores the location checks made while linking, so a restart does not look at those files again.
+    private func recordLearnedRefusals() throws {
+        let learned = views.takeLearnedRefusals()
+        let checks = views.derivatives.takeLearned()
+        guard !learned.isEmpty || !checks.isEmpty else { return showDerivatives() }
+        try store.write { tx in
+            for (rowID, refusal) in learned { try tx.setRefusal(refusal, memberRowID: rowID) }
+            for (rowID, check) in checks { try tx.setLocationCheck(check, memberRowID: rowID) }
+        }
+        if !learned.isEmpty { cachedContexts = nil }
+        showDerivatives()
+    }
+}
