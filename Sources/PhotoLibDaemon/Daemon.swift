@@ -26,7 +26,15 @@ public enum Daemon {
         } catch let error as SystemCallError {
             throw PhotoLibError.systemCall(name: error.call, path: configuration.state, errno: error.errno)
         }
-        let store = try Store(path: configuration.databasePath)
+        let databasePath = configuration.databasePath
+        let store = try Store(path: databasePath) { [logger] report in
+            switch report {
+            case .failing(let detail):
+                logger.error("Cannot copy the database log back into \(databasePath): \(detail). It is tried again every second; the log grows meanwhile. Check the disk ('df', 'dmesg').")
+            case .recovered(let rounds):
+                logger.notice("The database log is copied back again, after \(rounds) failed rounds.")
+            }
+        }
         do {
             try store.write { try $0.recordMadeDirectories(made) }
         } catch {

@@ -1,5 +1,6 @@
 import Dispatch
 import GRDB
+import PhotoLibCore
 
 /// Copies the write-ahead log back into the database file from a connection
 /// and a thread of its own, once a second, and gives its disk back when idle.
@@ -21,33 +22,48 @@ import GRDB
 /// racing them for the lock (the engine's connection does not wait on a busy
 /// lock, it fails). That is one truncation per idle spell, and the next commit
 /// grows the file again from zero.
+///
+/// A round that fails is tried again a second later, and the log only grows
+/// meanwhile: so the first failure of a spell is told (`CheckpointReport`), and
+/// its end, but not every round between.
 final class Checkpointer: @unchecked Sendable {
     // @unchecked: the timer is set once in init; a dispatch source may be cancelled
-    // from any thread; `lastFrames` is touched only on the timer's serial queue.
+    // from any thread; `lastFrames` and `spell` are touched only on the timer's serial queue.
     private let connection: DatabaseQueue
     private let timer: any DispatchSourceTimer
     private var lastFrames: Int = -1
+    private var spell = FailureSpell()
 
-    /// - Parameter truncate: runs `PRAGMA wal_checkpoint(TRUNCATE)` on the writer's connection.
-    init(path: String, interval: DispatchTimeInterval = .seconds(1), truncate: @escaping @Sendable () throws -> Void) throws {
+    /// - Parameters:
+    ///   - truncate: runs `PRAGMA wal_checkpoint(TRUNCATE)` on the writer's connection.
+    ///   - passive: one PASSIVE round (the frames in the log, whether all were copied); this connection's by default.
+    ///   - report: told when rounds start failing and when they work again.
+    init(path: String, interval: DispatchTimeInterval = .seconds(1), truncate: @escaping @Sendable () throws -> Void,
+         passive: (@Sendable () throws -> (frames: Int, complete: Bool))? = nil, report: @escaping @Sendable (CheckpointReport) -> Void) throws {
         var configuration = Configuration()
         configuration.label = "photolibd checkpointer"
-        connection = try DatabaseQueue(path: path, configuration: configuration)
+        let connection = try DatabaseQueue(path: path, configuration: configuration)
+        self.connection = connection
+        let round = passive ?? { try Self.passiveRound(connection) }
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "photolibd checkpointer", qos: .utility))
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
         timer.setEventHandler { [weak self] in
-            // A failed round (a busy file, say) is tried again in a second; the
-            // log only grows meanwhile, and nothing is lost either way.
-            guard let self, let round = try? self.passiveRound() else { return }
-            defer { self.lastFrames = round.frames }
-            guard round.complete, round.frames > 0, round.frames == self.lastFrames else { return }
-            try? truncate()  // readers still on the log: the next idle round tries again
+            guard let self else { return }
+            do {
+                let found = try round()
+                defer { self.lastFrames = found.frames }
+                // Readers still on the log fail a truncation: the next idle round tries again.
+                if found.complete, found.frames > 0, found.frames == self.lastFrames { try truncate() }
+                if let rounds = self.spell.succeeded() { report(.recovered(failedRounds: rounds)) }
+            } catch {
+                if self.spell.failed() { report(.failing("\(error)")) }
+            }
         }
         timer.resume()
     }
 
     /// One PASSIVE checkpoint: the frames in the log, and whether all were copied.
-    private func passiveRound() throws -> (frames: Int, complete: Bool) {
+    private static func passiveRound(_ connection: DatabaseQueue) throws -> (frames: Int, complete: Bool) {
         try connection.writeWithoutTransaction { db in
             guard let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)") else { return (0, false) }
             let busy: Int = row[0], frames: Int = row[1], copied: Int = row[2]
@@ -62,4 +78,12 @@ final class Checkpointer: @unchecked Sendable {
     deinit {
         timer.cancel()
     }
+}
+
+/// What the checkpointer tells the daemon's log: a spell of failed rounds starting, and ending.
+public enum CheckpointReport: Sendable, Equatable {
+    /// A round failed after rounds that worked (or the first round did); the log grows until one works.
+    case failing(String)
+    /// A round worked after this many failed.
+    case recovered(failedRounds: Int)
 }

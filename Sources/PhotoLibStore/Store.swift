@@ -24,7 +24,8 @@ public final class Store: Sendable {
     public var generation: UInt64 { commits.load(ordering: .acquiring) }
 
     /// Opens (creating and migrating as needed) the database at `path`.
-    public init(path: String) throws(PhotoLibError) {
+    /// - Parameter checkpoints: told when the checkpoints of the log start failing, and when they work again.
+    public init(path: String, checkpoints: @escaping @Sendable (CheckpointReport) -> Void = { _ in }) throws(PhotoLibError) {
         self.path = path
         do {
             var configuration = Configuration()
@@ -46,9 +47,9 @@ public final class Store: Sendable {
                 try $0.execute(sql: "PRAGMA journal_size_limit = \(16 << 20)")
             }
             writer = pool
-            checkpointer = try Checkpointer(path: path) {
+            checkpointer = try Checkpointer(path: path, truncate: {
                 try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-            }
+            }, report: checkpoints)
         } catch {
             throw PhotoLibError.databaseFailed(path: path, detail: "\(error)")
         }
