@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/random.h>
@@ -411,4 +412,8 @@ int photolibd_filesystem_type(int fd, unsigned long *type) {
     int result = fstatfs(fd, &info);
     if (result == 0) *type = (unsigned long)info.f_type;
     return result;
+}
+
+int photolibd_name_thread(const char *name) {
+    return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }

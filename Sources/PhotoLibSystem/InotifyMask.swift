@@ -53,7 +53,7 @@ extension WatchTranslator.Raw {
         self.init(watch: event.watch.rawValue, mask: event.mask, cookie: event.cookie, name: event.name)
     }
 
-    /// An event read without libinotifytools (`RawInotify`), in the translator's terms.
+    /// An event by its parts, in the translator's terms.
     public init(watch: Int32, mask: InotifyMask, cookie: UInt32 = 0, name: [UInt8]) {
         let pairs: [(InotifyMask, WatchTranslator.Flags)] = [
             (.attributes, .attributes), (.closeWrite, .closeWrite), (.movedFrom, .movedFrom), (.movedTo, .movedTo),

@@ -1,25 +1,51 @@
 import CInotifyTools
+import CSystemShims
 import PhotoLibCore
 import Glibc
 
-/// The process's inotify instance, read through libinotifytools.
+/// An inotify instance: the one wrapper every watcher of photolibd reads through.
 ///
-/// libinotifytools keeps all state in globals: there is one instance per
-/// process, and every call must come from the one thread that owns this
-/// object. Its own path tables and recursive watching are not used: they lose
-/// files in new directories and mis-track renamed trees (see FIELD-NOTES).
-/// Watches are added on the instance's descriptor directly, by
+/// Two kinds (`Kind`). The library's is libinotifytools' instance, which keeps
+/// all state in globals: there is one per process, and every read must come
+/// from the one thread that owns it. Its own path tables and recursive
+/// watching are not used: they lose files in new directories and mis-track
+/// renamed trees (see FIELD-NOTES). The inboxes and the views are a handful of
+/// directories watched from other threads, so each of their watchers gets an
+/// instance of its own (`own`), read with plain `read(2)`, so a burst in the
+/// library never delays, or overflows, theirs.
+///
+/// Either way, watches are added on the instance's descriptor directly, by
 /// `/proc/self/fd/N` of an already opened directory, so the watched directory
 /// is exactly the one the caller opened with `O_NOFOLLOW`, never a path that
-/// could be swapped meanwhile.
-public final class InotifySource {
-    private let descriptor: Int32
+/// could be swapped meanwhile. Adding and removing watches is safe from any
+/// thread; `next` and `wait` belong to the one thread that reads.
+public final class InotifySource: @unchecked Sendable {
+    // @unchecked: `descriptor` and `kind` never change, and the kernel's watch calls are
+    // safe from any thread; `pending` is touched only by the reading thread (`next`).
 
-    /// Initialises libinotifytools. The corresponding C function is `inotifytools_initialize`.
+    /// Whose instance it is.
+    public enum Kind: Sendable {
+        /// The process's libinotifytools instance.
+        case libinotifytools
+        /// An instance of the caller's own, non-blocking, read with `read(2)`.
+        case own
+    }
+
+    private let descriptor: Int32
+    private let kind: Kind
+    /// Events of an own instance read from the kernel and not yet handed out, last first.
+    private var pending: [InotifyEvent] = []
+
+    /// Initialises libinotifytools (`inotifytools_initialize`), or makes an instance of the caller's own (`inotify_init1`).
     ///
     /// - Throws: `SystemCallError` when the kernel refuses a new instance
     ///   (`fs.inotify.max_user_instances`).
-    public init() throws(SystemCallError) {
+    public init(_ kind: Kind = .libinotifytools) throws(SystemCallError) {
+        self.kind = kind
+        if kind == .own {
+            descriptor = try systemCall("inotify_init1") { photolibd_inotify_init() }
+            return
+        }
         // libinotifytools never exposes its descriptor: find the inotify
         // instance that initialisation added to this process's descriptors.
         let before = Self.inotifyDescriptors()
@@ -31,6 +57,11 @@ public final class InotifySource {
             throw SystemCallError("inotifytools_initialize (locating its descriptor)", errno: EBADF)
         }
         descriptor = fd
+    }
+
+    deinit {
+        // libinotifytools' instance lives as long as the process.
+        if kind == .own { Glibc.close(descriptor) }
     }
 
     /// Descriptors of this process that are inotify instances.
@@ -68,11 +99,15 @@ public final class InotifySource {
         _ = try? systemCall("inotify_rm_watch") { inotify_rm_watch(descriptor, watch.rawValue) }
     }
 
-    /// The next event, waiting at most `timeoutSeconds` (0: do not wait).
+    /// The next event, waiting at most `timeoutSeconds` (0: do not wait; an own instance never waits here: use `wait`).
     ///
-    /// Reads one event per call: libinotifytools busy-waits when asked for
-    /// more (FIELD-NOTES). The corresponding C function is `inotifytools_next_events`.
+    /// libinotifytools is asked for one event per call: it busy-waits when asked
+    /// for more (FIELD-NOTES). The corresponding C function is `inotifytools_next_events`.
     public func next(timeoutSeconds: Int) -> InotifyEvent? {
+        if kind == .own {
+            if pending.isEmpty { pending = readAvailable().reversed() }
+            return pending.popLast()
+        }
         guard let raw = inotifytools_next_events(timeoutSeconds, 1) else { return nil }
         let event = raw.pointee
         var name: [UInt8] = []
@@ -88,13 +123,43 @@ public final class InotifySource {
         )
     }
 
+    /// Every event an own instance has queued now (its descriptor is non-blocking).
+    private func readAvailable() -> [InotifyEvent] {
+        let size = 64 << 10
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { buffer.deallocate() }
+        var events: [InotifyEvent] = []
+        while true {
+            let count: Int
+            do {
+                count = try systemCall("read") { Glibc.read(descriptor, buffer, size) }
+            } catch {
+                // EAGAIN: nothing more queued. Anything else cannot be read past; the
+                // events so far are kept, and the watcher's next sweep finds what was missed.
+                return events
+            }
+            if count == 0 { return events }
+            var offset = 0
+            while offset + 16 <= count {
+                let wd = buffer.load(fromByteOffset: offset, as: Int32.self)
+                let mask = buffer.load(fromByteOffset: offset + 4, as: UInt32.self)
+                let cookie = buffer.load(fromByteOffset: offset + 8, as: UInt32.self)
+                let length = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
+                let nameBytes = UnsafeRawBufferPointer(start: buffer + offset + 16, count: length)
+                events.append(InotifyEvent(watch: WatchDescriptor(rawValue: wd), mask: InotifyMask(rawValue: mask), cookie: cookie,
+                                           name: Array(nameBytes.prefix { $0 != 0 })))
+                offset += 16 + length
+            }
+        }
+    }
+
     /// Blocks until the instance has events to read, `wakeup` is signalled, or
     /// `timeoutMilliseconds` pass (-1: no limit). Returns whether `wakeup` was signalled, and clears it.
     ///
     /// libinotifytools can only wait in whole seconds on its own descriptor,
     /// so the watcher waits here and then reads with `next(timeoutSeconds: 0)`.
-    /// Events already buffered inside libinotifytools do not make the
-    /// descriptor readable: read until `next` returns nil before waiting.
+    /// Events already buffered (inside libinotifytools, or read by `next`) do not
+    /// make the descriptor readable: read until `next` returns nil before waiting.
     public func wait(orWakeup wakeup: Wakeup, timeoutMilliseconds: Int32 = -1) -> Bool {
         var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]

@@ -56,6 +56,8 @@ int photolibd_inotify_init(void);
 int photolibd_mount_id(int fd, uint64_t *mount_id);
 /// Returns freed heap memory to the kernel (glibc malloc_trim(0)); 1 when some was released.
 int photolibd_release_free_memory(void);
+/// Names the calling thread (prctl PR_SET_NAME: the first 15 bytes), as `ps -L` and `top -H` show it. Returns 0, or -1 with errno set.
+int photolibd_name_thread(const char *name);
 /// Unblocks every signal in the calling thread (and so in threads it starts later).
 int photolibd_unblock_all_signals(void);
 

@@ -1,5 +1,3 @@
-import Foundation
-import Glibc
 import Logging
 import PhotoLibCore
 import PhotoLibSystem
@@ -29,26 +27,22 @@ final class InboxWatcher: Sendable {
 
     let arrivals: AsyncStream<Arrival>
     private let continuation: AsyncStream<Arrival>.Continuation
-    private let inotify: RawInotify
-    private let wakeup: Wakeup
-    private let stopping = Atomic<Bool>(false)
-    private let watches = Mutex<[Int32: AppID]>([:])
+    private let inotify: InotifyThread
+    private let watches = Mutex<[WatchDescriptor: AppID]>([:])
     /// Watches of Flatpak Pictures folders, and the apps whose folder changed since the engine last looked.
-    private let pictures = Mutex<(watches: [Int32: AppID], changed: Set<AppID>)>(([:], []))
+    private let pictures = Mutex<(watches: [WatchDescriptor: AppID], changed: Set<AppID>)>(([:], []))
     private let logger: Logger
 
     init(logger: Logger) throws(SystemCallError) {
-        inotify = try RawInotify()
-        wakeup = try Wakeup()
+        inotify = try InotifyThread()
         (arrivals, continuation) = AsyncStream.makeStream(of: Arrival.self)
         self.logger = logger
     }
 
     /// Watches an app's inbox (an open directory); a second call for the same app replaces the first.
     func watch(_ app: AppID, _ directory: FileDescriptor) {
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE) | UInt32(IN_ONLYDIR) | UInt32(IN_EXCL_UNLINK)
         do {
-            let wd = try inotify.addWatch(directory, mask: mask)
+            let wd = try inotify.addWatch(directory, mask: [.closeWrite, .movedTo, .create, .onlyDirectory, .excludeUnlinked])
             watches.withLock { table in
                 for (old, id) in table where id == app && old != wd { table[old] = nil }
                 table[wd] = app
@@ -62,9 +56,8 @@ final class InboxWatcher: Sendable {
     /// a second call for the same app replaces the first.
     func watchPictures(_ app: AppID, _ directory: FileDescriptor) {
         // Not IN_CREATE: a file still being written is looked at once it is closed.
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE) | UInt32(IN_ONLYDIR)
         do {
-            let wd = try inotify.addWatch(directory, mask: mask)
+            let wd = try inotify.addWatch(directory, mask: [.closeWrite, .movedTo, .movedFrom, .delete, .onlyDirectory])
             pictures.withLock { state in
                 for (old, id) in state.watches where id == app && old != wd { state.watches[old] = nil }
                 state.watches[wd] = app
@@ -88,40 +81,34 @@ final class InboxWatcher: Sendable {
         continuation.yield(Arrival(app: Self.everyInbox, name: nil))
     }
 
-    func start() {
-        let thread = Thread { [self] in
-            while !stopping.load(ordering: .relaxed) {
-                for event in inotify.wait(orWakeup: wakeup) {
-                    if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                        sweepAll()
-                        continue
-                    }
-                    if event.mask & UInt32(IN_IGNORED) != 0 {
-                        watches.withLock { _ = $0.removeValue(forKey: event.watch) }
-                        pictures.withLock { _ = $0.watches.removeValue(forKey: event.watch) }
-                        continue
-                    }
-                    let changed = pictures.withLock { state -> (app: AppID, first: Bool)? in
-                        guard let app = state.watches[event.watch] else { return nil }
-                        return (app, state.changed.insert(app).inserted)
-                    }
-                    if let changed {
-                        if changed.first { continuation.yield(Arrival(app: changed.app, name: nil, pictures: true)) }
-                        continue
-                    }
-                    guard let app = watches.withLock({ $0[event.watch] }), let name = FileName(bytes: event.name) else { continue }
-                    let onlyCreated = event.mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) == 0
-                    continuation.yield(Arrival(app: app, name: name, onlyCreated: onlyCreated))
-                }
-            }
-            continuation.finish()
+    /// Starts the watching thread; the `arrivals` stream ends once it stops.
+    func start() throws(SystemCallError) {
+        try inotify.start(name: "photolibd-inbox", { [self] events in
+            for event in events { handle(event) }
+        }, finished: { [continuation] in continuation.finish() })
+    }
+
+    private func handle(_ event: InotifyEvent) {
+        if event.mask.contains(.queueOverflow) { return sweepAll() }
+        if event.mask.contains(.ignored) {
+            watches.withLock { _ = $0.removeValue(forKey: event.watch) }
+            pictures.withLock { _ = $0.watches.removeValue(forKey: event.watch) }
+            return
         }
-        thread.name = "photolibd-inboxes"
-        thread.start()
+        let changed = pictures.withLock { state -> (app: AppID, first: Bool)? in
+            guard let app = state.watches[event.watch] else { return nil }
+            return (app, state.changed.insert(app).inserted)
+        }
+        if let changed {
+            if changed.first { continuation.yield(Arrival(app: changed.app, name: nil, pictures: true)) }
+            return
+        }
+        guard let app = watches.withLock({ $0[event.watch] }), let name = FileName(bytes: event.name) else { return }
+        let onlyCreated = event.mask.isDisjoint(with: [.closeWrite, .movedTo])
+        continuation.yield(Arrival(app: app, name: name, onlyCreated: onlyCreated))
     }
 
     func stop() {
-        stopping.store(true, ordering: .relaxed)
-        wakeup.signal()
+        inotify.stop()
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 import PhotoLibCore
 import PhotoLibSystem
@@ -21,24 +20,21 @@ final class ViewOpenWatcher: Sendable {
     }
 
     private struct State {
-        var watches: [Int32: ViewOpenTranslator.Watched] = [:]
+        var watches: [WatchDescriptor: ViewOpenTranslator.Watched] = [:]
         /// Each watched app's view directory, open.
         var roots: [AppID: FileDescriptor] = [:]
     }
 
     let opens: AsyncStream<[Open]>
     private let continuation: AsyncStream<[Open]>.Continuation
-    private let inotify: RawInotify
-    private let wakeup: Wakeup
-    private let stopping = Atomic<Bool>(false)
+    private let inotify: InotifyThread
     private let state = Mutex(State())
     private let logger: Logger
     private let clock: any WallClock
 
     init(logger: Logger, clock: any WallClock) throws(SystemCallError) {
         self.clock = clock
-        inotify = try RawInotify()
-        wakeup = try Wakeup()
+        inotify = try InotifyThread()
         (opens, continuation) = AsyncStream.makeStream(of: [Open].self)
         self.logger = logger
     }
@@ -46,7 +42,7 @@ final class ViewOpenWatcher: Sendable {
     /// Watches exactly these apps' views (view directory paths), walking each
     /// new one; the views of apps not named are no longer watched.
     func sync(_ views: [AppID: String]) {
-        let gone = state.withLock { state -> [Int32] in
+        let gone = state.withLock { state -> [WatchDescriptor] in
             let leaving = Set(state.roots.keys).subtracting(views.keys)
             for app in leaving { state.roots.removeValue(forKey: app)?.close() }
             let watches = state.watches.filter { leaving.contains($0.value.app) }.map(\.key)
@@ -76,7 +72,7 @@ final class ViewOpenWatcher: Sendable {
         }
         defer { fd.close() }
         do {
-            let watch = try inotify.addWatch(fd, mask: InotifyMask.viewDirectory.rawValue)
+            let watch = try inotify.addWatch(fd, mask: .viewDirectory)
             state.withLock { $0.watches[watch] = ViewOpenTranslator.Watched(app: app, directory: directory) }
         } catch {
             logger.warning("Cannot watch \(directory.escaped) in the view of \(app) for the access report: \(error); raise fs.inotify.max_user_watches.")
@@ -93,7 +89,7 @@ final class ViewOpenWatcher: Sendable {
 
     /// Walks an app's view again from the top (its directories moved).
     private func rewalk(_ app: AppID) {
-        let old = state.withLock { state -> [Int32] in
+        let old = state.withLock { state -> [WatchDescriptor] in
             let watches = state.watches.filter { $0.value.app == app }.map(\.key)
             for watch in watches { state.watches[watch] = nil }
             return watches
@@ -102,40 +98,32 @@ final class ViewOpenWatcher: Sendable {
         walk(app, .root)
     }
 
-    func start() {
-        let thread = Thread { [self] in
-            var lostReported = false
-            while !stopping.load(ordering: .relaxed) {
-                let events = inotify.wait(orWakeup: wakeup)
-                let now = clock.now()
-                var batch: [Open] = []
-                var moved = Set<AppID>()
-                for event in events {
-                    let raw = WatchTranslator.Raw(watch: event.watch, mask: InotifyMask(rawValue: event.mask), name: event.name)
-                    switch ViewOpenTranslator.action(for: raw, watched: state.withLock({ $0.watches[event.watch] })) {
-                    case .lost:
-                        if !lostReported {
-                            logger.warning("Some opens in the views were lost (the inotify queue overflowed); the access report misses them.")
-                            lostReported = true
-                        }
-                    case .forget: state.withLock { _ = $0.watches.removeValue(forKey: event.watch) }
-                    case .walk(let app, let directory): walk(app, directory)
-                    case .rewalk(let app): moved.insert(app)
-                    case .opened(let app, let path): batch.append(Open(app: app, path: path, at: now))
-                    case nil: continue
+    /// Starts the watching thread; the `opens` stream ends once it stops.
+    func start() throws(SystemCallError) {
+        let lostReported = Atomic<Bool>(false)
+        try inotify.start(name: "photolibd-opens", { [self] events in
+            let now = clock.now()
+            var batch: [Open] = []
+            var moved = Set<AppID>()
+            for event in events {
+                switch ViewOpenTranslator.action(for: WatchTranslator.Raw(event), watched: state.withLock({ $0.watches[event.watch] })) {
+                case .lost:
+                    if !lostReported.exchange(true, ordering: .relaxed) {
+                        logger.warning("Some opens in the views were lost (the inotify queue overflowed); the access report misses them.")
                     }
+                case .forget: state.withLock { _ = $0.watches.removeValue(forKey: event.watch) }
+                case .walk(let app, let directory): walk(app, directory)
+                case .rewalk(let app): moved.insert(app)
+                case .opened(let app, let path): batch.append(Open(app: app, path: path, at: now))
+                case nil: continue
                 }
-                for app in moved { rewalk(app) }
-                if !batch.isEmpty { continuation.yield(batch) }
             }
-            continuation.finish()
-        }
-        thread.name = "photolibd-view-opens"
-        thread.start()
+            for app in moved { rewalk(app) }
+            if !batch.isEmpty { continuation.yield(batch) }
+        }, finished: { [continuation] in continuation.finish() })
     }
 
     func stop() {
-        stopping.store(true, ordering: .relaxed)
-        wakeup.signal()
+        inotify.stop()
     }
 }

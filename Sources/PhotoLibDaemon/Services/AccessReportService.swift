@@ -5,14 +5,14 @@ import ServiceLifecycle
 struct AccessReportService: Service {
     let engine: Engine
 
-    func run() async {
+    func run() async throws {
         await engine.pruneAccessLog()
         guard let watcher = engine.viewOpens else {
             try? await gracefulShutdown()  // cancelled (another service failed) ends the wait as a shutdown would
             return
         }
-        await withGracefulShutdownHandler {
-            watcher.start()
+        try await withGracefulShutdownHandler {
+            try watcher.start()
             for await opens in watcher.opens { await engine.recordOpens(opens) }
         } onGracefulShutdown: {
             watcher.stop()

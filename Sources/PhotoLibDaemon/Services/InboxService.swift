@@ -4,10 +4,10 @@ import ServiceLifecycle
 struct InboxService: Service {
     let engine: Engine
 
-    func run() async {
+    func run() async throws {
         let watcher = engine.inboxWatcher
-        await withGracefulShutdownHandler {
-            watcher.start()
+        try await withGracefulShutdownHandler {
+            try watcher.start()
             // Ends when the watcher's thread stops and finishes the stream.
             for await arrival in watcher.arrivals { await engine.receive(arrival) }
         } onGracefulShutdown: {
