@@ -38,11 +38,19 @@ public struct PageServer: Sendable {
     let settings: Settings
     let paths: PagePaths
     let logger: Logger
+    let clock: any WallClock
+    /// The uid the page runs as: the library's owner, whom the daemon's admin socket lets in.
+    let ownerUID: UInt32
 
-    public init(settings: Settings, logger: Logger) {
+    /// - Parameters:
+    ///   - clock: the time of day, for sign-in lifetimes, idleness, the report's span and closed pages.
+    ///   - ownerUID: the uid it runs as, to tell which apps run as the owner.
+    public init(settings: Settings, logger: Logger, clock: any WallClock = SystemClock(), ownerUID: UInt32 = ProcessIdentity.userID) {
         self.settings = settings
         self.paths = PagePaths(socket: settings.socket)
         self.logger = logger
+        self.clock = clock
+        self.ownerUID = ownerUID
     }
 
     /// Serves until SIGTERM, SIGINT, or idleness.
@@ -54,24 +62,13 @@ public struct PageServer: Sendable {
         let logger = self.logger
         let thumbnails = ThumbnailCache(
             decoders: DecoderPool(settings: settings.decoders), cacheHome: settings.cacheHome, log: { logger.warning("\($0)") })
-        let signIn = SignIn(paths: paths)
-        let activity = Activity()
+        let activity = Activity(clock: clock)
         let port = BoundPort()
-        let context = PageContext(daemon: daemon, library: status.library, thumbnails: thumbnails, signIn: signIn,
-                                  activity: activity, site: settings.site, logger: logger)
-        let router = Router()
-        router.add(middleware: PageGuard(port: { port.value }, signIn: signIn, activity: activity))
-        SignInRoutes.add(to: router, context)
-        try SiteRoutes.add(to: router, context)
-        AppRoutes.add(to: router, context)
-        AppRoutes.addRules(to: router, context)
-        let book = PathBook(library: status.library)
-        AssetRoutes.add(to: router, context, book: book)
-        ReportRoutes.add(to: router, context, book: book)
-        LibraryRoutes.add(to: router, context)
-        let feed = EventFeed(socket: settings.socket, logger: logger)
-        RequestRoutes.add(to: router, context, feed: feed)
+        let context = PageContext(daemon: daemon, library: status.library, thumbnails: thumbnails, signIn: SignIn(paths: paths),
+                                  activity: activity, site: settings.site, logger: logger, clock: clock, ownerUID: ownerUID)
+        let router = try Self.router(context, port: { port.value }, feed: EventFeed(socket: settings.socket, logger: logger))
         let paths = self.paths
+        let clock = self.clock
         let app = Application(
             router: router,
             configuration: .init(address: .hostname("127.0.0.1", port: settings.port), serverName: nil),
@@ -91,7 +88,7 @@ public struct PageServer: Sendable {
             while !Task.isCancelled {
                 try await Task.sleep(for: .seconds(max(1, min(idle / 4, 10))))
                 let (last, streams) = (await activity.last, await activity.openStreams)
-                if streams == 0, Date().timeIntervalSince(last) > idle {
+                if streams == 0, Double(clock.nowMilliseconds() - last) / 1000 > idle {
                     logger.notice("Idle for \(Int(idle)) s with no page open: exiting.")
                     kill(getpid(), SIGTERM)
                     return
@@ -115,6 +112,23 @@ public struct PageServer: Sendable {
         }
         defer { stopper.cancel() }
         try await group.run()
+    }
+
+    /// Every route of the page behind its guard: what the server serves, and what tests drive in process.
+    /// - Parameter port: the port the server listens on, once known (the guard checks `Host` against it).
+    static func router(_ context: PageContext, port: @escaping @Sendable () -> Int, feed: EventFeed) throws -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: PageGuard(port: port, signIn: context.signIn, activity: context.activity))
+        SignInRoutes.add(to: router, context)
+        try SiteRoutes.add(to: router, context)
+        AppRoutes.add(to: router, context)
+        AppRoutes.addRules(to: router, context)
+        let book = PathBook(library: context.library)
+        AssetRoutes.add(to: router, context, book: book)
+        ReportRoutes.add(to: router, context, book: book)
+        LibraryRoutes.add(to: router, context)
+        RequestRoutes.add(to: router, context, feed: feed)
+        return router
     }
 
     /// A JSON problem for the page: `{"error": message}` with `status`.
@@ -153,4 +167,7 @@ struct PageContext: Sendable {
     let activity: Activity
     let site: String
     let logger: Logger
+    let clock: any WallClock
+    /// The uid the page runs as: the library's owner.
+    let ownerUID: UInt32
 }

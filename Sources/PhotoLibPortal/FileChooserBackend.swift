@@ -32,7 +32,7 @@ public final class FileChooserBackend: PortalBus.Handler, @unchecked Sendable {
     public func run() throws {
         let bus = try PortalBus(name: settings.busName, forwardTo: settings.forwardTo, handler: self)
         let logger = self.logger
-        shelf = try PickShelfKeeper(directory: settings.shelfDirectory, keepSeconds: settings.keepSeconds, clock: SystemClock(),
+        shelf = try PickShelfKeeper(directory: settings.shelfDirectory, keepSeconds: settings.keepSeconds, clock: settings.clock, ownerUID: settings.ownerUID,
                                     forget: { paths in
                                         do {
                                             try bus.forgetDocuments(paths)

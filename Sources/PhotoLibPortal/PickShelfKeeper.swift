@@ -18,15 +18,18 @@ final class PickShelfKeeper: @unchecked Sendable {
     private let directory: String
     private let keepSeconds: Int64
     private let clock: any WallClock
+    /// The uid the backend runs as: only its own copies are removed.
+    private let ownerUID: UInt32
     /// Called with the paths of the files about to be removed.
     private let forget: @Sendable ([String]) -> Void
     private let log: @Sendable (String) -> Void
 
-    init(directory: String, keepSeconds: Int64, clock: any WallClock, forget: @escaping @Sendable ([String]) -> Void,
+    init(directory: String, keepSeconds: Int64, clock: any WallClock, ownerUID: UInt32, forget: @escaping @Sendable ([String]) -> Void,
          log: @escaping @Sendable (String) -> Void) throws(SystemCallError) {
         self.directory = directory
         self.keepSeconds = keepSeconds
         self.clock = clock
+        self.ownerUID = ownerUID
         self.forget = forget
         self.log = log
         try PrivateFiles.makeDirectory(directory)
@@ -64,7 +67,7 @@ final class PickShelfKeeper: @unchecked Sendable {
             for (position, file) in files.enumerated() {
                 let name = PickShelf.copyName(file.name, position: position, used: &used)
                 let source = FileDescriptor(rawValue: file.descriptor)
-                if try Self.adopt(source, as: FileName(name)!, in: pick) {
+                if try Self.adopt(source, as: FileName(name)!, in: pick, owner: ownerUID) {
                     namedInPlace += 1
                 } else {
                     let target = try FileCopy.createTarget(FileName(name)!, in: pick)
@@ -92,10 +95,10 @@ final class PickShelfKeeper: @unchecked Sendable {
 
     /// Names the file itself when it is a private copy made for this pick alone (the daemon's unnamed,
     /// read-only O_TMPFILE) on the shelf's filesystem: no byte is copied twice. False when it must be copied.
-    static func adopt(_ source: FileDescriptor, as name: FileName, in pick: FileDescriptor) throws(SystemCallError) -> Bool {
+    static func adopt(_ source: FileDescriptor, as name: FileName, in pick: FileDescriptor, owner: UInt32) throws(SystemCallError) -> Bool {
         let status = try Directory.status(of: source)
         // A file with a name elsewhere (an original, a shared derivative) is never linked into the shelf.
-        guard status.linkCount == 0, status.kind == .regular, status.owner == ProcessIdentity.userID, status.permissions & 0o222 == 0 else {
+        guard status.linkCount == 0, status.kind == .regular, status.owner == owner, status.permissions & 0o222 == 0 else {
             return false
         }
         do {

@@ -109,7 +109,7 @@ final class PortalPick: @unchecked Sendable {
         do {
             return try connection.pick(app: app.rawValue, types: options.types, limit: options.limit, notify: false)
         } catch .remote(let code, _) where code == "unknownApp" {
-            _ = try connection.call(.addApp, AddAppParams(app: app.rawValue, uid: getuid(), purpose: PortalApp.purpose(for: app),
+            _ = try connection.call(.addApp, AddAppParams(app: app.rawValue, uid: settings.ownerUID, purpose: PortalApp.purpose(for: app),
                                                           location: LocationPolicy.none.rawValue),
                                     returning: AppInfo.self)
             log("\(app) asked for photos through the file chooser for the first time: added to photolibd, without location, with nothing shared.")

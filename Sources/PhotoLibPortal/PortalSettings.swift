@@ -1,3 +1,6 @@
+import PhotoLibCore
+import PhotoLibSystem
+
 /// How the file-chooser backend runs (`photolibd-portal`'s options).
 public struct PortalSettings: Sendable {
     /// The bus name the backend takes (its `.portal` file's `DBusName`).
@@ -14,9 +17,15 @@ public struct PortalSettings: Sendable {
     public var sheetSeconds: Int
     /// Exit after this many seconds with no call open and no copy waiting to expire.
     public var idleSeconds: Double
+    /// The uid the backend runs as: the person's, whose apps it registers and whose copies it keeps.
+    public var ownerUID: UInt32
+    /// The time of day, for when copies expire.
+    public var clock: any WallClock
 
     public init(busName: String, forwardTo: String, socket: String, shelfDirectory: String, keepSeconds: Int64, sheetSeconds: Int,
-                idleSeconds: Double) {
+                idleSeconds: Double, ownerUID: UInt32 = ProcessIdentity.userID, clock: any WallClock = SystemClock()) {
+        self.ownerUID = ownerUID
+        self.clock = clock
         self.busName = busName
         self.forwardTo = forwardTo
         self.socket = socket

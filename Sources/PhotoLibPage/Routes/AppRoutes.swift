@@ -75,7 +75,7 @@ enum AppRoutes {
                     }
                 }
                 return try PageServer.json(["apps": AppCards.make(registered: apps, installed: installed, libraryAssets: total,
-                                                                  ownerUID: ProcessIdentity.userID, desktop: desktop)])
+                                                                  ownerUID: page.ownerUID, desktop: desktop)])
             }
         }
         // An installed Flatpak app's icon, from its export: the only files this route reads are the ones the daemon names.

@@ -18,7 +18,7 @@ actor ClosedPageWatch {
         guard await page.activity.openStreams == 0 else { return }
         closings += 1
         let closing = closings
-        let closedAt = Int64(Date().timeIntervalSince1970)
+        let closedAt = page.clock.now()
         do {
             try await Task.sleep(for: Self.grace)
         } catch {

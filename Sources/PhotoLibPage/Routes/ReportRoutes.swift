@@ -15,7 +15,7 @@ enum ReportRoutes {
         router.get("/api/report") { request, _ in
             let days = min(max(request.uri.queryParameters.get("days", as: Int64.self) ?? 7, 1), 366)
             return try await AppRoutes.answer(page) {
-                let since = Int64(Date().timeIntervalSince1970) - days * 86_400
+                let since = page.clock.now() - days * 86_400
                 let report = try await page.daemon.call(.report, ReportParams(since: since), returning: ReportResult.self)
                 await book.remember(report.entries.compactMap { entry in entry.path.map { (entry.asset, $0) } })
                 return try PageServer.json(report)

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import PhotoLibCore
 
 /// `/sign-in`: trades a one-time secret for the session cookie.
 ///
@@ -44,7 +45,7 @@ enum SignInRoutes {
             guard text.hasPrefix("request-"), let number = Int64(text.dropFirst(8)), number > 0 else { return nil }
             return "#request/\(number)"
         } ?? ""
-        switch await page.signIn.signIn(id: id, secret: secret, now: Date().timeIntervalSince1970) {
+        switch await page.signIn.signIn(id: id, secret: secret, now: Double(page.clock.nowMilliseconds()) / 1000) {
         case .signedIn(let session):
             var response = html(.ok, "Signed in", "<p>Signed in; opening your photos…</p><script src=\"/signed-in.js\"></script>",
                                 next: target)

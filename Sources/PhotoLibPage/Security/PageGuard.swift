@@ -48,9 +48,17 @@ struct PageGuard<Context: RequestContext>: RouterMiddleware {
 
 /// When the page was last used, for exiting once idle.
 actor Activity {
-    private(set) var last = Date()
+    private let clock: any WallClock
+    /// Milliseconds since the epoch.
+    private(set) var last: Int64
     private(set) var openStreams = 0
-    func touch() { last = Date() }
-    func streamOpened() { openStreams += 1; last = Date() }
-    func streamClosed() { openStreams -= 1; last = Date() }
+
+    init(clock: any WallClock) {
+        self.clock = clock
+        last = clock.nowMilliseconds()
+    }
+
+    func touch() { last = clock.nowMilliseconds() }
+    func streamOpened() { openStreams += 1; touch() }
+    func streamClosed() { openStreams -= 1; touch() }
 }
