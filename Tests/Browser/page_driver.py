@@ -38,7 +38,7 @@ import argparse, contextlib, http.server, json, os, sys, threading
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import InvalidSessionIdException, NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import InvalidSessionIdException, SessionNotCreatedException, NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
@@ -51,7 +51,14 @@ def browser():
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900", "--disable-dev-shm-usage",
                  "--no-first-run", "--disable-background-networking"):
         options.add_argument(flag)
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    # Under a loaded machine Chromium sometimes exits while it starts ("session not created: Chrome
+    # instance exited"), before it has loaded anything: starting it again is safe, and the third failure is reported.
+    for attempt in range(3):
+        try:
+            return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        except SessionNotCreatedException:
+            if attempt == 2:
+                raise
 
 
 @contextlib.contextmanager
