@@ -217,7 +217,14 @@ let package = Package(
         .testTarget(name: "PhotoLibDaemonTests",
                     dependencies: ["PhotoLibDaemon", "PhotoLibCore", "PhotoLibStore", "PhotoLibSystem", "PhotoLibMetadata", .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strict),
-        .testTarget(name: "PhotoLibPageTests", dependencies: ["PhotoLibPage", "PhotoLibSystem"], swiftSettings: strict),
+        // The page's routes are served in process and driven with Hummingbird's own test client.
+        .testTarget(name: "PhotoLibPageTests",
+                    dependencies: ["PhotoLibPage", "PhotoLibSystem", "PhotoLibCore",
+                                   .product(name: "Hummingbird", package: "hummingbird"),
+                                   .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                   .product(name: "Logging", package: "swift-log"),
+                                   .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                    swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["PhotoLibSystem", "PhotoLibCore", "PhotoLibClient", "PhotoLibProtocol"],
