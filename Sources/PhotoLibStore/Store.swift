@@ -15,6 +15,8 @@ public final class Store: Sendable {
     private let writer: any DatabaseWriter
     /// Checkpoints the log off the writer's path (nil for in-memory stores).
     private let checkpointer: Checkpointer?
+    /// Told when each write transaction opens and closes (a test's audit); nil in the daemon.
+    private let observer: (any WriteTransactionObserver)?
     public let path: String
     private let commits = Atomic<UInt64>(0)
 
@@ -25,8 +27,11 @@ public final class Store: Sendable {
 
     /// Opens (creating and migrating as needed) the database at `path`.
     /// - Parameter checkpoints: told when the checkpoints of the log start failing, and when they work again.
-    public init(path: String, checkpoints: @escaping @Sendable (CheckpointReport) -> Void = { _ in }) throws(PhotoLibError) {
+    /// - Parameter observer: told when each write transaction opens and closes, on its thread.
+    public init(path: String, checkpoints: @escaping @Sendable (CheckpointReport) -> Void = { _ in },
+                observer: (any WriteTransactionObserver)? = nil) throws(PhotoLibError) {
         self.path = path
+        self.observer = observer
         do {
             var configuration = Configuration()
             configuration.prepareDatabase { db in
@@ -71,8 +76,9 @@ public final class Store: Sendable {
     }
 
     /// An in-memory database with the same schema, for tests.
-    public init(inMemory: Void = ()) throws {
+    public init(inMemory: Void = (), observer: (any WriteTransactionObserver)? = nil) throws {
         path = ":memory:"
+        self.observer = observer
         let queue = try DatabaseQueue()
         try Schema.migrator.migrate(queue)
         writer = queue
@@ -84,7 +90,11 @@ public final class Store: Sendable {
         // Counted even when the body throws: a failed write may have changed nothing, and a
         // needless miss costs a reread, where a missed change would serve a stale listing.
         defer { commits.add(1, ordering: .releasing) }
-        return try writer.write { db in try body(StoreTransaction(db: db, path: path)) }
+        return try writer.write { db in
+            observer?.transactionBegan()
+            defer { observer?.transactionEnded() }
+            return try body(StoreTransaction(db: db, path: path))
+        }
     }
 
     /// Runs `body` on a consistent read snapshot, concurrently with writes.

@@ -26,6 +26,7 @@ public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertib
 /// either rule.
 @inline(__always)
 func systemCall<T: BinaryInteger>(_ name: String, _ body: () -> T) throws(SystemCallError) -> T {
+    SystemCallAudit.note(name)
     while true {
         let result = body()
         if result >= 0 { return result }

@@ -15,11 +15,12 @@ final class TemporaryLibrary {
     let board = StatusBoard()
     let index: LibraryIndex
 
-    init() throws {
+    /// - Parameter observer: told when each write transaction opens and closes (a `SystemCallAudit`).
+    init(observer: (any WriteTransactionObserver)? = nil) throws {
         var template = Array("/tmp/photolibd-index-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
         root = String(cString: made)
-        store = try Store(inMemory: ())
+        store = try Store(inMemory: (), observer: observer)
         let access = LibraryAccess(root: try Directory.open(path: root))
         index = try LibraryIndex(store: store, policy: .standard, access: access, board: board, ownerUID: getuid(),
                                  logger: Logger(label: "test"))

@@ -58,7 +58,7 @@ extension LibraryIndex {
                 current = next
                 continue
             }
-            switch access.lookUp(walked) {
+            switch lookUp(walked) {
             case .found(let found) where found.kind == .directory:
                 break
             case .unreadable(let failure):

@@ -11,7 +11,7 @@ extension LibraryIndex {
         guard let album = try ensureAlbum(path.parent ?? .root, tx: tx, recorder: recorder) else { return }
         let existing = try tx.member(album: album, name: name)
         let known = existing.map { IndexedFile(rowID: $0.rowID, file: $0.file, refusal: $0.refusal) }
-        switch FileRefresh.decide(known: known, found: access.lookUp(path), admission: admission, daemonUID: daemonUID) {
+        switch FileRefresh.decide(known: known, found: lookUp(path), admission: admission, daemonUID: daemonUID) {
         case .nothing:
             return
         case .keep(let failure):
@@ -67,7 +67,7 @@ extension LibraryIndex {
         moved.album = toAlbum
         moved.name = toName
         moved.mediaType = toType
-        switch access.lookUp(to) {
+        switch lookUp(to) {
         case .found(let file) where file.kind == .regular:
             moved.file = file.facts
             moved.refusal = LinkRefusal.judge(file, daemonUID: daemonUID)

@@ -12,6 +12,17 @@ extension LibraryIndex {
     func scanNewDirectory(_ path: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws {
         forgetUnreadable(within: path)
         guard let album = try ensureAlbum(path, tx: tx, recorder: recorder) else { return }
+        if let listed = probe?.listings[path] {
+            // Listed, with everything below it, by the batch's probe.
+            if case .gone = listed { return }  // its removal event follows
+            var pending: [Pending] = [Pending(album: album, directory: nil, path: path)]
+            while let next = pending.popLast() {
+                let result = try reconcileDirectory(next, tx: tx, recorder: recorder)
+                for (member, located) in result.vanished { try delete(member, tx: tx, recorder: recorder, located: located) }
+                pending += result.subdirectories
+            }
+            return
+        }
         let opened: FileDescriptor
         switch access.lookUpDirectory(path) {
         case .found(let fd):
@@ -35,10 +46,11 @@ extension LibraryIndex {
         }
     }
 
-    /// A directory waiting to be scanned: its album, and its opened descriptor or why it could not be opened.
+    /// A directory waiting to be scanned: its album, and its opened descriptor or why it could not be opened
+    /// (nil: the batch's probe listed it).
     struct Pending {
         var album: AlbumTree.ID
-        var directory: Lookup<FileDescriptor>
+        var directory: Lookup<FileDescriptor>?
         var path: RelativePath
     }
 
@@ -60,11 +72,12 @@ extension LibraryIndex {
         let listing: Lookup<[DirectoryPlan.Entry]>
         var directory: FileDescriptor?
         switch pending.directory {
-        case .found(let fd):
+        case .found(let fd)?:
             directory = fd
             listing = prefetcher?.take(path) ?? list(fd)
-        case .gone: listing = .gone
-        case .unreadable(let failure): listing = .unreadable(failure)
+        case .gone?: listing = .gone
+        case .unreadable(let failure)?: listing = .unreadable(failure)
+        case nil: listing = probe?.listings[path] ?? .gone
         }
         defer { directory?.close() }
         let knownFiles = try tx.indexedFiles(inAlbum: album)
@@ -97,7 +110,12 @@ extension LibraryIndex {
                 result.vanished.append((member, try snapshot(member.asset, tx: tx, recorder: recorder)))
             }
         }
-        func open(_ name: FileName) -> Lookup<FileDescriptor> {
+        func open(_ name: FileName) -> Lookup<FileDescriptor>? {
+            if pending.directory == nil {
+                // Listed by the probe, or gone (or a symlink now) since its parent was.
+                if case .gone? = probe?.listings[path.appending(name)] { return .gone }
+                return probe?.listings[path.appending(name)] == nil ? .gone : nil
+            }
             guard let directory else { return .gone }
             do {
                 return .found(try Directory.open(name, in: directory))
@@ -107,7 +125,7 @@ extension LibraryIndex {
         }
         for name in plan.newAlbums {
             let child = open(name)
-            if case .gone = child { continue }  // gone (or a symlink now) since the listing
+            if case .gone? = child { continue }  // gone (or a symlink now) since the listing
             let childPath = path.appending(name)
             let childID = try tx.insertAlbum(parent: album, name: name)
             albums.insert(id: childID, parent: album, name: name)

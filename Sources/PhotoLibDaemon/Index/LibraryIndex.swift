@@ -41,6 +41,8 @@ final class LibraryIndex {
     var captureClock: CaptureClock?
     /// Set during a full scan: the listings made ahead on the other core.
     var prefetcher: ListingPrefetcher?
+    /// Set while a batch's write transaction is open: what it looked at before (`LibraryProbe`).
+    var probe: LibraryProbe?
 
     init(store: Store, policy: AssetNamePolicy, access: LibraryAccess, board: StatusBoard, ownerUID: UInt32, logger: Logger) throws {
         daemonUID = ownerUID
@@ -56,6 +58,11 @@ final class LibraryIndex {
     func snapshot(_ asset: Int64, tx: StoreTransaction, recorder: ChangeRecorder) throws -> LocatedAsset? {
         guard recorder.isRecording else { return nil }
         return try tx.asset(rowID: asset).flatMap(locate)
+    }
+
+    /// A library entry as the batch's probe found it (the disk itself only outside a probed batch, as in a full scan).
+    func lookUp(_ path: RelativePath) -> Lookup<FileObservation> {
+        probe?.lookups[path] ?? access.lookUp(path)
     }
 
     func touch(_ album: AlbumTree.ID, _ name: FileName) {
@@ -84,6 +91,9 @@ final class LibraryIndex {
         // predate a chmod: an open directory lists whatever its mode is now.
         access.invalidate()
         defer { access.invalidate() }
+        // Every look at the disk the batch needs, made before the write lock is taken.
+        probe = LibraryProbe.gather(events, index: self)
+        defer { probe = nil }
         try store.write { tx in
             for event in events {
                 switch IndexStep.of(event) {
