@@ -215,7 +215,8 @@ let package = Package(
         .testTarget(name: "PhotoLibSystemTests", dependencies: ["PhotoLibSystem", "PhotoLibCore"], swiftSettings: strict),
         // The daemon's executors on a temporary library and store, without starting the daemon.
         .testTarget(name: "PhotoLibDaemonTests",
-                    dependencies: ["PhotoLibDaemon", "PhotoLibCore", "PhotoLibStore", "PhotoLibSystem", "PhotoLibMetadata", .product(name: "Logging", package: "swift-log")],
+                    dependencies: ["PhotoLibDaemon", "PhotoLibCore", "PhotoLibStore", "PhotoLibSystem", "PhotoLibMetadata", "PhotoLibConfiguration",
+                                   "PhotoLibProtocol", .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strict),
         // The page's routes are served in process and driven with Hummingbird's own test client.
         .testTarget(name: "PhotoLibPageTests",

@@ -24,7 +24,8 @@ actor Engine {
     let queue: EventQueue
     let index: LibraryIndex
     let views: ViewMaintainer
-    let hub: SubscriptionHub
+    /// Where `settle` publishes.
+    let hub: any EventPublishing
     let notifier = SystemdNotifier()
     /// Connections waiting for the person's answers.
     let answers = RequestAnswers()
@@ -67,7 +68,7 @@ actor Engine {
     /// Changes recorded by one rescan before the apps are told "reload" instead of a list.
     static let rescanChangeLimit = 20_000
 
-    init(configuration: DaemonConfiguration, store: Store, queue: EventQueue, board: StatusBoard, hub: SubscriptionHub, logger: Logger,
+    init(configuration: DaemonConfiguration, store: Store, queue: EventQueue, board: StatusBoard, hub: any EventPublishing, logger: Logger,
          clock: any WallClock, ownerUID: UInt32) throws {
         self.configuration = configuration
         self.clock = clock
@@ -161,7 +162,7 @@ actor Engine {
 
     /// Applies one batch; returns how many changes it recorded.
     @discardableResult
-    private func process(_ batch: [WatchEvent]) -> Int {
+    func process(_ batch: [WatchEvent]) -> Int {
         do {
             // Selections as they were before the batch: an asset deleted by it
             // was visible, and the apps must hear that it left.

@@ -1,0 +1,149 @@
+import Foundation
+import Glibc
+import PhotoLibCore
+@testable import PhotoLibDaemon
+import PhotoLibProtocol
+import PhotoLibSystem
+import Synchronization
+import Testing
+
+/// Each kind of change through the engine, on a temporary library and an in-memory store: what the
+/// view holds after it settles, what is published, and that no write transaction made a system call.
+@Suite("The engine's changes, committed and settled")
+struct EngineCommitTests {
+    static let viewer = AppID("org.example.Viewer")!
+
+    /// An engine over `Trip/a.jpg`, `Trip/b.jpg` and `c.jpg`, scanned, with the viewer registered and limited.
+    func limitedViewer(location: LocationPolicy = .precise) async throws -> (TemporaryEngine, AppRecord) {
+        let fixture = try await TemporaryEngine()
+        for name in ["Trip/a.jpg", "Trip/b.jpg", "c.jpg"] { try fixture.write(name, "photo \(name)") }
+        try await fixture.engine.rescanAndReconcile()
+        let app = try await fixture.engine.addApp(Self.viewer, uid: getuid(), purpose: "Shows photos", location: location)
+        _ = try await fixture.engine.authorize(Self.viewer, access: .readWrite, status: .limited, by: TemporaryEngine.owner)
+        _ = fixture.published.take()
+        fixture.audit.reset()
+        return (fixture, app)
+    }
+
+    @Test("a selection edit links what it adds and unlinks what it removes, and the app hears both")
+    func selectionEdit() async throws {
+        let (fixture, app) = try await limitedViewer()
+        let added = try await fixture.engine.editSelection(Self.viewer, assets: ["Trip/a.jpg", "c.jpg"], albums: [], adding: true,
+                                                           by: TemporaryEngine.owner)
+        #expect(added.assets.count == 2)
+        #expect(try fixture.view(of: app).count == 2)
+        let heard = fixture.published.take()
+        #expect(heard.contains { $0.contains("\"selection\"") } && heard.contains { $0.contains("\"inserted\"") }, "\(heard)")
+
+        _ = try await fixture.engine.editSelection(Self.viewer, assets: ["c.jpg"], albums: [], adding: false, by: TemporaryEngine.owner)
+        #expect(try fixture.view(of: app).count == 1)
+        #expect(fixture.published.take().contains { $0.contains("\"removed\"") })
+        #expect(fixture.audit.callsInTransactions == [])
+    }
+
+    @Test("a watch batch: a photo written into a selected album joins the view, one removed leaves it, and the app hears each")
+    func watchBatch() async throws {
+        let (fixture, app) = try await limitedViewer()
+        _ = try await fixture.engine.editSelection(Self.viewer, assets: [], albums: ["Trip"], adding: true, by: TemporaryEngine.owner)
+        #expect(try fixture.view(of: app).count == 2)
+        _ = fixture.published.take()
+        fixture.audit.reset()
+
+        try fixture.write("Trip/new.jpg", "a new photo")
+        unlink(fixture.library + "/Trip/b.jpg")
+        await fixture.engine.process([.fileWritten(TemporaryEngine.path("Trip/new.jpg")),
+                                      .removed(TemporaryEngine.path("Trip/b.jpg"), isDirectory: false)])
+        #expect(try fixture.view(of: app).count == 2, "a.jpg and new.jpg")
+        let heard = fixture.published.take()
+        #expect(heard.contains { $0.contains("\"inserted\"") } && heard.contains { $0.contains("\"removed\"") }, "\(heard)")
+        #expect(fixture.audit.callsInTransactions == [])
+    }
+
+    @Test("a grant's end: once the clock passes it, the photo leaves the view and the app hears it expired")
+    func grantEnd() async throws {
+        let (fixture, app) = try await limitedViewer()
+        let now = fixture.clock.now()
+        _ = try await fixture.engine.editSelection(Self.viewer, assets: ["c.jpg"], albums: [], adding: true, by: TemporaryEngine.owner,
+                                                   endsAt: now + 60)
+        #expect(try fixture.view(of: app).count == 1)
+        #expect(await fixture.engine.expireGrants() == now + 60, "the next end")
+        #expect(try fixture.view(of: app).count == 1, "not yet")
+        _ = fixture.published.take()
+
+        fixture.clock.seconds.store(now + 61, ordering: .relaxed)
+        #expect(await fixture.engine.expireGrants() == nil)
+        #expect(try fixture.view(of: app).isEmpty)
+        #expect(fixture.published.take().contains { $0.contains("\"expired\"") })
+        #expect(fixture.audit.callsInTransactions == [])
+    }
+
+    @Test("a request: asked, published as pending; answered with a photo, the app becomes limited with it and the answer is published")
+    func request() async throws {
+        let fixture = try await TemporaryEngine()
+        try fixture.write("c.jpg")
+        try await fixture.engine.rescanAndReconcile()
+        let app = try await fixture.engine.addApp(Self.viewer, uid: getuid(), purpose: "Shows photos", location: .precise)
+        fixture.audit.reset()
+        let asked = try await fixture.engine.ask(Self.viewer, kind: .authorization(.readWrite), waiter: nil)
+        let request = try #require(asked.request)
+        #expect(fixture.published.take().contains { $0.contains("\"pending\"") })
+
+        let answered = try await fixture.engine.answer(request, with: .limited, assets: ["c.jpg"], albums: [], by: TemporaryEngine.owner)
+        #expect(answered.status == AuthorizationStatus.limited.rawValue)
+        #expect(try fixture.view(of: app).count == 1)
+        #expect(fixture.published.take().contains { $0.contains("\"answered\"") })
+        #expect(fixture.audit.callsInTransactions == [])
+    }
+
+    @Test("an app without location: a geotagged photo written into its album reaches its view as a copy without location")
+    func withoutLocation() async throws {
+        let (fixture, app) = try await limitedViewer(location: .none)
+        _ = try await fixture.engine.editSelection(Self.viewer, assets: [], albums: ["Trip"], adding: true, by: TemporaryEngine.owner)
+        fixture.audit.reset()
+        try fixture.writeGeotagged("Trip/geo.jpg")
+        await fixture.engine.process([.fileWritten(TemporaryEngine.path("Trip/geo.jpg"))])
+        #expect(try fixture.view(of: app).count == 3)
+        func inode(_ path: String) -> UInt64 {
+            var status = stat()
+            return stat(path, &status) == 0 ? UInt64(status.st_ino) : 0
+        }
+        let originals = Set(["Trip/a.jpg", "Trip/b.jpg", "Trip/geo.jpg"].map { inode(fixture.library + "/" + $0) })
+        let copies = try fixture.view(of: app).filter { !originals.contains(inode(fixture.root + "/views/" + app.viewName.description + "/" + $0)) }
+        #expect(copies.count == 1, "the geotagged photo's entry is a copy without location; the others link their originals")
+        #expect(fixture.audit.callsInTransactions == [])
+    }
+
+    @Test("an import: a photo a limited app drops in its inbox is placed in Imported/<app>, joins its selection and view, and the app hears it added")
+    func importFromInbox() async throws {
+        let (fixture, app) = try await limitedViewer()
+        let inbox = fixture.root + "/state/inboxes/" + app.viewName.description
+        try FileManager.default.copyItem(atPath: try fixture.media("plain.jpg"), toPath: inbox + "/beach.jpg")
+        await fixture.engine.receive(InboxWatcher.Arrival(app: Self.viewer, name: FileName("beach.jpg")!))
+        #expect(FileManager.default.fileExists(atPath: fixture.library + "/Imported/org.example.Viewer/beach.jpg"))
+        #expect(!FileManager.default.fileExists(atPath: inbox + "/beach.jpg"), "taken from the inbox once indexed")
+        #expect(try fixture.view(of: app).count == 1)
+        let heard = fixture.published.take()
+        #expect(heard.contains { $0.contains("\"import\"") && $0.contains("\"added\"") }, "\(heard)")
+        #expect(fixture.audit.callsInTransactions == [])
+    }
+
+    @Test("a rule grant: every photo taken in its span joins the view (capture times read before the transaction), and the app is told to reload")
+    func ruleGrant() async throws {
+        let (fixture, app) = try await limitedViewer()
+        _ = try await fixture.engine.addRule(Self.viewer, from: 0, to: fixture.clock.now(), mediaType: nil)
+        #expect(try fixture.view(of: app).count == 3, "files without a date in them are taken when they were last written")
+        #expect(fixture.published.take().contains { $0.contains("\"incremental\":false") })
+        #expect(fixture.audit.callsInTransactions == [])
+    }
+
+    @Test("removing an app takes its view away and cancels its pending requests")
+    func removeApp() async throws {
+        let (fixture, app) = try await limitedViewer()
+        _ = try await fixture.engine.ask(Self.viewer, kind: .review, waiter: nil)
+        _ = fixture.published.take()
+        try await fixture.engine.removeApp(Self.viewer)
+        #expect(!FileManager.default.fileExists(atPath: fixture.root + "/views/" + app.viewName.description))
+        #expect(fixture.published.take().contains { $0.contains("\"cancelled\"") })
+        #expect(fixture.audit.callsInTransactions == [])
+    }
+}

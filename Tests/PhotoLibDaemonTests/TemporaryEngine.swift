@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+import Logging
+import PhotoLibConfiguration
+import PhotoLibCore
+@testable import PhotoLibDaemon
+import PhotoLibProtocol
+import PhotoLibStore
+import PhotoLibSystem
+import Synchronization
+
+/// The engine on a temporary library, views and state, an in-memory store whose write
+/// transactions are audited (`SystemCallAudit`), and a recorder in place of the
+/// subscriptions' hub: each kind of change committed and settled, without a daemon,
+/// a socket or the watcher (the test hands the engine the batches the watcher would).
+final class TemporaryEngine {
+    /// What the engine published, in order.
+    final class Published: EventPublishing {
+        private let events = Mutex<[PublishedEvent]>([])
+
+        func publish(_ events: [PublishedEvent]) { self.events.withLock { $0 += events } }
+
+        /// Each event's JSON, and forgets them.
+        func take() -> [String] {
+            events.withLock { events in
+                defer { events.removeAll() }
+                return events.map { String(decoding: $0.line, as: UTF8.self) }
+            }
+        }
+    }
+
+    /// A clock the test moves.
+    final class Clock: WallClock, Sendable {
+        let seconds = Atomic<Int64>(1_800_000_000)
+        func now() -> Int64 { seconds.load(ordering: .relaxed) }
+    }
+
+    let root: String
+    let audit = SystemCallAudit()
+    let published = Published()
+    let clock = Clock()
+    let engine: Engine
+    var library: String { root + "/library" }
+
+    init() async throws {
+        var template = Array("/tmp/photolibd-engine-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
+        root = String(cString: made)
+        for directory in ["library", "views", "state", "state/inboxes", "home"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: false)
+        }
+        var configuration = DaemonConfiguration(library: root + "/library", views: root + "/views", state: root + "/state",
+                                                socket: root + "/state/photolibd.sock")
+        configuration.reportWatchesOpens = false
+        configuration.flatpakPictures = FlatpakPicturesFolder(home: root + "/home", pictures: "Pictures")
+        var logger = Logger(label: "engine-test")
+        logger.logLevel = .warning
+        engine = try Engine(configuration: configuration, store: try Store(inMemory: (), observer: audit), queue: EventQueue(),
+                            board: StatusBoard(), hub: published, logger: logger, clock: clock, ownerUID: getuid())
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    /// Writes a file into the library (its albums made as needed).
+    func write(_ path: String, _ text: String = "photo") throws {
+        let url = URL(fileURLWithPath: library + "/" + path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    /// The geotagged photo of the location tests, at `path` in the library.
+    func writeGeotagged(_ path: String) throws {
+        let url = URL(fileURLWithPath: library + "/" + path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try media("photo.jpg"), toPath: url.path)
+    }
+
+    /// One of the location tests' media (`photo.jpg`, `plain.jpg`, …), made on first use.
+    func media(_ name: String) throws -> String {
+        let media = root + "/media"
+        if !FileManager.default.fileExists(atPath: media + "/photo.jpg") {
+            try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("scripts/make-geotagged-media").path
+            let process = try Process.run(URL(fileURLWithPath: script), arguments: [media])
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw SystemCallError("make-geotagged-media", errno: EIO) }
+        }
+        return media + "/" + name
+    }
+
+    /// The names in an app's view directory (and below it, as `Album/name`), hidden ones left out.
+    func view(of app: AppRecord) throws -> Set<String> {
+        let top = root + "/views/" + app.viewName.description
+        guard let enumerator = FileManager.default.enumerator(atPath: top) else { return [] }
+        var names: Set<String> = []
+        while let name = enumerator.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: top + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue,
+               !name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+                names.insert(name)
+            }
+        }
+        return names
+    }
+
+    static let owner = EventActor(uid: getuid(), role: .admin)
+    static func path(_ text: String) -> RelativePath { RelativePath(escaped: text)! }
+}
