@@ -41,26 +41,7 @@ extension Engine {
     func updatePassages() throws {
         let (paths, apps) = try store.read { tx in (try tx.madeDirectories(), try tx.apps()) }
         PassageDirectories(logger: logger).update(paths, appUIDs: apps.map(\.uid), owner: views.ownerUID)
-        warnIfAppsReachLibrary(apps)
-    }
-
-    /// Logs a warning when an app uid could open the library itself, going
-    /// around its view (SPEC §4): judged as doctor judges it, with that uid's
-    /// groups and every ACL on the way. Said again only when the verdict changes.
-    func warnIfAppsReachLibrary(_ apps: [AppRecord]) {
-        // Each uid's groups are looked up once (a lookup reads /etc/passwd and
-        // /etc/group): adding the thousandth app must not look up 999 again.
-        let uids = Set(apps.map(\.uid))
-        appGroups = appGroups.filter { uids.contains($0.key) }
-        for uid in uids where appGroups[uid] == nil { appGroups[uid] = PathInspection.groups(ofUser: uid) }
-        let known = appGroups
-        let facts = SetupSurvey.gatherLibraryReach(
-            library: configuration.library,
-            apps: apps.map { .init(id: $0.id.rawValue, uid: $0.uid, view: "") }, groups: { known[$0] ?? [] })
-        let verdict = DoctorVerdicts.libraryPrivacy(facts)
-        let warning = verdict.outcome == .fail ? verdict.detail + " " + (verdict.advice ?? "") : nil
-        if warning != lastLibraryReachWarning, let warning { logger.warning("\(warning)") }
-        lastLibraryReachWarning = warning
+        reachWarning.check(apps)
     }
 
     func appContexts(only app: AppID? = nil) throws -> [AppViewContext] {

@@ -33,12 +33,8 @@ actor Engine {
     let picks = PickBoard<PickWaiter>()
     /// Wakes the expiry pass when a grant ends (`expireGrants`).
     let expiryAlarm: ExpiryAlarm
-    /// Watches the views for opens, for the access report (nil when turned off).
-    let viewOpens: ViewOpenWatcher?
-    /// The last report line written per app and asset, to make one line of a burst of opens.
-    var openLines = OpenCoalescer()
-    /// When the access log was last pruned to its retention (seconds since the epoch).
-    var lastAccessPrune: Int64 = 0
+    /// What each app opened and was handed, and the views' open watcher.
+    let report: AccessReport
     /// Tells the person, on their desktop, that an app asks.
     let prompter: DesktopPrompter
     private var announcedReady = false
@@ -57,10 +53,8 @@ actor Engine {
     var cachedContexts: [AppViewContext]?
     /// The last batch, while its links are made on other threads (`Engine+Pipeline`).
     var tail: ChangeSet?
-    /// The library-reach warning last logged, so a rescan does not repeat it.
-    var lastLibraryReachWarning: String?
-    /// Each app uid's supplementary groups, looked up once (for the library-reach warning).
-    var appGroups: [UInt32: Set<UInt32>] = [:]
+    /// Warns when an app uid could open the library itself.
+    let reachWarning: LibraryReachWarning
 
     /// Batches are capped so a burst is applied in bounded transactions and requests get a turn between them.
     static let batchSize = 2048
@@ -80,11 +74,13 @@ actor Engine {
         self.queue = queue
         self.board = board
         self.logger = logger
+        reachWarning = LibraryReachWarning(library: configuration.library, logger: logger)
         prompter = DesktopPrompter(logger: logger, socket: configuration.socket)
         inboxes = InboxDirectories(path: configuration.inboxes, ownerUID: ownerUID, logger: logger)
         do {
             inboxWatcher = try InboxWatcher(logger: logger)
-            viewOpens = configuration.reportWatchesOpens ? try ViewOpenWatcher(logger: logger, clock: clock) : nil
+            report = AccessReport(watcher: configuration.reportWatchesOpens ? try ViewOpenWatcher(logger: logger, clock: clock) : nil,
+                                  store: store, clock: clock, retention: configuration.reportRetention, logger: logger)
         } catch {
             throw PhotoLibError.systemCall(name: error.call, path: configuration.inboxes, errno: error.errno)
         }

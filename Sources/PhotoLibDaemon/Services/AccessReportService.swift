@@ -6,8 +6,8 @@ struct AccessReportService: Service {
     let engine: Engine
 
     func run() async throws {
-        await engine.pruneAccessLog()
-        guard let watcher = engine.viewOpens else {
+        engine.report.prune()
+        guard let watcher = engine.report.watcher else {
             try? await gracefulShutdown()  // cancelled (another service failed) ends the wait as a shutdown would
             return
         }
