@@ -29,9 +29,10 @@ final class Subscription: @unchecked Sendable {
 
     func follows(_ app: AppID) -> Bool { apps?.contains(app) ?? true }
 
-    /// Called by the hub from any thread. `token` is nil for an admin event.
-    func offer(app: AppID, token: Int64?, line: ByteBuffer) {
-        channel.eventLoop.execute { self.receive(app: app, token: token, line: line) }
+    /// Called by the hub on this subscription's event loop. `token` is nil for an admin event.
+    func receiveOnLoop(app: AppID, token: Int64?, line: ByteBuffer) {
+        channel.eventLoop.assertInEventLoop()
+        receive(app: app, token: token, line: line)
     }
 
     /// Sends the subscribe reply and the resume delta, then events newer than `after`, then goes live.
