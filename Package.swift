@@ -216,7 +216,8 @@ let package = Package(
         // The daemon's executors on a temporary library and store, without starting the daemon.
         .testTarget(name: "PhotoLibDaemonTests",
                     dependencies: ["PhotoLibDaemon", "PhotoLibCore", "PhotoLibStore", "PhotoLibSystem", "PhotoLibMetadata", "PhotoLibConfiguration",
-                                   "PhotoLibProtocol", .product(name: "Logging", package: "swift-log")],
+                                   "PhotoLibProtocol", .product(name: "Logging", package: "swift-log"),
+                                   .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")],
                     swiftSettings: strict),
         // The page's routes are served in process and driven with Hummingbird's own test client.
         .testTarget(name: "PhotoLibPageTests",
