@@ -40,6 +40,8 @@ final class TemporaryEngine {
     let published = Published()
     let clock = Clock()
     let engine: Engine
+    let store: Store
+    let configuration: DaemonConfiguration
     var library: String { root + "/library" }
 
     init() async throws {
@@ -55,7 +57,9 @@ final class TemporaryEngine {
         configuration.flatpakPictures = FlatpakPicturesFolder(home: root + "/home", pictures: "Pictures")
         var logger = Logger(label: "engine-test")
         logger.logLevel = .warning
-        engine = try Engine(configuration: configuration, store: try Store(inMemory: (), observer: audit), queue: EventQueue(),
+        self.configuration = configuration
+        store = try Store(inMemory: (), observer: audit)
+        engine = try Engine(configuration: configuration, store: store, queue: EventQueue(),
                             board: StatusBoard(), hub: published, logger: logger, clock: clock, ownerUID: getuid())
     }
 
