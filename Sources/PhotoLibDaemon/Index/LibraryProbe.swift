@@ -30,10 +30,10 @@ struct LibraryProbe {
             case .scanNewDirectory(let path), .rescanSubtree(let path):
                 probe.lookUpAncestors(of: path, index: index)
                 probe.walk(path, index: index)
-            case .moveAlbum(_, let to):
-                // An album the index does not know yet is scanned where it arrived.
+            case .moveAlbum(let from, let to):
                 probe.lookUpAncestors(of: to, index: index)
-                if LibraryScope.isAlbum(to) { probe.walk(to, index: index) }
+                // Only an album the index does not know yet is listed, where it arrived: a known one is one row renamed.
+                if LibraryScope.isAlbum(to), from.isRoot || index.albums.album(at: from) == nil { probe.walk(to, index: index) }
             case .removeFile, .removeAlbum, .fullScan, .rootGone, .watchFailed:
                 break
             }
