@@ -253,9 +253,12 @@ extension Engine {
         } else {
             settling.incremental = (changes, contexts)
         }
-        try settle(settling)
-        if let inbox = inboxes.directory(of: app.id), let sourceFound {
-            try removeInboxFile(source, in: inbox, ifStill: sourceFound)
+        // Committed: the inbox file goes now, before the app hears it was taken (step 5). Settled even when
+        // that fails (the events are in the journal); the next sweep finds the import recorded and removes it.
+        let removal = Result { () throws -> Void in
+            if let inbox = inboxes.directory(of: app.id), let sourceFound { try removeInboxFile(source, in: inbox, ifStill: sourceFound) }
         }
+        try settle(settling)
+        try removal.get()
     }
 }
