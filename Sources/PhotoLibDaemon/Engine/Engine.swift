@@ -275,7 +275,7 @@ actor Engine {
                 recorder.changes, overflowed: recorder.overflowed || reloadEveryApp, contexts: contexts, albums: index.albums, tx: tx)
         }
         let scanned = ContinuousClock.now
-        try settle(ChangeSet(reconcile: .every, derivatives: .all, events: published))
+        try settle(ChangeSet(reconcile: .every, events: published))  // `.every` collects every derivative no view links
         // Files that arrived in inboxes while the daemon was stopped (or the library was away).
         try syncInboxes()
         inboxWatcher.sweepAll()

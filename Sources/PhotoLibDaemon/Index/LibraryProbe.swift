@@ -22,9 +22,12 @@ struct LibraryProbe {
         for event in events {
             switch IndexStep.of(event) {
             case .refreshFile(let path, _):
+                // A name that can be no asset (a sidecar, a dot-file) the index passes over: nothing to look at.
+                guard Self.couldBeAsset(path, index: index) else { continue }
                 probe.lookUpAncestors(of: path.parent ?? .root, index: index)
                 probe.lookUpFile(path, index: index)
             case .moveFile(_, let to):
+                guard Self.couldBeAsset(to, index: index) else { continue }  // it left the library: only rows go
                 probe.lookUpAncestors(of: to.parent ?? .root, index: index)
                 probe.lookUpFile(to, index: index)
             case .scanNewDirectory(let path), .rescanSubtree(let path):
@@ -39,6 +42,12 @@ struct LibraryProbe {
             }
         }
         return probe
+    }
+
+    /// Whether the index would look at a file at `path` (the same test `refreshFile` and `moveFile` begin with).
+    private static func couldBeAsset(_ path: RelativePath, index: LibraryIndex) -> Bool {
+        guard LibraryScope.contains(path), let name = path.lastComponent else { return false }
+        return index.policy.mediaType(of: name) != nil
     }
 
     /// Each directory from the root down to `path` (the albums `ensureAlbum` may make).
