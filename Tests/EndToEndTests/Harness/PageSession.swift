@@ -77,7 +77,10 @@ final class PageSession {
         }
         // Chromium's own process died under it (seen twice in 400-test runs on two loaded cores, never
         // alone): the whole drive once more, signed in with a fresh one-time link, the crash kept in the log.
-        if driver.printed.contains("the browser has closed the connection"), arguments.count > 1, arguments[1].hasPrefix("http") {
+        // A sheet opened from the sign-in file the portal or daemon wrote is driven again through a fresh link too:
+        // the page shows every pending request's sheet when it loads.
+        if driver.printed.contains("the browser has closed the connection"), arguments.count > 1,
+           arguments[1].hasPrefix("http") || arguments[1].hasPrefix("file://") {
             FileHandle.standardError.write(Data("chromium died under page_driver \(arguments[0]); driving again: \(driver.printed.suffix(300))\n".utf8))
             var again = arguments
             again[1] = try freshLink()

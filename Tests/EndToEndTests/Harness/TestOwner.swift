@@ -16,12 +16,17 @@ final class TestOwner {
         let suffix = String(UInt32.random(in: 0..<UInt32.max), radix: 36)
         name = "plbd-e2e-" + suffix
         // useradd takes a lock on /etc/passwd; tests running at once may meet it taken (exit 10): try again.
+        // A uid of its own, drawn at random far above the ones useradd hands out: a uid freed by a test that
+        // ended is never another test's a moment later, so a late 'pkill -u' of one test cannot reach the
+        // next test's processes (4: the uid drawn is taken, another is drawn).
         var attempt = 0
         while true {
-            let result = try run("/usr/sbin/useradd", ["--system", "--no-create-home", "--user-group", "--shell", "/usr/sbin/nologin", name])
+            let uid = UInt32.random(in: 200_000..<2_000_000)
+            let result = try run("/usr/sbin/useradd", ["--system", "--uid", String(uid), "--no-create-home", "--user-group",
+                                                       "--shell", "/usr/sbin/nologin", name])
             if result.status == 0 { break }
             attempt += 1
-            guard result.status == 10 || result.stderr.contains("lock"), attempt < 50 else {
+            guard result.status == 10 || result.status == 4 || result.stderr.contains("lock"), attempt < 50 else {
                 throw TestFailure("useradd \(name) failed (\(result.status)): \(result.stderr)")
             }
             usleep(100_000)
