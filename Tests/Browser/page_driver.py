@@ -95,6 +95,22 @@ def wait(driver, condition, what, seconds=30):
         raise SystemExit(json.dumps({"error": f"timed out waiting for {what}", "page": driver.find_element(By.TAG_NAME, "body").text[:2000]})) from error
 
 
+def click_tile(driver, scope, name, what):
+    """Clicks the tile NAME as a person does (its label, not the hidden input), found afresh in SCOPE(driver).
+
+    The page redraws its grid as the event stream brings news (a thumbnail, a sheet's note), so a
+    tile found a moment ago may be gone by the click: Selenium then refuses the click (stale) without
+    making it, and the tile is found again rather than the run failing.
+    """
+    def found_and_clicked(d):
+        box = tile(scope(d), name)
+        if box is None:
+            return False
+        box.find_element(By.XPATH, "..").click()
+        return True
+    wait(driver, found_and_clicked, what)
+
+
 def tile(driver, name):
     """The checkbox whose accessible name begins with NAME (then the date)."""
     for box in driver.find_elements(By.CSS_SELECTOR, "input[type=checkbox]"):
@@ -110,9 +126,7 @@ def grant(args):
         card = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]'), f"{args.app}'s card")
         card.find_element(By.LINK_TEXT, "Edit Selected Photos…").click()
         for name in args.names:
-            box = wait(driver, lambda d: tile(d, name), f"the tile {name}")
-            # A person clicks the tile (the label around the checkbox), not a hidden input.
-            box.find_element(By.XPATH, "..").click()
+            click_tile(driver, lambda d: d, name, f"the tile {name}")
         checked = [b.accessible_name for b in driver.find_elements(By.CSS_SELECTOR, "input[type=checkbox]") if b.is_selected()]
         # The screenshot shows what the person sees: the thumbnails, not the tiles waiting for them.
         wait(driver, lambda d: all(d.execute_script("return arguments[0].complete", i) for i in d.find_elements(By.CSS_SELECTOR, ".tile img")),
@@ -131,13 +145,14 @@ def sheet(args):
     with signed_in(args.url) as driver:
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "h2"), "the page to open")
         print("ready", flush=True)
-        dialog = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "dialog.sheet[open]"), "a request's sheet", seconds=60)
-        title = dialog.find_element(By.TAG_NAME, "h2").text
-        kind = dialog.get_attribute("data-kind")
+        # The sheet is found afresh each time: the page may redraw it as news comes in.
+        sheet_now = lambda d: d.find_element(By.CSS_SELECTOR, "dialog.sheet[open]")
+        title, kind = wait(driver, lambda d: (sheet_now(d).find_element(By.TAG_NAME, "h2").text, sheet_now(d).get_attribute("data-kind")),
+                           "a request's sheet", seconds=60)
         note = ""
         if kind == "pick":
             # The line saying what the app gets settles once the app's location is known.
-            note = wait(driver, lambda d: [n.text for n in dialog.find_elements(By.CSS_SELECTOR, ".pick-note") if "taken" in n.text],
+            note = wait(driver, lambda d: [n.text for n in sheet_now(d).find_elements(By.CSS_SELECTOR, ".pick-note") if "taken" in n.text],
                         "the pick's note")[0]
         shot(driver, args.shots, "sheet")
         if args.choice == "leave":
@@ -145,7 +160,12 @@ def sheet(args):
             print(json.dumps({"title": title, "kind": kind, "note": note}))
             return
         def press(words):
-            wait(driver, lambda d: [b for b in dialog.find_elements(By.TAG_NAME, "button") if b.text.startswith(words)], words)[0].click()
+            def found_and_pressed(d):
+                buttons = [b for b in sheet_now(d).find_elements(By.TAG_NAME, "button") if b.text.startswith(words)]
+                if buttons:
+                    buttons[0].click()
+                return bool(buttons)
+            wait(driver, found_and_pressed, words)
         if args.choice == "full":
             press("Allow Full Access")
         elif args.choice == "deny":
@@ -154,10 +174,9 @@ def sheet(args):
             if args.choice == "select":
                 press("Select Photos")
             for name in args.names:
-                box = wait(driver, lambda d: tile(dialog, name), f"the tile {name} in the sheet")
-                box.find_element(By.XPATH, "..").click()
+                click_tile(driver, sheet_now, name, f"the tile {name} in the sheet")
             # As for the grid: the shot shows the thumbnails a person chooses by, not the tiles waiting for them.
-            wait(driver, lambda d: all(d.execute_script("return arguments[0].complete", i) for i in dialog.find_elements(By.CSS_SELECTOR, ".tile img")),
+            wait(driver, lambda d: all(d.execute_script("return arguments[0].complete", i) for i in sheet_now(d).find_elements(By.CSS_SELECTOR, ".tile img")),
                  "the sheet's thumbnails to load")
             shot(driver, args.shots, "sheet-chosen")
             press("Add (" if args.choice == "pick" else "Done")
