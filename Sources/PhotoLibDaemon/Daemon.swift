@@ -51,8 +51,7 @@ public enum Daemon {
         let watcher = try LibraryWatcher(libraryPath: configuration.library, queue: queue, board: board, logger: logger)
         let endpoints = EndpointSet(directory: configuration.endpointsDirectory, ownerUID: engine.ownerUID, logger: logger, units: EndpointUnits(logger: logger))
         let passed = SocketActivation.take()
-        let router = RequestRouter(engine: engine, watcher: watcher, store: store, board: board, hub: hub,
-                                   configuration: configuration, endpoints: endpoints, version: version)
+        let router = RequestRouter(engine: engine, watcher: watcher, hub: hub, endpoints: endpoints, version: version)
         let server = try SocketServer(path: configuration.socket, passed: passed.main, router: router,
                                       limits: ConnectionLimits(configuration.limits), logger: logger)
         do {

@@ -26,7 +26,7 @@ struct RequestRouterTests {
             router = RequestRouter(
                 engine: engine.engine,
                 watcher: try LibraryWatcher(libraryPath: engine.library, queue: EventQueue(), board: board, logger: logger),
-                store: engine.store, board: board, hub: hub, configuration: engine.configuration,
+                hub: hub,
                 endpoints: EndpointSet(directory: engine.root + "/endpoints", ownerUID: getuid(), logger: logger, units: EndpointUnits(logger: logger)),
                 version: "test")
         }

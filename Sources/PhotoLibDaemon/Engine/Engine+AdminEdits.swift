@@ -11,7 +11,7 @@ extension Engine {
     /// Registers an app. With `flatpak`, an installed Flatpak app (it runs as the owner) whose
     /// Pictures folder becomes its view once the person limits it.
     func addApp(_ id: AppID, uid: UInt32, purpose: String, location: LocationPolicy, flatpak: Bool = false) throws -> AppRecord {
-        cachedContexts = nil
+        carried.contexts = nil
         if flatpak {
             let files = flatpakFiles
             let installed: Bool
@@ -43,7 +43,7 @@ extension Engine {
     /// again at once (originals, or derivatives without location), and it is
     /// told to reload: sizes and contents of its entries may have changed.
     func setLocation(_ id: AppID, _ policy: LocationPolicy) throws -> AppRecord {
-        cachedContexts = nil
+        carried.contexts = nil
         var published: [PublishedEvent] = []
         let record = try store.write { tx -> AppRecord in
             guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
@@ -58,7 +58,7 @@ extension Engine {
     }
 
     func removeApp(_ id: AppID) throws {
-        cachedContexts = nil
+        carried.contexts = nil
         var withdrawn: [AccessRequest] = []
         let removed = try store.read { tx -> AppRecord in
             guard let record = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
@@ -91,8 +91,8 @@ extension Engine {
         answering: (request: AccessRequest, answer: RequestAnswer)? = nil, addedAssets: [AssetID] = [],
         endsAt: Int64? = nil, reason: String? = nil, confirmed: Bool = false
     ) throws -> (record: AppRecord, settled: [RequestSettlement]) {
-        cachedContexts = nil
-        defer { cachedContexts = nil }
+        carried.contexts = nil
+        defer { carried.contexts = nil }
         var published: [PublishedEvent] = []
         var settled: [RequestSettlement] = []
         if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try checkCanLimit(app, to: status, confirmed: confirmed) }
@@ -185,8 +185,8 @@ extension Engine {
     ) throws -> SelectionEditOutcome {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
         let edit = try resolve(assets: assets, albums: albums)
-        cachedContexts = nil
-        defer { cachedContexts = nil }
+        carried.contexts = nil
+        defer { carried.contexts = nil }
         let before = try appContexts(only: id).first
         if adding, app.location == .none, app.layout == .limited {
             // The copies without location of what the edit grants are made now, before the write transaction,

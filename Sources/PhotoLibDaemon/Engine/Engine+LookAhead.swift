@@ -63,7 +63,7 @@ extension Engine {
 
     /// Looks ahead at the media files of a directory (and, when `recursive`, of the albums below it).
     private func walk(_ path: RelativePath, recursive: Bool, skipping known: Set<FileName>) -> Int {
-        guard let directory = access.directory(path) else { return 0 }  // gone or unreadable: the index says which
+        guard let directory = index.access.directory(path) else { return 0 }  // gone or unreadable: the index says which
         let entries: [DirectoryEntry]
         do {
             entries = try Directory.list(directory)

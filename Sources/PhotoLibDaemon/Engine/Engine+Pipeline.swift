@@ -11,8 +11,8 @@ import PhotoLibStore
 extension Engine {
     /// Lands the last batch's links, if any are in flight, and settles that batch.
     func landTail() throws {
-        guard let tail else { return }
-        self.tail = nil
+        guard let tail = carried.tail else { return }
+        carried.tail = nil
         try settle(tail)
     }
 

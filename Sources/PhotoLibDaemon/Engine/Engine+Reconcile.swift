@@ -21,16 +21,16 @@ extension Engine {
 
     func showDerivatives() {
         board.update {
-            $0.derivatives = views.derivatives.count
-            $0.derivativeBytes = views.derivatives.bytes
-            $0.withheldFromNoLocation = views.derivatives.withheld
+            $0.derivatives = views.derivatives.tally.count
+            $0.derivativeBytes = views.derivatives.tally.bytes
+            $0.withheldFromNoLocation = views.derivatives.tally.withheld
         }
     }
 
     func libraryGone() throws {
-        libraryAvailable = false
+        lifecycle.libraryAvailable = false
         board.update { $0.phase = .libraryMissing }
-        finishScanWaiters()
+        lifecycle.finishScanWaiters()
         let published = try store.write { tx in
             try tx.apps().filter { $0.layout != .empty }.map { try journal.recordReload($0.id, tx: tx) }
         }
@@ -41,13 +41,13 @@ extension Engine {
     func updatePassages() throws {
         let (paths, apps) = try store.read { tx in (try tx.madeDirectories(), try tx.apps()) }
         PassageDirectories(logger: logger).update(paths, appUIDs: apps.map(\.uid), owner: views.ownerUID)
-        reachWarning.check(apps)
+        views.reachWarning.check(apps)
     }
 
     func appContexts(only app: AppID? = nil) throws -> [AppViewContext] {
-        if app == nil, let cachedContexts { return cachedContexts }
+        if app == nil, let contexts = carried.contexts { return contexts }
         let contexts = try loadContexts(only: app)
-        if app == nil { cachedContexts = contexts }
+        if app == nil { carried.contexts = contexts }
         return contexts
     }
 

@@ -36,11 +36,11 @@ extension Engine {
         }
         if let made {
             try settle(ChangeSet(events: [try journal.requestEvent(made.0, purpose: made.purpose, state: .pending, answer: nil)]))
-            prompter.announce(made.0, purpose: made.purpose)
+            requests.prompter.announce(made.0, purpose: made.purpose)
             logger.notice("App \(app) asks \(made.0.kind.described) (request \(made.0.id)); answer with 'photolibctl answer \(made.0.id) …'.")
         }
         if let waiter, let request = outcome.request, outcome.requestState == .pending {
-            try answers.wait(for: request, waiter)
+            try requests.answers.wait(for: request, waiter)
         }
         return outcome
     }

@@ -9,9 +9,9 @@ extension Engine {
     /// file while a rule exists), the app's view is linked again, and it is told to reload.
     func addRule(_ id: AppID, from: Int64, to: Int64, mediaType: MediaType?) throws -> CaptureRule {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
-        if index.captureClock == nil { index.captureClock = CaptureClock(access: access) }
+        if index.captureClock == nil { index.captureClock = CaptureClock(access: index.access) }
         try lookAtCaptureTimes()
-        cachedContexts = nil
+        carried.contexts = nil
         var published: [PublishedEvent] = []
         let rule = try store.write { tx -> CaptureRule in
             let (rule, isNew) = try tx.insertRule(id, from: from, to: to, mediaType: mediaType)
@@ -26,7 +26,7 @@ extension Engine {
     /// Removes rule grants (all of the app's when `ids` is nil).
     func removeRules(_ id: AppID, ids: [Int64]?) throws -> [CaptureRule] {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
-        cachedContexts = nil
+        carried.contexts = nil
         var published: [PublishedEvent] = []
         let removed = try store.write { tx -> [CaptureRule] in
             let removed = try tx.deleteRules(id, ids: ids)
@@ -43,7 +43,7 @@ extension Engine {
     private func lookAtCaptureTimes() throws {
         let missing = try store.read { try $0.membersWithoutCaptureTime() }
         guard !missing.isEmpty, let clock = index.captureClock else { return }
-        defer { access.invalidate() }
+        defer { index.access.invalidate() }
         var found: [(row: Int64, taken: Int64)] = []
         for member in missing {
             guard let album = index.albums.path(of: member.album),

@@ -27,7 +27,7 @@ extension Engine {
             records = wanted.isEmpty ? [] : try store.read { tx in try wanted.compactMap { try tx.app($0) } }
         }
         for record in records {
-            _ = try views.reconcile(record, index: index, store: store, libraryAvailable: libraryAvailable)
+            _ = try views.reconcile(record, index: index, store: store, libraryAvailable: lifecycle.libraryAvailable)
         }
         if case .every = set.reconcile {
             collectDerivatives()
@@ -69,7 +69,7 @@ extension Engine {
             if case .pick = settlement.request.kind {
                 cancelPick(settlement.request, reason: set.cancelReason)
             } else if let request = settlement.outcome.request {
-                answers.resolve(request, with: settlement.outcome)
+                requests.answers.resolve(request, with: settlement.outcome)
             }
         }
     }
@@ -85,7 +85,7 @@ extension Engine {
             for (rowID, refusal) in learned { try tx.setRefusal(refusal, memberRowID: rowID) }
             for (rowID, check) in checks { try tx.setLocationCheck(check, memberRowID: rowID) }
         }
-        if !learned.isEmpty { cachedContexts = nil }
+        if !learned.isEmpty { carried.contexts = nil }
         showDerivatives()
     }
 }

@@ -13,48 +13,24 @@ import PhotoLibSystem
 /// inside a change. Reads (status, listings) go to the store directly and do
 /// not wait here.
 actor Engine {
-    let configuration: DaemonConfiguration
-    let store: Store
-    /// The time of day, for grant ends, requests, imports and the report.
-    let clock: any WallClock
-    /// The uid the daemon runs as: the library's owner.
-    let ownerUID: UInt32
-    let board: StatusBoard
-    let logger: Logger
-    let queue: EventQueue
+    /// What the daemon handed the engine (`EngineSetting`); its parts are read by name.
+    let setting: EngineSetting
+    /// The library as indexed: assets, albums, what could not be read.
     let index: LibraryIndex
+    /// Every app's view directory, and the derivatives without location.
     let views: ViewMaintainer
-    /// Where `settle` publishes.
-    let hub: any EventPublishing
-    let notifier = SystemdNotifier()
-    /// Connections waiting for the person's answers.
-    let answers = RequestAnswers()
-    /// Connections waiting for a pick.
-    let picks = PickBoard<PickWaiter>()
-    /// Wakes the expiry pass when a grant ends (`expireGrants`).
-    let expiryAlarm: ExpiryAlarm
-    /// What each app opened and was handed, and the views' open watcher.
-    let report: AccessReport
-    /// Tells the person, on their desktop, that an app asks.
-    let prompter: DesktopPrompter
-    private var announcedReady = false
+    /// Every change's journal entries, made into the events `settle` publishes.
     let journal: ChangeJournal
+    /// Who waits for the person: requests' answers, picks, the desktop prompt.
+    let requests: RequestDesk
     /// Every app's inbox, and the thread that watches them.
     let inboxes: InboxDirectories
-    let inboxWatcher: InboxWatcher
-    let access: LibraryAccess
-    var libraryAvailable = true
-    private var stopped = false
-    /// `rescan` requests waiting for the next full scan to finish.
-    private var scanWaiters: [CheckedContinuation<Void, Never>] = []
-    /// Every app's view context, between admin edits. Safe to keep across
-    /// library changes: deleting an asset can leave its row ID in a cached
-    /// selection, but row IDs are never reused (AUTOINCREMENT), so it matches nothing.
-    var cachedContexts: [AppViewContext]?
-    /// The last batch, while its links are made on other threads (`Engine+Pipeline`).
-    var tail: ChangeSet?
-    /// Warns when an app uid could open the library itself.
-    let reachWarning: LibraryReachWarning
+    /// What each app opened and was handed, and the views' open watcher.
+    let report: AccessReport
+    /// Ready or not, stopping or not, the library there or not.
+    var lifecycle = EngineLifecycle()
+    /// What one change leaves for the next.
+    var carried = CarriedBetweenChanges()
 
     /// Batches are capped so a burst is applied in bounded transactions and requests get a turn between them.
     static let batchSize = 2048
@@ -64,21 +40,12 @@ actor Engine {
 
     init(configuration: DaemonConfiguration, store: Store, queue: EventQueue, board: StatusBoard, hub: any EventPublishing, logger: Logger,
          clock: any WallClock, ownerUID: UInt32) throws {
-        self.configuration = configuration
-        self.clock = clock
-        expiryAlarm = ExpiryAlarm(clock: clock)
-        self.ownerUID = ownerUID
-        self.hub = hub
+        setting = EngineSetting(configuration: configuration, store: store, queue: queue, hub: hub, clock: clock, ownerUID: ownerUID,
+                                board: board, logger: logger, expiryAlarm: ExpiryAlarm(clock: clock))
         journal = ChangeJournal(retention: configuration.historyRetention)
-        self.store = store
-        self.queue = queue
-        self.board = board
-        self.logger = logger
-        reachWarning = LibraryReachWarning(library: configuration.library, logger: logger)
-        prompter = DesktopPrompter(logger: logger, socket: configuration.socket)
-        inboxes = InboxDirectories(path: configuration.inboxes, ownerUID: ownerUID, logger: logger)
+        requests = RequestDesk(prompter: DesktopPrompter(logger: logger, socket: configuration.socket))
         do {
-            inboxWatcher = try InboxWatcher(logger: logger)
+            inboxes = InboxDirectories(path: configuration.inboxes, ownerUID: ownerUID, watcher: try InboxWatcher(logger: logger), logger: logger)
             report = AccessReport(watcher: configuration.reportWatchesOpens ? try ViewOpenWatcher(logger: logger, clock: clock) : nil,
                                   store: store, clock: clock, retention: configuration.reportRetention, logger: logger)
         } catch {
@@ -90,7 +57,7 @@ actor Engine {
         } catch {
             throw PhotoLibError.libraryMissing(path: configuration.library)
         }
-        access = LibraryAccess(root: root)
+        let access = LibraryAccess(root: root)
         index = try LibraryIndex(store: store, policy: configuration.namePolicy, access: access, board: board, ownerUID: ownerUID, logger: logger)
         let viewsRoot: FileDescriptor
         do {
@@ -130,7 +97,7 @@ actor Engine {
         var sinceRelease = 0
         for await _ in queue.signals {
             var chained = 0
-            while !stopped {
+            while !lifecycle.stopped {
                 let batch = queue.take(maximum: Self.batchSize)
                 if batch.isEmpty { break }
                 // Weighed by what it changed: one event for a directory moved in may index thousands of files.
@@ -138,7 +105,7 @@ actor Engine {
                 // The next batch is indexed while this one's links are made; the links land before
                 // the engine waits for anything, so no other request ever sees them in flight.
                 chained += 1
-                if queue.isEmpty || chained >= Self.pipelineDepth || stopped {
+                if queue.isEmpty || chained >= Self.pipelineDepth || lifecycle.stopped {
                     landTailOrRescan()
                     chained = 0
                     await Task.yield()
@@ -217,7 +184,7 @@ actor Engine {
                 flight.launch()
                 changes.reconcile = .apps(dirty)
                 changes.flight = flight
-                tail = changes
+                carried.tail = changes
                 return recorder.changes.count
             } else if !recorder.changes.isEmpty {
                 // Nothing to index meanwhile (a lone change, the end of a burst): linked here, without a thread hop.
@@ -244,27 +211,22 @@ actor Engine {
     /// No scan can be under way when this runs: scans run on this actor
     /// without suspending, so the one waited for starts after the trigger.
     func rescan(trigger: () -> Void) async throws(PhotoLibError) {
-        guard libraryAvailable else { throw .libraryMissing(path: configuration.library) }
+        guard lifecycle.libraryAvailable else { throw .libraryMissing(path: configuration.library) }
         await withCheckedContinuation { continuation in
-            scanWaiters.append(continuation)
+            lifecycle.waitForScan(continuation)
             trigger()
         }
-        guard libraryAvailable else { throw .libraryMissing(path: configuration.library) }
-    }
-
-    func finishScanWaiters() {
-        for waiter in scanWaiters { waiter.resume() }
-        scanWaiters.removeAll()
+        guard lifecycle.libraryAvailable else { throw .libraryMissing(path: configuration.library) }
     }
 
     /// Re-walks the library, then brings every view to the desired state.
     func rescanAndReconcile(reloadEveryApp: Bool = false) throws {
-        defer { finishScanWaiters() }
-        if !libraryAvailable {
+        defer { lifecycle.finishScanWaiters() }
+        if !lifecycle.libraryAvailable {
             // Still not there (or not reachable): the library stays unavailable, as status says, until it is.
             guard let root = try? Directory.open(path: configuration.library) else { return }
-            access.replaceRoot(root)
-            libraryAvailable = true
+            index.access.replaceRoot(root)
+            lifecycle.libraryAvailable = true
             logger.notice("The library \(configuration.library) is back; rescanning.")
         }
         let started = ContinuousClock.now
@@ -278,18 +240,13 @@ actor Engine {
         try settle(ChangeSet(reconcile: .every, events: published))  // `.every` collects every derivative no view links
         // Files that arrived in inboxes while the daemon was stopped (or the library was away).
         try syncInboxes()
-        inboxWatcher.sweepAll()
+        inboxes.watcher.sweepAll()
         store.releaseMemory()
         ProcessIdentity.releaseFreeMemory()
         board.update { $0.phase = .ready }
         let snapshot = board.snapshot
         let apps = try store.read { try $0.apps().count }
-        var fields = ["STATUS": "Ready: \(snapshot.scannedFiles) assets in \(snapshot.scannedDirectories) directories, \(apps) apps."]
-        if !announcedReady {
-            fields["READY"] = "1"
-            announcedReady = true
-        }
-        notifier.notify(fields)
+        lifecycle.announce(status: "Ready: \(snapshot.scannedFiles) assets in \(snapshot.scannedDirectories) directories, \(apps) apps.")
         logger.info("Library scanned: \(snapshot.scannedFiles) assets in \(snapshot.scannedDirectories) directories in \(scanned - started); views reconciled in \(ContinuousClock.now - scanned).")
     }
 
@@ -298,9 +255,11 @@ actor Engine {
 
     /// Stops applying events (the current batch finishes first, being on this actor).
     func stop() {
-        stopped = true
-        finishScanWaiters()
+        lifecycle.stop()
     }
+
+    /// The inbox watcher, for the service that runs its thread.
+    func inboxWatcher() -> InboxWatcher { inboxes.watcher }
 
     /// Answers once the engine has a turn: the watchdog pings only a live engine.
     func ping() {}

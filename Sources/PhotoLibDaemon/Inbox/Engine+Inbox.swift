@@ -25,13 +25,13 @@ extension Engine {
     /// Creates, fixes and watches the inboxes of `apps`; removes those of apps that are gone.
     func syncInboxes() throws {
         let apps = try store.read { try $0.apps() }
-        for (app, directory) in inboxes.sync(apps) { inboxWatcher.watch(app, directory) }
+        for (app, directory) in inboxes.sync(apps) { inboxes.watcher.watch(app, directory) }
         watchPictures(apps)
     }
 
     /// Handles what the inbox watcher found.
     func receive(_ arrival: InboxWatcher.Arrival) async {
-        guard libraryAvailable else { return }  // the sweep after the library returns takes them
+        guard lifecycle.libraryAvailable else { return }  // the sweep after the library returns takes them
         if arrival.pictures {
             reconcilePictures()
         } else if arrival.app == InboxWatcher.everyInbox {
@@ -199,8 +199,8 @@ extension Engine {
     func finishImport(_ id: Int64, of app: AppRecord, name: FileName, in albumPath: RelativePath,
                       source: FileName, sourceFound: FileStatus?, right: InboxPolicy.Right) throws {
         var contexts = try appContexts()
-        cachedContexts = nil
-        defer { cachedContexts = nil }
+        carried.contexts = nil
+        defer { carried.contexts = nil }
         let recorder = ChangeRecorder(recording: true, limit: Self.rescanChangeLimit)
         var published: [PublishedEvent] = []
         // The asset joining the selection, when the index saw nothing new: the

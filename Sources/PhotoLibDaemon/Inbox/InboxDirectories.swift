@@ -18,8 +18,11 @@ final class InboxDirectories {
     private let logger: Logger
     private let ownerUID: UInt32
     private var open: [AppID: (app: AppRecord, directory: FileDescriptor)] = [:]
+    /// The thread that watches every inbox (and each Flatpak app's Pictures folder) for files apps leave.
+    let watcher: InboxWatcher
 
-    init(path: String, ownerUID: UInt32, logger: Logger) {
+    init(path: String, ownerUID: UInt32, watcher: InboxWatcher, logger: Logger) {
+        self.watcher = watcher
         self.ownerUID = ownerUID
         self.path = path
         self.logger = logger

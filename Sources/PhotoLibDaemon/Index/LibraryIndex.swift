@@ -19,15 +19,10 @@ import PhotoLibSystem
 /// `DirectoryPlan`, `FileIdentity`, `LibraryScope`, `LivePairing`); this type
 /// looks things up, asks, and writes the answer to the store.
 final class LibraryIndex {
-    let store: Store
-    let policy: AssetNamePolicy
-    let access: LibraryAccess
-    let board: StatusBoard
-    let logger: Logger
+    /// What the index is given at start and never changes; its parts are read by name.
+    let setting: IndexSetting
     var albums: AlbumTree
     var generator = BufferedRandom()
-    /// The uid photolibd runs as: files it does not own are refused (`LinkRefusal`).
-    let daemonUID: UInt32
     /// Library paths that could not be read at the last look, and why: their
     /// rows are kept as they were, and `status` says `degraded` until they can be read.
     var unreadable: [RelativePath: FileSystemFailure] = [:] {
@@ -45,14 +40,16 @@ final class LibraryIndex {
     var probe: LibraryProbe?
 
     init(store: Store, policy: AssetNamePolicy, access: LibraryAccess, board: StatusBoard, ownerUID: UInt32, logger: Logger) throws {
-        daemonUID = ownerUID
-        self.store = store
-        self.policy = policy
-        self.access = access
-        self.board = board
-        self.logger = logger
+        setting = IndexSetting(store: store, policy: policy, access: access, board: board, logger: logger, daemonUID: ownerUID)
         albums = try store.read { try $0.albumTree() }
     }
+
+    var store: Store { setting.store }
+    var policy: AssetNamePolicy { setting.policy }
+    var access: LibraryAccess { setting.access }
+    var board: StatusBoard { setting.board }
+    var logger: Logger { setting.logger }
+    var daemonUID: UInt32 { setting.daemonUID }
 
     /// The asset as it stands in the store now, when changes are being recorded.
     func snapshot(_ asset: Int64, tx: StoreTransaction, recorder: ChangeRecorder) throws -> LocatedAsset? {

@@ -49,7 +49,7 @@ extension Engine {
             if let existing = try tx.request(app: app, kind: kind) { throw PhotoLibError.pick(.pending(app: app, request: existing.id)) }
             return (try tx.pendingRequest(app, kind: kind, now: clock.now()).request, record.purpose)
         }
-        picks.register(request.id, waiter)
+        requests.picks.register(request.id, waiter)
         try settle(ChangeSet(events: [try journal.requestEvent(request, purpose: purpose, state: .pending, answer: nil)]))
         // The connection may have closed while this was on its way here, after
         // its close withdrew what it had: withdraw this one too.
@@ -57,7 +57,7 @@ extension Engine {
             withdrawPicks(of: waiter.connection)
             return request.id
         }
-        if notify { prompter.announce(request, purpose: purpose) }
+        if notify { requests.prompter.announce(request, purpose: purpose) }
         logger.notice("App \(app) asks \(kind.described) (request \(request.id)\(notify ? "" : ", its sheet opened by the caller")); answer with 'photolibctl answer \(request.id) ASSET…' or 'cancel'.")
         return request.id
     }
@@ -109,7 +109,7 @@ extension Engine {
             return located
         }
         let deliveries = try PickPolicy.deliveries(chosen: chosen, options: options)
-        guard let waiter = picks.claim(requestID) else {
+        guard let waiter = requests.picks.claim(requestID) else {
             // Its connection closed a moment ago; the close withdraws it.
             throw PhotoLibError.pick(.appGone(app: request.app))
         }
@@ -117,7 +117,7 @@ extension Engine {
         let appRecord = try store.read { try $0.app(request.app) }
         let location = appRecord?.location ?? .none
         var opened: [PreparedPick.OpenedMember] = []
-        defer { access.invalidate() }
+        defer { index.access.invalidate() }
         do {
             defer {
                 // Checks made here; not storing them only means looking again, but say so.
@@ -134,7 +134,7 @@ extension Engine {
                     var directory: FileDescriptor?
                     if copies {
                         do {
-                            directory = try Directory.open(member.path.parent ?? .root, in: access.root)
+                            directory = try Directory.open(member.path.parent ?? .root, in: index.access.root)
                         } catch {
                             original.close()
                             throw PhotoLibError.pick(.cannotOpen(asset: delivery.asset.id.rawValue, path: member.path.escaped, errno: error.errno))
@@ -148,7 +148,7 @@ extension Engine {
                 file.original.close()
                 file.copyDirectory?.close()
             }
-            picks.register(requestID, waiter)
+            requests.picks.register(requestID, waiter)
             throw error
         }
         return PreparedPick(request: request, waiter: waiter, deliveries: deliveries, ids: appRecord?.assetIDs, opened: opened)
@@ -160,7 +160,7 @@ extension Engine {
         func cannot(_ errno: Int32?) -> PhotoLibError { .pick(.cannotOpen(asset: asset.rawValue, path: member.path.escaped, errno: errno)) }
         guard let name = member.path.lastComponent else { throw cannot(nil) }
         let directory: FileDescriptor
-        switch access.lookUpDirectory(member.path.parent ?? .root) {
+        switch index.access.lookUpDirectory(member.path.parent ?? .root) {
         case .found(let fd): directory = fd
         case .gone: throw cannot(ENOENT)
         case .unreadable(let failure): throw cannot(failure.errno)
@@ -260,7 +260,7 @@ extension Engine {
     /// A pick that could not be handed over for a reason the person can fix: it waits again.
     private func putBack(_ prepared: PreparedPick) {
         if prepared.waiter.isOpen() {
-            picks.register(prepared.request.id, prepared.waiter)
+            requests.picks.register(prepared.request.id, prepared.waiter)
         } else {
             withdrawRequest(prepared.request)
         }

@@ -11,7 +11,7 @@ import PhotoLibSystem
 extension Engine {
     /// The connection's picks are withdrawn: it closed, so no answer can reach it.
     func withdrawPicks(of connection: ObjectIdentifier) {
-        for id in picks.forget(connection: connection) {
+        for id in requests.picks.forget(connection: connection) {
             do {
                 if let request = try store.read({ try $0.request(id: id) }) { withdrawRequest(request) }
             } catch {
@@ -46,7 +46,7 @@ extension Engine {
 
     /// Hands a cancelled pick its reply: nothing chosen, no descriptor.
     func cancelPick(_ request: AccessRequest, reason: CancelReason? = nil) {
-        guard let waiter = picks.claim(request.id) else { return }
+        guard let waiter = requests.picks.claim(request.id) else { return }
         let result = PickResult(request: request.id, state: RequestState.cancelled.rawValue, assets: [], reason: reason?.rawValue)
         Task {
             do {

@@ -157,8 +157,8 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         lines = nil
         if let connection {
             connection.closed()
-            router.engine.answers.forget(connection: ObjectIdentifier(connection))
-            if router.engine.picks.isWaiting(ObjectIdentifier(connection)) {
+            router.engine.requests.answers.forget(connection: ObjectIdentifier(connection))
+            if router.engine.requests.picks.isWaiting(ObjectIdentifier(connection)) {
                 let engine = router.engine
                 let id = ObjectIdentifier(connection)
                 Task { await engine.withdrawPicks(of: id) }
@@ -177,7 +177,7 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
             // A connection waiting for the person's answer is listening too.
             let listening = connection.map {
-                $0.isSubscribed || router.engine.answers.isWaiting(ObjectIdentifier($0)) || router.engine.picks.isWaiting(ObjectIdentifier($0))
+                $0.isSubscribed || router.engine.requests.answers.isWaiting(ObjectIdentifier($0)) || router.engine.requests.picks.isWaiting(ObjectIdentifier($0))
             } ?? false
             if RequestBacklog.closesWhenIdle(listening: listening, unfinishedLine: framer.pendingByteCount > 0) {
                 context.close(promise: nil)

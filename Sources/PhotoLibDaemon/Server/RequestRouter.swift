@@ -10,14 +10,12 @@ import PhotoLibStore
 /// Every failure becomes an error reply with a code and a sentence; nothing
 /// a client sends can stop the daemon.
 struct RequestRouter: Sendable {
+    /// Where changes go; its setting (store, board, configuration) is read through it.
     let engine: Engine
     let watcher: LibraryWatcher
-    let store: Store
-    let board: StatusBoard
     let hub: SubscriptionHub
     /// The open connections, to close those of an app that is removed.
     let connections = ConnectionRegistry()
-    let configuration: DaemonConfiguration
     /// The apps' own sockets, opened and closed with the apps.
     let endpoints: EndpointSet
     let version: String
@@ -25,17 +23,17 @@ struct RequestRouter: Sendable {
     /// The page's last listing, while the library stands still.
     let listings = ListingCache()
 
-    init(engine: Engine, watcher: LibraryWatcher, store: Store, board: StatusBoard, hub: SubscriptionHub,
-         configuration: DaemonConfiguration, endpoints: EndpointSet, version: String) {
+    init(engine: Engine, watcher: LibraryWatcher, hub: SubscriptionHub, endpoints: EndpointSet, version: String) {
         self.endpoints = endpoints
         self.engine = engine
         self.watcher = watcher
-        self.store = store
-        self.board = board
         self.hub = hub
-        self.configuration = configuration
         self.version = version
     }
+
+    var store: Store { engine.store }
+    var board: StatusBoard { engine.board }
+    var configuration: DaemonConfiguration { engine.configuration }
 
     /// Decides a peer's role (`PeerAdmission`) from the socket it came through,
     /// its uid and its sandbox; a peer that is nobody is refused.
@@ -208,8 +206,8 @@ struct RequestRouter: Sendable {
                 return try tx.requests(app: app).map { request in
                     RequestInfo(request: request.id, app: request.app.rawValue, purpose: try tx.app(request.app)?.purpose ?? "",
                                 kind: request.kind.name, access: request.kind.access?.rawValue, createdAt: request.createdAt,
-                                waiting: request.kind.pickOptions == nil ? engine.answers.waiting(for: request.id)
-                                    : engine.picks.isWaiting(for: request.id) ? 1 : 0,
+                                waiting: request.kind.pickOptions == nil ? engine.requests.answers.waiting(for: request.id)
+                                    : engine.requests.picks.isWaiting(for: request.id) ? 1 : 0,
                                 pick: request.kind.pickOptions.map(PickInfo.init))
                 }
             }))

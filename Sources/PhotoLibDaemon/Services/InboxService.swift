@@ -5,7 +5,7 @@ struct InboxService: Service {
     let engine: Engine
 
     func run() async throws {
-        let watcher = engine.inboxWatcher
+        let watcher = await engine.inboxWatcher()
         try await withGracefulShutdownHandler {
             try watcher.start()
             // Ends when the watcher's thread stops and finishes the stream.

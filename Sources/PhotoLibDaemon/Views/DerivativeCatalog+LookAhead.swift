@@ -26,6 +26,26 @@ struct LookedAhead {
     let temporary: FileName?
 }
 
+/// The looks made ahead of a transaction, and the copies members adopted in it.
+struct DerivativesAhead {
+    /// Checks made ahead of the transaction that indexes their files, by the file's identity (`lookAhead`).
+    var checks: [FileIdentityKey: LookedAhead] = [:]
+    /// Derivatives made ahead and adopted by a member in the transaction: renamed to
+    /// the member's name once it commits (`settleLookAhead`), by member row.
+    var adoptions: [Int64: FileName] = [:]
+}
+
+/// What `status` says of derivatives.
+struct DerivativeTally {
+    /// Derivatives on disk and their bytes.
+    var count = 0
+    var bytes: Int64 = 0
+    /// Member files whose location cannot be told, withheld from apps without
+    /// location. Kept as checks change: `status` is refreshed after every batch,
+    /// and counting all checks there would cost a pass over them each time.
+    var withheld = 0
+}
+
 // Checks and copies made before the transaction that indexes their files (`LocationLookAhead`),
 // adopted by the member that turns out to hold the file, and settled once the transaction ends.
 extension DerivativeCatalog {
@@ -41,37 +61,37 @@ extension DerivativeCatalog {
         }
         defer { original.close() }
         let key = FileIdentityKey(found)
-        guard found.kind == .regular, lookedAhead[key] == nil else { return }
+        guard found.kind == .regular, ahead.checks[key] == nil else { return }
         do {
             let finding = try LocationStripper.inspect(original)
             guard finding.hasLocation else {
-                lookedAhead[key] = LookedAhead(outcome: .noLocation, temporary: nil)
+                ahead.checks[key] = LookedAhead(outcome: .noLocation, temporary: nil)
                 return
             }
             let temporary = try strippedCopy(of: original, permissions: found.permissions)
             let copy = try io { () throws(SystemCallError) in try Directory.status(of: temporary, in: directory) }
             guard let copy else { return }
-            lookedAhead[key] = LookedAhead(outcome: .derived(inode: copy.inode, size: copy.size), temporary: temporary)
+            ahead.checks[key] = LookedAhead(outcome: .derived(inode: copy.inode, size: copy.size), temporary: temporary)
         } catch {
             logger.warning("Cannot tell whether \(name) holds a location: \(error). It is left out of the views of apps that may not see locations until it changes.")
-            lookedAhead[key] = LookedAhead(outcome: .cannotTell(error.description), temporary: nil)
+            ahead.checks[key] = LookedAhead(outcome: .cannotTell(error.description), temporary: nil)
         }
     }
 
     /// The check made ahead for this file, now the member's; its copy is the member's derivative once the transaction commits.
     func adoptLookedAhead(rowID: Int64, file: FileFacts) -> LocationCheck? {
-        guard let ahead = lookedAhead.removeValue(forKey: FileIdentityKey(file)) else { return nil }
-        if let temporary = ahead.temporary { adoptions[rowID] = temporary }
-        return LocationCheck(of: file, outcome: ahead.outcome)
+        guard let made = ahead.checks.removeValue(forKey: FileIdentityKey(file)) else { return nil }
+        if let temporary = made.temporary { ahead.adoptions[rowID] = temporary }
+        return LocationCheck(of: file, outcome: made.outcome)
     }
 
     /// Once the transaction has ended: when it committed, each adopted copy takes its member's
     /// name; what no member adopted, or what a rolled-back transaction adopted, is removed.
     func settleLookAhead(committed: Bool) {
-        var unused = lookedAhead.values.compactMap(\.temporary)
-        lookedAhead = [:]
+        var unused = ahead.checks.values.compactMap(\.temporary)
+        ahead.checks = [:]
         if committed {
-            for (rowID, temporary) in adoptions {
+            for (rowID, temporary) in ahead.adoptions {
                 do {
                     _ = try install(temporary, as: rowID)
                 } catch {
@@ -81,10 +101,10 @@ extension DerivativeCatalog {
                 }
             }
         } else {
-            unused += adoptions.values
-            forget(members: adoptions.keys)  // their rows were rolled back
+            unused += ahead.adoptions.values
+            forget(members: ahead.adoptions.keys)  // their rows were rolled back
         }
-        adoptions = [:]
+        ahead.adoptions = [:]
         for temporary in unused {
             do {
                 _ = try Directory.unlink(temporary, in: directory)

@@ -26,18 +26,10 @@ final class DerivativeCatalog {
     private var checks: [Int64: LocationCheck]
     private var learned: [Int64: LocationCheck] = [:]
     var generator = SystemRandomNumberGenerator()
-    /// Derivatives on disk and their bytes, for `status`.
-    var count = 0
-    var bytes: Int64 = 0
-    /// Member files whose location cannot be told, withheld from apps without
-    /// location (for `status`). Kept as checks change: `status` is refreshed
-    /// after every batch, and counting all checks there would cost a pass over them each time.
-    private(set) var withheld = 0
-    /// Checks made ahead of the transaction that indexes their files, by the file's identity (`lookAhead`).
-    var lookedAhead: [FileIdentityKey: LookedAhead] = [:]
-    /// Derivatives made ahead and adopted by a member in the transaction: renamed to
-    /// the member's name once it commits (`settleLookAhead`), by member row.
-    var adoptions: [Int64: FileName] = [:]
+    /// What `status` says of derivatives, kept as they change.
+    private(set) var tally = DerivativeTally()
+    /// Checks and copies made ahead of the transaction that indexes their files.
+    var ahead = DerivativesAhead()
     /// Whether views link derivatives or clone them: which tells when one is no longer needed.
     let form: ViewEntryForm
     /// Some view copies its entries (a Flatpak Pictures folder): current derivatives are kept for it.
@@ -168,8 +160,8 @@ final class DerivativeCatalog {
         guard let derived = try Directory.status(of: Self.derivativeName(rowID), in: directory) else {
             throw SystemCallError("stat \(Self.derivativeName(rowID))", errno: ENOENT)
         }
-        if let replaced { bytes -= replaced.size } else { count += 1 }
-        bytes += derived.size
+        if let replaced { tally.bytes -= replaced.size } else { tally.count += 1 }
+        tally.bytes += derived.size
         return derived
     }
 
@@ -177,7 +169,7 @@ final class DerivativeCatalog {
     /// not there: the derivative is made again rather than a wrong one linked.
     private func derivativeExists(_ rowID: Int64, inode: UInt64) -> Bool {
         // Made ahead and adopted: it takes its name once the transaction commits.
-        if adoptions[rowID] != nil { return true }
+        if ahead.adoptions[rowID] != nil { return true }
         return (try? Directory.status(of: Self.derivativeName(rowID), in: directory))??.inode == inode
     }
 
@@ -188,8 +180,8 @@ final class DerivativeCatalog {
 
     /// The one place a check changes, so `withheld` follows.
     private func set(_ check: LocationCheck?, rowID: Int64) {
-        if case .cannotTell = checks[rowID]?.outcome { withheld -= 1 }
-        if case .cannotTell = check?.outcome { withheld += 1 }
+        if case .cannotTell = checks[rowID]?.outcome { tally.withheld -= 1 }
+        if case .cannotTell = check?.outcome { tally.withheld += 1 }
         checks[rowID] = check
     }
 
@@ -224,8 +216,8 @@ final class DerivativeCatalog {
             logger.warning("Cannot clear unused derivatives out of \(Self.directoryName): \(error); the next pass tries again.")
             return
         }
-        self.count = count
-        self.bytes = bytes
+        tally.count = count
+        tally.bytes = bytes
     }
 
     /// Whether a derivative on disk is still needed.
@@ -244,8 +236,8 @@ final class DerivativeCatalog {
             // Best effort between full passes: what fails here, `collectGarbage()` removes.
             guard let status = try? Directory.status(of: name, in: directory), !keeps(name, status) else { continue }
             if (try? Directory.unlink(name, in: directory)) == true {
-                count -= 1
-                bytes -= status.size
+                tally.count -= 1
+                tally.bytes -= status.size
             }
         }
     }

@@ -17,42 +17,37 @@ final class ViewMaintainer {
     typealias LinkOutcome = PhotoLibCore.LinkOutcome
     typealias Report = ViewReconcileReport
 
-    let viewsRoot: FileDescriptor
-    let access: LibraryAccess
+    /// Where views are made and from what: see `ViewSetting`; its parts are read by name.
+    let setting: ViewSetting
     /// Derivatives without location, for apps whose policy is `none`.
     let derivatives: DerivativeCatalog
-    /// The daemon's uid: the library's owner.
-    let ownerUID: UInt32
-    let logger: Logger
-    /// For messages only.
-    let paths: (library: String, views: String)
     /// Refusals the kernel gave while linking, by asset row, for the engine to record.
     var learnedRefusals: [Int64: LinkRefusal] = [:]
-    /// Where clones and copies are made before each is renamed into its view.
-    let staging: CloneStaging
-    /// The form decided at start from the setting and the views' filesystem.
-    let form: ViewEntryForm
-    /// Where Flatpak apps' Pictures folders are, in the owner's home.
-    let pictures: FlatpakPicturesFolder
-    var home: String { pictures.home }
     /// Apps whose view is their Flatpak Pictures folder, as last opened: their entries are
     /// clones, or copies where the filesystem cannot clone, never links (SPEC §11).
     var copyingApps: Set<AppID> = []
     /// An app's open inbox, where what a limited Flatpak app saves in its Pictures folder is taken in.
     var inboxOf: (AppID) -> FileDescriptor? = { _ in nil }
+    /// Warns when an app uid could open the library itself, going around its view; judged after every full reconcile.
+    let reachWarning: LibraryReachWarning
 
     init(viewsRoot: FileDescriptor, access: LibraryAccess, derivatives: DerivativeCatalog, ownerUID: UInt32, logger: Logger,
          paths: (library: String, views: String), staging: CloneStaging, form: ViewEntryForm, pictures: FlatpakPicturesFolder) {
-        self.staging = staging
-        self.form = form
-        self.pictures = pictures
-        self.viewsRoot = viewsRoot
-        self.ownerUID = ownerUID
-        self.access = access
+        setting = ViewSetting(viewsRoot: viewsRoot, access: access, ownerUID: ownerUID, logger: logger, paths: paths, staging: staging,
+                              form: form, pictures: pictures)
         self.derivatives = derivatives
-        self.logger = logger
-        self.paths = paths
+        reachWarning = LibraryReachWarning(library: paths.library, logger: logger)
     }
+
+    var viewsRoot: FileDescriptor { setting.viewsRoot }
+    var access: LibraryAccess { setting.access }
+    var ownerUID: UInt32 { setting.ownerUID }
+    var logger: Logger { setting.logger }
+    var paths: (library: String, views: String) { setting.paths }
+    var staging: CloneStaging { setting.staging }
+    var form: ViewEntryForm { setting.form }
+    var pictures: FlatpakPicturesFolder { setting.pictures }
+    var home: String { setting.pictures.home }
 
     /// The file an app's entry for this member links: the original, or for
     /// an app that may not see locations, the derivative when the original
