@@ -146,4 +146,47 @@ struct EngineCommitTests {
         #expect(fixture.published.take().contains { $0.contains("\"cancelled\"") })
         #expect(fixture.audit.callsInTransactions == [])
     }
+
+    @Test("a pick: asked, published as pending; answered, the app's connection receives the photo once, no view entry is made, the answer is published")
+    func pick() async throws {
+        let (fixture, app) = try await limitedViewer()
+        let received = Mutex<(PickResult?, Int)>((nil, 0))
+        let waiter = PickWaiter(connection: ObjectIdentifier(fixture), peerUID: getuid(), isOpen: { true }) { result, files in
+            received.withLock { $0 = (result, files.count) }
+            for file in files { file.close() }
+        }
+        let request = try await fixture.engine.askPick(Self.viewer, options: PickOptions(), notify: false, waiter: waiter)
+        #expect(fixture.published.take().contains { $0.contains("\"pending\"") })
+
+        let outcome = try await fixture.engine.answerPick(request, assets: ["Trip/a.jpg"])
+        #expect(outcome.pickedAssets?.count == 1)
+        let (result, descriptors) = received.withLock { $0 }
+        #expect(result?.state == "picked" && result?.assets.first?.files.first?.name == "a.jpg", "\(String(describing: result))")
+        #expect(result?.assets.first?.files.first?.copy == true, "an app on the owner's uid (a Flatpak app) gets a private copy, never the original it could write")
+        #expect(descriptors == 1)
+        #expect(try fixture.view(of: app).isEmpty, "a pick makes no view entry")
+        #expect(fixture.published.take().contains { $0.contains("\"answered\"") })
+        #expect(fixture.audit.callsInTransactions == [])
+    }
+
+    /// The calls a full scan's walk makes; the one change that still walks inside its transaction (DESIGN.md).
+    static let walkCalls: Set<String> = ["openat", "statx", "fstatat", "fstat", "getdents64", "close", "fcntl", "fdopendir", "readdir", "closedir"]
+
+    @Test("a rescan: files written and removed while nobody watched reach the view and are published; its transaction makes only the walk's reads")
+    func rescan() async throws {
+        let (fixture, app) = try await limitedViewer()
+        _ = try await fixture.engine.editSelection(Self.viewer, assets: [], albums: ["Trip"], adding: true, by: TemporaryEngine.owner)
+        _ = fixture.published.take()
+        fixture.audit.reset()
+
+        try fixture.write("Trip/while-away.jpg", "a photo nobody saw arrive")
+        unlink(fixture.library + "/Trip/a.jpg")
+        try await fixture.engine.rescanAndReconcile()
+        #expect(try fixture.view(of: app).count == 2, "b.jpg and while-away.jpg (entries are named by the app's asset IDs)")
+        let heard = fixture.published.take()
+        #expect(heard.contains { $0.contains("\"inserted\"") } && heard.contains { $0.contains("\"removed\"") }, "\(heard)")
+        let calls = Set(fixture.audit.callsInTransactions)
+        #expect(!calls.isEmpty, "the walk is inside the scan's transaction: the audit sees it")
+        #expect(calls.isSubset(of: Self.walkCalls), "nothing but the walk's reads: \(calls.subtracting(Self.walkCalls))")
+    }
 }
