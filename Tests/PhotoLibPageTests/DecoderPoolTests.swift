@@ -15,9 +15,14 @@ final class DecoderPoolTests: Sendable {
     /// A fake decoder: `body` runs once per request line it reads.
     func decoder(_ body: String) throws -> String {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let source = directory.appendingPathComponent("decoder.sh").path
         let path = directory.appendingPathComponent("decoder").path
-        try "#!/bin/sh\nwhile read -r request; do\n\(body)\ndone\n".write(toFile: path, atomically: false, encoding: .utf8)
-        chmod(path, 0o755)
+        try "#!/bin/sh\nwhile read -r request; do\n\(body)\ndone\n".write(toFile: source, atomically: false, encoding: .utf8)
+        // Written by another process (install), not this one: a test spawning a process meanwhile would
+        // inherit this process's open file and make executing it fail with ETXTBSY (seen once under load).
+        let install = try Process.run(URL(fileURLWithPath: "/usr/bin/install"), arguments: ["-m", "755", source, path])
+        install.waitUntilExit()
+        guard install.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
         return path
     }
 

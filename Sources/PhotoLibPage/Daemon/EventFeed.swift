@@ -11,6 +11,7 @@ import PhotoLibProtocol
 /// app makes shows at once, without a reload. A subscription that breaks (the
 /// daemon restarted) is made again a second later; pages are told to reload
 /// what they show (`{"event":"reload"}`), since events may have been missed.
+/// After the first, pages read the pending requests again (`{"event":"requests"}`).
 public final class EventFeed: @unchecked Sendable {
     // @unchecked: `listeners` is guarded by `lock`.
     private let socket: String
@@ -65,7 +66,10 @@ public final class EventFeed: @unchecked Sendable {
             do {
                 let connection = try PhotoLibConnection(socketPath: socket)
                 _ = try connection.subscribe(app: nil, since: nil)
-                if broken { broadcast(#"{"event":"reload"}"#) }
+                // After a break, everything may have changed. The first time, only a request may have
+                // been missed: a page that opened while this subscription was being made read the
+                // pending requests before it, and one asked in between would never show its sheet.
+                broadcast(broken ? #"{"event":"reload"}"# : #"{"event":"requests"}"#)
                 broken = false
                 while true {
                     let event = try connection.nextEvent()

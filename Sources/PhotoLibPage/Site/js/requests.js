@@ -13,6 +13,9 @@ let libraryCount = 0;
 export function followRequests(assets, onAccessChange = () => {}) {
   libraryCount = assets;
   const source = new EventSource('/api/events');
+  // Read again once the stream is open (and after it reconnects): a request asked between the first
+  // read and the stream's start would otherwise never show its sheet.
+  source.onopen = () => refresh();
   source.onmessage = (message) => {
     const event = JSON.parse(message.data);
     if (event.event === 'request') {
@@ -21,6 +24,8 @@ export function followRequests(assets, onAccessChange = () => {}) {
     } else if (event.event === 'reload') {
       refresh();
       onAccessChange();
+    } else if (event.event === 'requests') {
+      refresh();  // the page server's feed began after this page read the requests: one may have come between
     } else if (event.event === 'authorization' || event.event === 'selection') {
       onAccessChange();
     }
