@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        // Sine and cosine for the core's great-circle distances (places), without importing the C library.
+        .package(url: "https://github.com/apple/swift-numerics", exact: "1.1.1"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
@@ -67,6 +69,8 @@ let package = Package(
         .target(name: "CThumbnail", dependencies: ["CVips"], path: "Sources/CThumbnail",
                 linkerSettings: [.linkedLibrary("ffmpegthumbnailer")]),
         // GLib alone (the thumbnail cache's names: MD5 and file URIs exactly as GLib writes them), for the page server.
+        // GeoNames' cities (Debian libgeonames-dev): the offline gazetteer that names where photos were taken.
+        .systemLibrary(name: "CGeonames", path: "Sources/CGeonames", pkgConfig: "geonames", providers: [.apt(["libgeonames-dev"])]),
         .systemLibrary(name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .target(name: "CThumbnailNames", dependencies: ["CGLib"], path: "Sources/CThumbnailNames"),
 
@@ -79,11 +83,12 @@ let package = Package(
         .target(name: "CSystemdUnits", dependencies: ["CSDBus"], path: "Sources/CSystemdUnits"),
 
         // Pure model and decisions: no I/O at all.
-        .target(name: "PhotoLibCore", path: "Sources/PhotoLibCore", swiftSettings: strict),
+        .target(name: "PhotoLibCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")], path: "Sources/PhotoLibCore",
+                swiftSettings: strict),
         // The only module that makes system calls.
         .target(
             name: "PhotoLibSystem",
-            dependencies: ["PhotoLibCore", "CSystemShims", "CInotifyTools", "CDesktopNotifications", "CPortalBus", "CSystemdUnits",
+            dependencies: ["PhotoLibCore", "CSystemShims", "CInotifyTools", "CDesktopNotifications", "CPortalBus", "CSystemdUnits", "CGeonames",
                            .product(name: "Logging", package: "swift-log")],
             path: "Sources/PhotoLibSystem",
             swiftSettings: strict

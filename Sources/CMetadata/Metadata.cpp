@@ -64,9 +64,34 @@ std::string captureDate(const Exiv2::ExifData *exif, const Exiv2::XmpData *xmp) 
     return "";
 }
 
+// Where the picture was taken, as written: Exif's GPS rationals and references, else XMP's text.
+void coordinates(const Exiv2::ExifData *exif, const Exiv2::XmpData *xmp, plm_inspection *out) {
+    auto exifText = [&](const char *key, char *into, size_t size) {
+        if (exif == nullptr) return false;
+        auto it = exif->findKey(Exiv2::ExifKey(key));
+        if (it == exif->end() || it->count() == 0) return false;
+        copyText(it->toString(), into, size);
+        return true;
+    };
+    if (exifText("Exif.GPSInfo.GPSLatitude", out->latitude, sizeof out->latitude)
+        && exifText("Exif.GPSInfo.GPSLongitude", out->longitude, sizeof out->longitude)) {
+        exifText("Exif.GPSInfo.GPSLatitudeRef", out->latitudeRef, sizeof out->latitudeRef);
+        exifText("Exif.GPSInfo.GPSLongitudeRef", out->longitudeRef, sizeof out->longitudeRef);
+        return;
+    }
+    out->latitude[0] = out->longitude[0] = out->latitudeRef[0] = out->longitudeRef[0] = '\0';
+    if (xmp == nullptr) return;
+    auto latitude = xmp->findKey(Exiv2::XmpKey("Xmp.exif.GPSLatitude"));
+    auto longitude = xmp->findKey(Exiv2::XmpKey("Xmp.exif.GPSLongitude"));
+    if (latitude == xmp->end() || longitude == xmp->end()) return;
+    copyText(latitude->toString(), out->latitude, sizeof out->latitude);
+    copyText(longitude->toString(), out->longitude, sizeof out->longitude);
+}
+
 void clear(plm_inspection *out) {
     out->matching = 0;
     out->captureDate[0] = '\0';
+    out->latitude[0] = out->latitudeRef[0] = out->longitude[0] = out->longitudeRef[0] = '\0';
     out->writable = 0;
 }
 
@@ -141,6 +166,7 @@ extern "C" plm_status plm_inspect_file(const char *path, plm_fields fields, plm_
         out->writable = (exif == 0 || canWrite(type, Exiv2::mdExif)) && (xmp == 0 || canWrite(type, Exiv2::mdXmp))
                         && (iptc == 0 || canWrite(type, Exiv2::mdIptc));
         copyText(captureDate(&image->exifData(), &image->xmpData()), out->captureDate, sizeof out->captureDate);
+        coordinates(&image->exifData(), &image->xmpData(), out);
         return PLM_OK;
     });
 }
@@ -174,6 +200,7 @@ extern "C" plm_status plm_inspect_exif(const uint8_t *tiff, size_t size, plm_fie
         out->matching = countMatching(exif, fields);
         out->writable = 1;
         copyText(captureDate(&exif, nullptr), out->captureDate, sizeof out->captureDate);
+        coordinates(&exif, nullptr, out);
         return PLM_OK;
     });
 }
@@ -215,6 +242,7 @@ extern "C" plm_status plm_inspect_xmp(const char *packet, size_t size, plm_field
         out->matching = countMatching(xmp, fields);
         out->writable = 1;
         copyText(captureDate(nullptr, &xmp), out->captureDate, sizeof out->captureDate);
+        coordinates(nullptr, &xmp, out);
         return PLM_OK;
     });
 }

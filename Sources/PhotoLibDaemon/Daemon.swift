@@ -75,6 +75,7 @@ public enum Daemon {
                 WatchingService(watcher: watcher),
                 InboxService(engine: engine),
                 AccessReportService(engine: engine),
+                PlaceService(engine: engine, finder: PlaceFinder(library: configuration.library, store: store, logger: logger)),
                 GrantExpiryService(engine: engine, firstEnd: firstEnd),
                 WatchdogService(engine: engine, notifier: notifier),
                 ListeningService(server: server, endpoints: endpoints),

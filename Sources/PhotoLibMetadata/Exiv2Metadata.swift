@@ -11,6 +11,8 @@ enum Exiv2Metadata {
         var locationFields: Int
         /// `DateTimeOriginal` or the like, as written, when there is one.
         var captureDate: String?
+        /// Where it was taken, when its metadata says (`GPSText`).
+        var coordinate: GeoCoordinate?
         var writable: Bool
     }
 
@@ -49,9 +51,16 @@ enum Exiv2Metadata {
     }
 
     private static func inspection(_ raw: plm_inspection) -> Inspection {
-        var date = raw.captureDate
-        let text = withUnsafeBytes(of: &date) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-        return Inspection(locationFields: raw.matching, captureDate: text.isEmpty ? nil : text, writable: raw.writable != 0)
+        func text<T>(_ field: T) -> String {
+            var field = field
+            return withUnsafeBytes(of: &field) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+        }
+        let date = text(raw.captureDate)
+        let coordinate = GPSText.coordinate(latitude: text(raw.latitude), latitudeRef: text(raw.latitudeRef),
+                                            longitude: text(raw.longitude), longitudeRef: text(raw.longitudeRef))
+        return Inspection(locationFields: raw.matching, captureDate: date.isEmpty ? nil : date, coordinate: coordinate, writable: raw.writable != 0)
     }
 
     /// The file at `path`; nil when exiv2 does not know its format.

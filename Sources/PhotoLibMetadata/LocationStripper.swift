@@ -18,18 +18,21 @@ public enum LocationStripper {
         public var captureDate: String?
         /// A movie's `mvhd` creation time, seconds since the epoch.
         public var movieCreated: Int64?
+        /// Where it was taken, from its Exif or XMP (a video's own location box is not read yet).
+        public var coordinate: GeoCoordinate?
     }
 
-    /// Looks at an open file (read-only; nothing is changed).
-    public static func inspect(_ fd: FileDescriptor) throws(DerivativeProblem) -> Finding {
+    /// Looks at an open file (read-only; nothing is changed). With `requireWritable`, a location exiv2
+    /// could not write away is an error (`notWritable`): a derivative could not be made of it.
+    public static func inspect(_ fd: FileDescriptor, requireWritable: Bool = true) throws(DerivativeProblem) -> Finding {
         let header = try io { () throws(SystemCallError) in try PositionalIO.read(fd, at: 0, count: MetadataContainer.headerLength) }
         switch MetadataContainer.sniff(header) {
         case .none:
             return Finding(hasLocation: false)
         case .exiv2:
             guard let inspection = try Exiv2Metadata.inspect(path: fd.procPath) else { return Finding(hasLocation: false) }
-            if inspection.locationFields > 0 && !inspection.writable { throw .notWritable }
-            return Finding(hasLocation: inspection.locationFields > 0, captureDate: inspection.captureDate)
+            if requireWritable && inspection.locationFields > 0 && !inspection.writable { throw .notWritable }
+            return Finding(hasLocation: inspection.locationFields > 0, captureDate: inspection.captureDate, coordinate: inspection.coordinate)
         case .isoMedia:
             let file = try mediaFile(fd)
             let plan = try isoPlan(file)
@@ -39,11 +42,13 @@ public enum LocationStripper {
                 let exif = try Exiv2Metadata.inspect(exif: try read(file, span))
                 found.hasLocation = found.hasLocation || exif.locationFields > 0
                 found.captureDate = found.captureDate ?? exif.captureDate
+                found.coordinate = found.coordinate ?? exif.coordinate
             }
             for span in plan.xmpBlocks {
                 let xmp = try Exiv2Metadata.inspect(xmp: try read(file, span))
                 found.hasLocation = found.hasLocation || xmp.locationFields > 0
                 found.captureDate = found.captureDate ?? xmp.captureDate
+                found.coordinate = found.coordinate ?? xmp.coordinate
             }
             return found
         }

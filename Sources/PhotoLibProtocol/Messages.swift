@@ -122,6 +122,8 @@ public struct AssetInfo: Codable, Sendable, Equatable {
     public var withheld: String?
     /// With `assets`' `app`: the ID that app knows the asset by (each app has its own).
     public var appID: String?
+    /// Where it was taken, "Rennes, Brittany Region, France", once looked at: the owner's listing only.
+    public var place: String?
 
     public init(id: String, path: String, mediaType: String, size: Int64, mtime: Int64, writableByOthers: Bool?,
                 refused: String? = nil, refusedBecause: String? = nil, members: [MemberInfo]? = nil, withheld: String? = nil) {

@@ -354,6 +354,24 @@ enum Schema {
                 ALTER TABLE app ADD COLUMN picturesOverride TEXT;
                 """)
         }
+        migrator.registerMigration("v18: where each photo was taken") { db in
+            // place: NULL until the file is looked at, and again after its content changes; then a
+            // place's ID (GeoNames' city), 0 when it says no place (or none is near), -1 when it
+            // could not be read (looked at again at the next start). A place keeps its names in
+            // every language, folded for search, one per line, between newlines.
+            try db.execute(sql: """
+                ALTER TABLE member ADD COLUMN place INTEGER;
+                CREATE INDEX member_place ON member (place);
+                CREATE TABLE place (
+                    id INTEGER PRIMARY KEY,
+                    city TEXT NOT NULL,
+                    region TEXT NOT NULL,
+                    country TEXT NOT NULL,
+                    countryCode TEXT NOT NULL,
+                    names TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 

@@ -62,9 +62,10 @@ extension StoreTransaction {
     /// Stores a member's location and file facts (its row and asset stay).
     public func updateMember(_ member: MemberRecord) throws {
         try db.cachedStatement(
-            // The capture time stays while the content does (a move, a chmod); it is looked at again after an edit.
+            // The capture time and place stay while the content does (a move, a chmod); they are looked at again after an edit.
             sql: """
                 UPDATE member SET takenAt = CASE WHEN inode = ?5 AND size = ?6 AND mtime = ?7 THEN takenAt END,
+                    place = CASE WHEN inode = ?5 AND size = ?6 AND mtime = ?7 THEN place END,
                     album = ?1, name = ?2, mediaType = ?3, device = ?4, inode = ?5, size = ?6, mtime = ?7, mode = ?8, btime = ?9,
                     refusal = ?10 WHERE rowid = ?11
                 """

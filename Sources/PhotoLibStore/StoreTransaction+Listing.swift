@@ -19,9 +19,14 @@ extension StoreTransaction {
             var either = "instr(lower(CAST(name AS TEXT)), lower(CAST(? AS TEXT))) > 0"
             arguments.append(Data(name))
             if let matching = filter.orInAlbums, !matching.isEmpty {
-                either = "(\(either) OR album IN (\(matching.map { _ in "?" }.joined(separator: ","))))"
+                either += " OR album IN (\(matching.map { _ in "?" }.joined(separator: ",")))"
                 arguments += matching.map { $0 as any DatabaseValueConvertible }
             }
+            if let places = filter.orInPlaces, !places.isEmpty {
+                either += " OR place IN (\(places.map { _ in "?" }.joined(separator: ",")))"
+                arguments += places.map { $0 as any DatabaseValueConvertible }
+            }
+            either = "(\(either))"
             memberClauses.append(either)
         }
         if filter.takenFrom != nil || filter.takenTo != nil {

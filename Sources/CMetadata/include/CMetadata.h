@@ -44,6 +44,12 @@ typedef struct {
     /// Exif `DateTimeOriginal` (else `DateTimeDigitized`, else `Xmp.exif.DateTimeOriginal`,
     /// else `Xmp.xmp.CreateDate`), as written ("2024:07:14 10:00:00"), or "".
     char captureDate[64];
+    /// Where it was taken, as written, for the core to read (`GPSText`): Exif's rationals
+    /// ("48/1 6/1 4312/100") and their references ("N", "W"), else XMP's ("48,6.72N"); "" when absent.
+    char latitude[96];
+    char latitudeRef[8];
+    char longitude[96];
+    char longitudeRef[8];
     /// Whether exiv2 could write the matching fields away.
     int writable;
 } plm_inspection;

@@ -7,6 +7,8 @@ public struct ListingFilter: Sendable, Equatable {
     /// `orInAlbums`, a member file in one of those albums: the search matched their path).
     public var nameContains: [UInt8]?
     public var orInAlbums: [AlbumTree.ID]?
+    /// With `nameContains`: or a member file taken in one of these places (the search matched a place's name).
+    public var orInPlaces: [Int64]?
     /// A member taken in this span (seconds; `to` excluded): its capture time, or its modification time until it is read.
     public var takenFrom: Int64?
     public var takenTo: Int64?
@@ -16,9 +18,10 @@ public struct ListingFilter: Sendable, Equatable {
     public var withheldOnly: Bool
 
     public init(albums: [AlbumTree.ID]? = nil, mediaType: MediaType? = nil, nameContains: [UInt8]? = nil, orInAlbums: [AlbumTree.ID]? = nil,
-                takenFrom: Int64? = nil, takenTo: Int64? = nil, refusedOnly: Bool = false, withheldOnly: Bool = false) {
+                orInPlaces: [Int64]? = nil, takenFrom: Int64? = nil, takenTo: Int64? = nil, refusedOnly: Bool = false, withheldOnly: Bool = false) {
         self.albums = albums
         self.orInAlbums = orInAlbums
+        self.orInPlaces = orInPlaces
         self.takenFrom = takenFrom
         self.takenTo = takenTo
         self.mediaType = mediaType

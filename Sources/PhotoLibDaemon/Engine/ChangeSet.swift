@@ -49,6 +49,14 @@ struct ChangeSet {
         self.events = events
     }
 
+    /// Whether the change may have indexed new or edited files (a scan, or library changes with an asset
+    /// after them): the place finder is woken for them.
+    var mayBringFiles: Bool {
+        if case .every = reconcile { return true }
+        if case .library(let changes) = derivatives { return changes.contains { $0.newAsset != nil } }
+        return false
+    }
+
     /// Requests decided by the change, answered once its views are settled.
     mutating func answer(_ settled: [RequestSettlement], purpose: String, reason: CancelReason? = nil) {
         self.settled += settled

@@ -12,7 +12,10 @@ extension Engine {
     /// cannot be brought up to date: the journal holds them already, and the
     /// view is repaired by the next reconcile, which the error makes happen.
     func settle(_ set: ChangeSet) throws {
-        defer { publish(set) }
+        defer {
+            publish(set)
+            if set.mayBringFiles { placesDue.signal() }
+        }
         var dirty: Set<AppID> = []
         if let (changes, contexts) = set.incremental { dirty.formUnion(views.apply(changes, to: contexts)) }
         if let flight = set.flight { dirty.formUnion(views.land(flight)) }

@@ -41,7 +41,7 @@ actor Engine {
     init(configuration: DaemonConfiguration, store: Store, queue: EventQueue, board: StatusBoard, hub: any EventPublishing, logger: Logger,
          clock: any WallClock, ownerUID: UInt32) throws {
         setting = EngineSetting(configuration: configuration, store: store, queue: queue, hub: hub, clock: clock, ownerUID: ownerUID,
-                                board: board, logger: logger, expiryAlarm: ExpiryAlarm(clock: clock))
+                                board: board, logger: logger, expiryAlarm: ExpiryAlarm(clock: clock), placesDue: PlaceWake())
         journal = ChangeJournal(retention: configuration.historyRetention)
         requests = RequestDesk(prompter: DesktopPrompter(logger: logger, socket: configuration.socket))
         do {

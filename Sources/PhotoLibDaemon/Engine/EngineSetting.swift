@@ -5,7 +5,7 @@ import PhotoLibStore
 
 /// What the daemon hands the engine when it starts, and never changes while it runs: the
 /// configuration, the store, the queue it drains, where it publishes, the clock, the owner's
-/// uid, the status board, the log, and the alarm a grant's end rings.
+/// uid, the status board, the log, the alarm a grant's end rings and the place finder's wake.
 ///
 /// Dependencies, not state: the engine's state lives in its owners (`LibraryIndex`,
 /// `ViewMaintainer`, `RequestDesk`, `InboxDirectories`, `AccessReport`, `EngineLifecycle`).
@@ -24,6 +24,8 @@ struct EngineSetting: Sendable {
     let logger: Logger
     /// Wakes the expiry pass when a grant's end changes (`expireGrants`).
     let expiryAlarm: ExpiryAlarm
+    /// Wakes the place finder when new or edited files wait to be looked at.
+    let placesDue: PlaceWake
 }
 
 /// The setting's parts by name, as every extension of the engine reads them.
@@ -37,4 +39,5 @@ extension Engine {
     nonisolated var board: StatusBoard { setting.board }
     nonisolated var logger: Logger { setting.logger }
     nonisolated var expiryAlarm: ExpiryAlarm { setting.expiryAlarm }
+    nonisolated var placesDue: PlaceWake { setting.placesDue }
 }

@@ -20,6 +20,8 @@ extension RequestRouter {
             let search = p.search.flatMap(EscapedName.unescape)
             let filter = ListingFilter(albums: albumFilter, mediaType: type, nameContains: search,
                                        orInAlbums: search.map { AlbumSearch.matching($0, in: albums) },
+                                       // Places are the owner's: this listing is for the owner alone (`assets` is admin-only).
+                                       orInPlaces: try search.map { try tx.places(matching: String(decoding: $0, as: UTF8.self)) },
                                        takenFrom: p.takenFrom, takenTo: p.takenTo,
                                        refusedOnly: p.refused == true, withheldOnly: p.withheld == true)
             // Only the keys of every asset are read (and sorted); whole records only for the page asked for.
@@ -34,6 +36,7 @@ extension RequestRouter {
             let records = try tx.assets(rowIDs: window)
             // Why a file is withheld from apps without location, when it is (its check, for its content now).
             let checks = try tx.locationChecks(members: records.flatMap { $0.members.map(\.rowID) })
+            let places = try tx.placeDescriptions(assets: records.map(\.rowID))
             var ids: AppAssetIDs?
             if let text = p.app {
                 let app = try appID(text)
@@ -43,6 +46,7 @@ extension RequestRouter {
             return AssetsResult(assets: records.map { record in
                 var info = AssetInfo(record, albums: albums)
                 info.withheld = record.withheldReason(checks: checks)
+                info.place = places[record.rowID]
                 info.appID = ids?.id(for: record.id).rawValue
                 return info
             }, total: listing.rowIDs.count)

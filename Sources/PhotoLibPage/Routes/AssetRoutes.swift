@@ -22,6 +22,8 @@ enum AssetRoutes {
         let mediaType: String
         let mtime: Int64
         let size: Int64
+        /// Where it was taken ("Rennes, Brittany Region, France"): the person's own page only.
+        let place: String?
     }
 
     static func add(to router: Router<BasicRequestContext>, _ page: PageContext, book: PathBook) {
@@ -39,7 +41,7 @@ enum AssetRoutes {
                     let slash = asset.path.lastIndex(of: "/")
                     return Tile(id: asset.id, name: slash.map { String(asset.path[asset.path.index(after: $0)...]) } ?? asset.path,
                                 album: slash.map { String(asset.path[..<$0]) } ?? "", path: asset.path, mediaType: asset.mediaType,
-                                mtime: asset.mtime, size: asset.size)
+                                mtime: asset.mtime, size: asset.size, place: asset.place)
                 }
                 struct Page: Encodable { let assets: [Tile]; let total: Int }
                 return try PageServer.json(Page(assets: tiles, total: result.total ?? tiles.count))

@@ -122,7 +122,8 @@ export class Grid {
     const box = element('input', { type: 'checkbox', 'aria-label': `${asset.name}, ${day}`, 'data-id': asset.id,
       checked: this.checked.has(asset.id), onchange: () => this.toggle(asset.id, box) });
     const kind = asset.mediaType === 'video' ? 'Video' : asset.mediaType === 'live' ? 'Live' : null;
-    const tile = element('label', { class: 'tile', title: `${asset.path}` },
+    // A tile's details: where the file is, and where it was taken once that is known.
+    const tile = element('label', { class: 'tile', title: asset.place ? `${asset.path}\n${asset.place}` : asset.path },
       box,
       // The first screenful is asked for at once; further tiles when they come near the screen.
       element('img', { src: `/thumbs/${encodeURIComponent(asset.id)}`, alt: '', loading: position < 60 ? 'eager' : 'lazy', decoding: 'async' }),

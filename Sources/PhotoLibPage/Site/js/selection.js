@@ -17,7 +17,7 @@ export async function showSelection(main, app) {
 
   const type = element('select', { 'aria-label': 'Show', onchange: () => refilter() },
     typeChoices.map(([value, words]) => element('option', { value, text: words })));
-  const search = element('input', { type: 'search', placeholder: 'Name, album or date', 'aria-label': 'Search', onchange: () => refilter() });
+  const search = element('input', { type: 'search', placeholder: 'Name, album, place or date', 'aria-label': 'Search', onchange: () => refilter() });
   const refilter = () => grid.filter({ type: type.value, search: search.value });
 
   const until = element('input', { type: 'datetime-local', 'aria-label': 'Until', hidden: true });

@@ -1,0 +1,79 @@
+/// Finds the place a photo was taken in. Inside one or more cities' discs (`radius`), the one
+/// whose centre is nearest for its size (distance over radius); inside none, the nearest centre
+/// within `reach`.
+///
+/// By centres alone, a photo of the Eiffel Tower would be taken in Neuilly-sur-Seine, whose
+/// centre is nearer than Paris's; so a city claims its own streets, a suburb its town hall, and a
+/// small town still wins the countryside around it over a city far off.
+///
+/// Entries are bucketed in cells of one degree; a look-up reads only the cells that can hold an
+/// entry within `reach`, so it costs a few dozen distances, whatever the gazetteer's size.
+public struct Gazetteer: Sendable {
+    public let entries: [GazetteerEntry]
+    private let cells: [Cell: [Int32]]
+    /// How far from the nearest entry a photo may be and still be said to be taken there, km.
+    public let reach: Double
+
+    private struct Cell: Hashable {
+        let latitude: Int16
+        let longitude: Int16
+
+        init(latitude: Int, longitude: Int) {
+            self.latitude = Int16(latitude)
+            self.longitude = Int16(longitude)
+        }
+
+        /// The cell holding a coordinate; the pole's row and the antimeridian's column belong to their neighbours.
+        init(_ coordinate: GeoCoordinate) {
+            self.init(latitude: Swift.min(89, Int(coordinate.latitude.rounded(.down))),
+                      longitude: (Int(coordinate.longitude.rounded(.down)) + 540) % 360 - 180)
+        }
+    }
+
+    /// One degree of latitude, km (the shortest one, at the equator, for a reach that never falls short).
+    private static let kilometresPerDegree = 110.57
+
+    public init(_ entries: [GazetteerEntry], reach: Double = 100) {
+        self.entries = entries
+        self.reach = reach
+        var cells: [Cell: [Int32]] = [:]
+        for (index, entry) in entries.enumerated() { cells[Cell(entry.coordinate), default: []].append(Int32(index)) }
+        self.cells = cells
+    }
+
+    /// The nearest entry within `reach`, or nil (the open sea, a place far from any town).
+    public func nearest(_ point: GeoCoordinate) -> GazetteerEntry? {
+        let latitudeSpan = Int((reach / Self.kilometresPerDegree).rounded(.up))
+        let origin = Cell(point)
+        var inside: (score: Double, index: Int32)?
+        var nearest: (distance: Double, index: Int32)?
+        for latitude in (Int(origin.latitude) - latitudeSpan)...(Int(origin.latitude) + latitudeSpan) where (-90...89).contains(latitude) {
+            // A degree of longitude is shorter away from the equator: more cells of it are within reach.
+            let nearestEdge = Swift.min(abs(Double(latitude)), abs(Double(latitude + 1)))
+            let longitudeSpan = Int((reach / (Self.kilometresPerDegree * Self.cosine(degrees: nearestEdge))).rounded(.up))
+            // Near a pole every longitude is within reach; elsewhere each once, across the antimeridian (179 is next to -180).
+            let longitudes = longitudeSpan >= 180 ? Array(-180..<180)
+                : (-longitudeSpan...longitudeSpan).map { (Int(origin.longitude) + $0 + 540) % 360 - 180 }
+            for longitude in longitudes {
+                for index in cells[Cell(latitude: latitude, longitude: longitude)] ?? [] {
+                    let entry = entries[Int(index)]
+                    let distance = point.kilometres(to: entry.coordinate)
+                    guard distance <= reach else { continue }
+                    // Ties go to the lower index, whatever order the cells are read in.
+                    if distance < nearest?.distance ?? .infinity || (distance == nearest?.distance && index < nearest!.index) {
+                        nearest = (distance, index)
+                    }
+                    let score = distance / entry.radius
+                    if score <= 1, score < inside?.score ?? .infinity || (score == inside?.score && index < inside!.index) {
+                        inside = (score, index)
+                    }
+                }
+            }
+        }
+        return (inside?.index ?? nearest?.index).map { entries[Int($0)] }
+    }
+
+    private static func cosine(degrees: Double) -> Double {
+        Swift.max(0.01, GeoCoordinate.cosine(degrees: degrees))
+    }
+}

@@ -1,0 +1,95 @@
+import Dispatch
+import Logging
+import PhotoLibCore
+import PhotoLibMetadata
+import PhotoLibStore
+import PhotoLibSystem
+
+/// Names where each photo was taken, in the background: reads the location its metadata holds,
+/// finds the nearest place in GeoNames' gazetteer (offline: `GeoNamesData`), and hands the
+/// findings to the engine, which records them in one write transaction.
+///
+/// Runs after the library is indexed and after each change that brings new or edited files, a
+/// chunk at a time, so the first start and the watch path never wait for it. The gazetteer is
+/// loaded for a pass and let go after it (a few MB); the catalogs of names in every language
+/// only while new places are named, and never kept.
+final class PlaceFinder: Sendable {
+    let library: String
+    let store: Store
+    let logger: Logger
+    /// How many files one chunk looks at before the engine records them.
+    static let chunk = 256
+
+    init(library: String, store: Store, logger: Logger) {
+        self.library = library
+        self.store = store
+        self.logger = logger
+    }
+
+    /// Looks at every file not looked at yet; returns how many it looked at.
+    @discardableResult
+    func pass(recording record: (_ results: [PlaceResult], _ newPlaces: [PlaceRecord]) async throws -> Void) async throws -> Int {
+        var gazetteer: Gazetteer?
+        var looked = 0, named = 0
+        let started = ContinuousClock.now
+        while !Task.isCancelled {
+            let (pending, albums) = try store.read { tx in (try tx.membersWithoutPlace(limit: Self.chunk), try tx.albumTree()) }
+            if pending.isEmpty { break }
+            let loaded = gazetteer ?? Gazetteer(GeoNamesData.cities())
+            gazetteer = loaded
+            let library = library
+            // Off Swift's few task threads: each look opens and reads a file.
+            let results = await withCheckedContinuation { continuation in
+                DispatchQueue.global(qos: .utility).async {
+                    continuation.resume(returning: Self.look(at: pending, albums: albums, library: library, in: loaded))
+                }
+            }
+            let known = try store.read { try $0.placeIDs() }
+            var newEntries: [Int64: GazetteerEntry] = [:]
+            for result in results {
+                if case .place(let entry) = result.finding, !known.contains(entry.id) { newEntries[entry.id] = entry }
+            }
+            var newPlaces: [PlaceRecord] = []
+            if !newEntries.isEmpty {
+                let (catalogs, unreadable) = GeoNamesData.catalogs()
+                for problem in unreadable.prefix(3) { logger.warning("Place names in one language cannot be read: \(problem).") }
+                newPlaces = newEntries.values.sorted { $0.id < $1.id }.map { PlaceRecord($0, catalogs: catalogs) }
+            }
+            try await record(results, newPlaces)
+            looked += results.count
+            named += newPlaces.count
+        }
+        if looked > 0 {
+            logger.info("Places: looked at \(looked) files in \(ContinuousClock.now - started); \(named) new places named.")
+        }
+        return looked
+    }
+
+    /// Each file's finding; a file that cannot be opened or read now is `unreadable`, never `nowhere`.
+    static func look(at members: [MemberRecord], albums: AlbumTree, library: String, in gazetteer: Gazetteer) -> [PlaceResult] {
+        guard let root = try? Directory.open(path: library) else {
+            return members.map { PlaceResult(member: $0.rowID, file: $0.file, finding: .unreadable) }
+        }
+        let access = LibraryAccess(root: root)
+        defer { access.invalidate() }
+        return members.map { member in
+            PlaceResult(member: member.rowID, file: member.file, finding: finding(member, albums: albums, access: access, gazetteer: gazetteer))
+        }
+    }
+
+    private static func finding(_ member: MemberRecord, albums: AlbumTree, access: LibraryAccess, gazetteer: Gazetteer) -> PlaceFinding {
+        guard let album = albums.path(of: member.album), let directory = access.directory(album) else { return .unreadable }
+        let fd: FileDescriptor
+        do {
+            fd = try FileCopy.openUntrusted(member.name, in: directory)
+        } catch {
+            return .unreadable
+        }
+        defer { fd.close() }
+        do {
+            return PlaceFinding.decide(try LocationStripper.inspect(fd, requireWritable: false).coordinate, in: gazetteer)
+        } catch {
+            return .unreadable
+        }
+    }
+}

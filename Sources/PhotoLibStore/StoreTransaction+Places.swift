@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+public import PhotoLibCore
+
+/// Where photos were taken (`member.place`, the `place` table), for the person's search and page only.
+extension StoreTransaction {
+    /// Member files not looked at for a place yet (new, or edited since), images and videos, oldest rows first.
+    public func membersWithoutPlace(limit: Int) throws -> [MemberRecord] {
+        try fetchMembers(sql: "SELECT \(Self.memberColumns) FROM member m WHERE place IS NULL ORDER BY rowid LIMIT ?",
+                         arguments: [limit])
+    }
+
+    /// How many member files are still to be looked at.
+    public func membersWithoutPlaceCount() throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM member WHERE place IS NULL") ?? 0
+    }
+
+    /// The IDs of the places already kept.
+    public func placeIDs() throws -> Set<Int64> {
+        Set(try Int64.fetchAll(db, sql: "SELECT id FROM place"))
+    }
+
+    /// Keeps a place and its names (folded for search).
+    public func insertPlace(_ place: PlaceRecord) throws {
+        let names = "\n" + place.names.map(PlaceSearch.fold).joined(separator: "\n") + "\n"
+        try db.execute(sql: "INSERT OR REPLACE INTO place (id, city, region, country, countryCode, names) VALUES (?,?,?,?,?,?)",
+                       arguments: [place.id, place.city, place.region, place.country, place.countryCode, names])
+    }
+
+    /// Records what each look found, where the file is still the one looked at; returns how many were recorded.
+    @discardableResult
+    public func recordPlaces(_ results: [PlaceResult]) throws -> Int {
+        var recorded = 0
+        let statement = try db.cachedStatement(sql: "UPDATE member SET place = ? WHERE rowid = ? AND inode = ? AND size = ? AND mtime = ?")
+        for result in results {
+            try statement.execute(arguments: [result.finding.stored, result.member, Int64(bitPattern: result.file.inode), result.file.size,
+                                              result.file.modificationTime])
+            recorded += db.changesCount
+        }
+        return recorded
+    }
+
+    /// Files that could not be read at the last look are looked at again (at each start).
+    public func retryUnreadablePlaces() throws {
+        try db.execute(sql: "UPDATE member SET place = NULL WHERE place = -1")
+    }
+
+    /// The places whose names (in any language) hold `text`, folded as they were.
+    public func places(matching text: String) throws -> [Int64] {
+        let folded = PlaceSearch.fold(text)
+        guard !folded.isEmpty else { return [] }
+        return try Int64.fetchAll(db, sql: "SELECT id FROM place WHERE instr(names, ?) > 0", arguments: [folded])
+    }
+
+    /// "Rennes, Brittany Region, France" for each asset with a place, by asset row (its first member with one).
+    public func placeDescriptions(assets: [Int64]) throws -> [Int64: String] {
+        var found: [Int64: String] = [:]
+        for start in stride(from: 0, to: assets.count, by: 500) {
+            let chunk = Array(assets[start..<min(start + 500, assets.count)])
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT m.asset, p.city, p.region, p.country FROM member m JOIN place p ON p.id = m.place
+                WHERE m.asset IN (\(chunk.map { _ in "?" }.joined(separator: ","))) ORDER BY m.rowid
+                """, arguments: StatementArguments(chunk))
+            for row in rows where found[row[0]] == nil {
+                let (city, region, country): (String, String, String) = (row[1], row[2], row[3])
+                found[row[0]] = PlaceRecord(id: 0, city: city, region: region, country: country, countryCode: "", names: []).described
+            }
+        }
+        return found
+    }
+}
+
+/// How place names are compared: lower case, without accents ("Bretagne" finds "bretagne", "Zürich" finds "zurich").
+public enum PlaceSearch {
+    public static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Glibc
+import PhotoLibProtocol
+import Testing
+
+/// Where photos were taken (issue 39's places): the running daemon, Debian's GeoNames data
+/// (libgeonames, libgeonames-common), photos geotagged by exiftool, searched with photolibctl.
+@Suite("Places: where photos were taken, named offline and found by name in any language")
+struct PlacesTests {
+    /// Exif GPS (or XMP only) for each photo: (file, latitude, longitude, Exif or XMP).
+    static let tagged: [(String, Double, Double, Bool)] = [
+        ("Trip/rennes.jpg", 48.1120, -1.6800, true),
+        ("Trip/quimper.jpg", 47.9960, -4.0980, false),   // XMP only, as some editors write it
+        ("Trip/vitre-side.jpg", 48.1200, -1.3300, true), // 9 km from Vitré, in no town: the nearest
+        ("Rhine/kehl-side.jpg", 48.5745, 7.8050, true),  // across the Rhine from Strasbourg: Germany
+        ("Rhine/strasbourg-side.jpg", 48.5800, 7.7600, true),
+        ("Japan/tokyo.jpg", 35.6895, 139.6917, true),
+        ("Trip/eiffel.jpg", 48.8584, 2.2945, true),      // nearer Neuilly's centre than Paris's, but in Paris
+        ("Sea/far-out.jpg", 46.0, -8.0, true),           // the Bay of Biscay, far from any town
+    ]
+
+    static func geotag(_ lib: TestLibrary, _ name: String, _ latitude: Double, _ longitude: Double, exif: Bool) throws {
+        let tags = exif
+            ? ["-GPSLatitude=\(abs(latitude))", "-GPSLatitudeRef=\(latitude < 0 ? "S" : "N")",
+               "-GPSLongitude=\(abs(longitude))", "-GPSLongitudeRef=\(longitude < 0 ? "W" : "E")"]
+            : ["-XMP:GPSLatitude=\(latitude)", "-XMP:GPSLongitude=\(longitude)"]
+        let result = try run("/usr/bin/exiftool", ["-q", "-overwrite_original_in_place"] + tags + [lib.path(name)])
+        guard result.status == 0 else { throw TestFailure("exiftool failed on \(name): \(result.stderr)") }
+    }
+
+    func search(_ daemon: RunningDaemon, _ text: String) throws -> Set<String> {
+        Set(try daemon.assetInfos("--search", text).map(\.path))
+    }
+
+    @Test("each geotagged photo gets the place it was taken in; searching a city, a region or a country in English, French or Japanese finds exactly its photos; no location, no place")
+    func searchByPlace() async throws {
+        let daemon = try await PageTests.startedWithPhotos(Self.tagged.map(\.0) + ["Trip/plain.jpg"]) { lib in
+            for (name, latitude, longitude, exif) in Self.tagged { try Self.geotag(lib, name, latitude, longitude, exif: exif) }
+        }
+        try await waitUntil("every photo to be looked at for its place") {
+            try daemon.assetInfos().filter { $0.place != nil }.count == 7
+        }
+        let places = Dictionary(uniqueKeysWithValues: try daemon.assetInfos().map { ($0.path, $0.place) })
+        #expect(places["Trip/rennes.jpg"] == "Rennes, Brittany Region, France", "\(places)")
+        #expect(places["Trip/quimper.jpg"] == "Quimper, Brittany Region, France", "XMP's GPS is read too: \(places)")
+        #expect(places["Rhine/kehl-side.jpg"] == "Kehl, Baden-Württemberg, Germany", "on either side of a border: \(places)")
+        #expect(places["Rhine/strasbourg-side.jpg"] == "Strasbourg, Grand Est, France", "\(places)")
+        #expect(places["Trip/vitre-side.jpg"] == "Vitré, Brittany Region, France", "\(places)")
+        #expect(places["Japan/tokyo.jpg"] == "Tokyo, Japan", "\(places)")
+        #expect(places["Trip/eiffel.jpg"] == "Paris, Île-de-France Region, France", "\(places)")
+        #expect(places["Sea/far-out.jpg"] == .some(nil), "at sea: no place; \(places)")
+        #expect(places["Trip/plain.jpg"] == .some(nil), "no location: no place; \(places)")
+
+        #expect(try search(daemon, "Rennes") == ["Trip/rennes.jpg"])
+        #expect(try search(daemon, "Bretagne") == ["Trip/rennes.jpg", "Trip/quimper.jpg", "Trip/vitre-side.jpg"], "the region's French name")
+        #expect(try search(daemon, "brittany") == ["Trip/rennes.jpg", "Trip/quimper.jpg", "Trip/vitre-side.jpg"])
+        #expect(try search(daemon, "Deutschland") == ["Rhine/kehl-side.jpg"], "the country's German name")
+        #expect(try search(daemon, "Strasbourg") == ["Rhine/strasbourg-side.jpg"])
+        #expect(try search(daemon, "France").count == 5, "every photo in France, and not the one across the Rhine")
+        #expect(try search(daemon, "Japan") == ["Japan/tokyo.jpg"], "the album named Japan and the place: the same photo")
+        #expect(try search(daemon, "東京") == ["Japan/tokyo.jpg"], "the city's Japanese name")
+        #expect(try search(daemon, "vitre") == ["Trip/vitre-side.jpg"], "without its accent")
+        #expect(try search(daemon, "Île-de-France") == ["Trip/eiffel.jpg"])
+        #expect(try search(daemon, "Biscay").isEmpty)
+        #expect(try search(daemon, "far-out") == ["Sea/far-out.jpg"], "names are still searched")
+
+        // On the page, as a person types into an app's editor's search box.
+        try daemon.ok("app", "add", PageTests.viewer.app, "--uid", String(PageTests.viewer.uid))
+        try daemon.ok("authorize", PageTests.viewer.app, "limited")
+        let page = try PageSession(daemon)
+        let result = try await page.drive(["search", page.url, PageTests.viewer.app, "Bretagne", "Deutschland", "東京", "Strasbourg"])
+        let shown = try #require(result["shown"] as? [String: [String]], "\(result)")
+        #expect(shown["Bretagne"]?.sorted() == ["quimper.jpg", "rennes.jpg", "vitre-side.jpg"], "\(shown)")
+        #expect(shown["Deutschland"] == ["kehl-side.jpg"], "\(shown)")
+        #expect(shown["東京"] == ["tokyo.jpg"], "\(shown)")
+        #expect(shown["Strasbourg"] == ["strasbourg-side.jpg"], "\(shown)")
+    }
+
+    @Test("a photo edited to another place is looked at again; one the owner cannot read has no place until it can be read and the daemon starts again")
+    func editedAndUnreadable() async throws {
+        let daemon = try await PageTests.startedWithPhotos(["Trip/moved.jpg", "Locked/secret.jpg"]) { lib in
+            try Self.geotag(lib, "Trip/moved.jpg", 48.1120, -1.6800, exif: true)
+            try Self.geotag(lib, "Locked/secret.jpg", 35.6895, 139.6917, exif: true)
+            chmod(lib.path("Locked/secret.jpg"), 0o000)
+        }
+        try await waitUntil("the readable photo to be looked at") { try daemon.assetInfos().contains { $0.place != nil } }
+        #expect(try daemon.assetInfos().first { $0.path == "Locked/secret.jpg" }?.place == nil, "unreadable is not nowhere, and not a place")
+
+        // Edited: a new location, written in place (the watcher sees the close after writing).
+        try Self.geotag(daemon.library, "Trip/moved.jpg", 35.6895, 139.6917, exif: true)
+        try await waitUntil("the edited photo to be looked at again") {
+            try daemon.assetInfos().first { $0.path == "Trip/moved.jpg" }?.place == "Tokyo, Japan"
+        }
+
+        chmod(daemon.library.path("Locked/secret.jpg"), 0o644)
+        daemon.stop()
+        try await daemon.start()
+        try await waitUntil("the photo that can be read now to be looked at again at the start") {
+            try daemon.assetInfos().first { $0.path == "Locked/secret.jpg" }?.place == "Tokyo, Japan"
+        }
+    }
+}
