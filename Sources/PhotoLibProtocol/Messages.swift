@@ -164,7 +164,12 @@ public struct MemberInfo: Codable, Sendable, Equatable {
 public struct AlbumsResult: Codable, Sendable, Equatable {
     /// Album paths relative to the library (escaped), bytewise in order; the library itself is not one.
     public var albums: [String]
-    public init(albums: [String]) { self.albums = albums }
+    /// With `summaries`: each album of `albums`, in the same order, with its count and cover.
+    public var summaries: [AlbumSummary]?
+    public init(albums: [String], summaries: [AlbumSummary]? = nil) {
+        self.albums = albums
+        self.summaries = summaries
+    }
 }
 
 public struct AssetsResult: Codable, Sendable, Equatable {

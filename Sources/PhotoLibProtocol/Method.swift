@@ -4,6 +4,7 @@ public enum Method: String, CaseIterable, Sendable {
     case status
     case assets
     case albums
+    case timeline
     case apps
     case installedApps = "apps.installed"
     case addApp = "app.add"

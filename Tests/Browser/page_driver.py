@@ -19,6 +19,10 @@
   page_driver.py search URL APP TEXT...
       opens APP's editor and, for each TEXT, types it into the search box and presses Enter;
       prints the names of the tiles each search shows.
+  page_driver.py browse URL APP ALBUM MONTH --shots DIR
+      opens APP's editor, switches to Albums and prints each card (its label, whether its cover
+      drew), opens ALBUM's card, then every photo again, then jumps to the month whose option
+      begins with MONTH ("July 2024"); prints the tiles shown at each step and the month list.
   page_driver.py follow URL APP WORDS
       signs in and waits on the apps page; prints "ready", then waits (without reloading) until
       APP's card says WORDS, and prints what it says.
@@ -267,6 +271,47 @@ def search(args):
         print(json.dumps({"shown": shown, "notes": notes, "badges": badges, "painted": painted}))
 
 
+def browse(args):
+    """Albums and months in APP's editor: the Albums view's cards, an album opened, then a jump to a month."""
+    with signed_in(args.url) as driver:
+        card = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]'), f"{args.app}'s card")
+        card.find_element(By.LINK_TEXT, "Edit Selected Photos…").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".tile") and not d.find_elements(By.CSS_SELECTOR, ".grid-area[aria-busy]"),
+             "the grid")
+
+        def tiles_after(action, what):
+            for old in driver.find_elements(By.CSS_SELECTOR, ".tile"):
+                driver.execute_script("arguments[0].dataset.before = '1'", old)
+            action()
+            wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, ".tile[data-before]")
+                 and not d.find_elements(By.CSS_SELECTOR, ".grid-area[aria-busy]"), what)
+            return [b.accessible_name.split(",")[0] for b in driver.find_elements(By.CSS_SELECTOR, ".tile input[type=checkbox]")]
+
+        def press(words):
+            wait(driver, lambda d: [b for b in d.find_elements(By.TAG_NAME, "button") if b.text == words], words)[0].click()
+
+        press("Albums")
+        cards = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".album-card"), "the album cards")
+        wait(driver, lambda d: all(d.execute_script("return arguments[0].complete", i) for i in d.find_elements(By.CSS_SELECTOR, ".album-card img")),
+             "the covers to load")
+        shot(driver, args.shots, "albums")
+        shown_cards = [{"label": c.accessible_name, "covered": driver.execute_script(
+            "const i = arguments[0].querySelector('img'); return !!i && i.complete && i.naturalWidth > 0", c)} for c in cards]
+        target = [c for c in cards if c.get_attribute("title") == args.album][0]
+        in_album = sorted(tiles_after(target.click, f"the album {args.album}"))
+        cards_after_opening = driver.find_element(By.CSS_SELECTOR, ".album-cards").is_displayed()
+        chip = driver.find_element(By.CSS_SELECTOR, ".chip").text
+        everything = sorted(tiles_after(lambda: driver.find_element(By.CSS_SELECTOR, ".chip").click(), "every photo again"))
+        month = driver.find_element(By.CSS_SELECTOR, "select[aria-label='Jump to month']")
+        months = [o.text for o in month.find_elements(By.TAG_NAME, "option")]
+        option = [o for o in month.find_elements(By.TAG_NAME, "option") if o.text.startswith(args.month)][0]
+        jumped = tiles_after(option.click, f"the grid from {args.month}")
+        sections = [h.text for h in driver.find_elements(By.CSS_SELECTOR, ".grid-area h3.section")]
+        shot(driver, args.shots, "jumped")
+        print(json.dumps({"cards": shown_cards, "cardsAfterOpening": cards_after_opening, "album": in_album, "chip": chip, "all": everything, "months": months,
+                          "jumped": jumped, "sections": sections}))
+
+
 def follow(args):
     with signed_in(args.url) as driver:
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]'), "the app's card")
@@ -376,6 +421,12 @@ def main():
     w.add_argument("url")
     w.add_argument("app")
     w.add_argument("words")
+    b = sub.add_parser("browse")
+    b.add_argument("url")
+    b.add_argument("app")
+    b.add_argument("album")
+    b.add_argument("month")
+    b.add_argument("--shots")
     f = sub.add_parser("frame")
     f.add_argument("url")
     v = sub.add_parser("show")
@@ -391,7 +442,7 @@ def main():
     p = sub.add_parser("probe")
     p.add_argument("url")
     args = parser.parse_args()
-    {"grant": grant, "sheet": sheet, "keys": keys, "show": show, "probe": probe, "frame": frame, "follow": follow, "search": search, "access": access}[args.command](args)
+    {"grant": grant, "sheet": sheet, "keys": keys, "show": show, "probe": probe, "frame": frame, "follow": follow, "search": search, "access": access, "browse": browse}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -389,6 +389,11 @@ struct PageTests {
         #expect(daemon.viewEntries(Self.viewer.app).isEmpty, "a pick grants nothing")
         let report = try daemon.ok("report", Self.viewer.app)
         #expect(report.contains("picked"), "\(report)")
+        // The Report lists the app among those with one-time photo selection, as iOS does.
+        let shown = try await page.drive(["show", try page.freshLink(), "report"])
+        let oneTime = ((shown["checks"] as? [String]) ?? []).filter { $0.hasPrefix(Self.viewer.app + " — ") }
+        #expect(oneTime.count == 1 && oneTime[0].contains("3 photos handed once") && oneTime[0].hasSuffix("it keeps no access to your library."),
+                "\(shown)")
     }
 
     @Test("the Report shows, per app and day, the thumbnail of a photo the app opened through its view, with the time; the Library says all is well in plain words")

@@ -112,3 +112,25 @@ struct PlaceTests {
             + originalTable + translationTable + strings
     }
 }
+
+@Suite("The Albums view's figures")
+struct AlbumOutlineTests {
+    @Test("an album counts what is below it, and its cover is the newest of all of it; an empty album has none")
+    func summaries() {
+        var tree = AlbumTree()
+        tree.insert(id: 2, parent: AlbumTree.rootID, name: FileName("Trips")!)
+        tree.insert(id: 3, parent: 2, name: FileName("Brittany")!)
+        tree.insert(id: 4, parent: 2, name: FileName("Japan")!)
+        tree.insert(id: 5, parent: AlbumTree.rootID, name: FileName("Empty")!)
+        let direct: [AlbumTree.ID: AlbumOutline.Direct] = [
+            AlbumTree.rootID: .init(assets: 1, newest: (asset: 9, mtime: 900)),
+            3: .init(assets: 2, newest: (asset: 31, mtime: 500)),
+            4: .init(assets: 1, newest: (asset: 41, mtime: 300)),
+        ]
+        let outline = AlbumOutline.summarize(tree, direct: direct)
+        #expect(outline[2] == .init(assets: 3, cover: 31), "Trips: Brittany's and Japan's, Brittany's newest")
+        #expect(outline[3] == .init(assets: 2, cover: 31))
+        #expect(outline[5] == .init(assets: 0, cover: nil))
+        #expect(outline[AlbumTree.rootID] == nil, "the library itself is not an album")
+    }
+}

@@ -112,11 +112,9 @@ struct RequestRouter: Sendable {
         case .assets:
             return reply(id, try assets(try params(AssetsParams.self, line)))
         case .albums:
-            return reply(id, try store.read { tx in
-                let tree = try tx.albumTree()
-                let paths = tree.allIDs.compactMap { tree.path(of: $0) }.filter { !$0.isRoot }.map(\.escaped)
-                return AlbumsResult(albums: paths.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
-            })
+            return reply(id, try albums(try params(AlbumsParams.self, line)))
+        case .timeline:
+            return reply(id, TimelineResult(months: try store.read { try $0.months() }.map { MonthSummary(month: $0.month, assets: $0.assets) }))
         case .apps:
             return reply(id, AppsResult(apps: try store.read { tx in try tx.apps().map { try appInfo($0, tx) } }))
         case .installedApps:

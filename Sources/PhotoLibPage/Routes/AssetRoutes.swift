@@ -47,6 +47,25 @@ enum AssetRoutes {
                 return try PageServer.json(Page(assets: tiles, total: result.total ?? tiles.count))
             }
         }
+        // The Albums view: each album's count and cover (whose thumbnail the page may then ask for).
+        router.get("/api/albums/summaries") { _, _ in
+            try await AppRoutes.answer(page) {
+                let result = try await page.daemon.call(.albums, AlbumsParams(summaries: true), returning: AlbumsResult.self)
+                await book.remember((result.summaries ?? []).compactMap(\.cover))
+                struct Card: Encodable { let path: String; let name: String; let assets: Int; let cover: String? }
+                let cards = (result.summaries ?? []).map { summary in
+                    Card(path: summary.path, name: summary.path.split(separator: "/").last.map(String.init) ?? summary.path,
+                         assets: summary.assets, cover: summary.cover?.id)
+                }
+                return try PageServer.json(["albums": cards])
+            }
+        }
+        // A jump to any month: every month with photos, newest first.
+        router.get("/api/timeline") { _, _ in
+            try await AppRoutes.answer(page) {
+                try PageServer.json(try await page.daemon.call(.timeline, NoParams(), returning: TimelineResult.self))
+            }
+        }
         router.get("/thumbs/:id") { _, context in
             let id = try context.parameters.require("id")
             guard let file = await book.file(of: id) else {

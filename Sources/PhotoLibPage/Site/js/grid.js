@@ -62,7 +62,8 @@ export class Grid {
     if (generation !== this.generation) return;
     if (this.total === 0) {
       this.element.insertBefore(element('p', { class: 'note', role: 'status',
-        text: this.query.search || this.query.type ? 'No photos match.' : 'The library has no photos yet.' }), this.sentinel);
+        text: this.query.search || this.query.type || this.query.album || this.query.before ? 'No photos match.'
+          : 'The library has no photos yet.' }), this.sentinel);
       return;
     }
     // The next page only once the first screenful has painted (or 2 s have passed): asked for at once,
@@ -83,13 +84,15 @@ export class Grid {
 
   static params(offset, query) {
     const params = new URLSearchParams({ offset, limit: pageSize, type: query.type });
-    const span = dateSpan(query.search.trim());
+    const span = dateSpan((query.search ?? '').trim());
     if (span) {
       params.set('takenFrom', Math.floor(span[0].getTime() / 1000));
       params.set('takenTo', Math.floor(span[1].getTime() / 1000));
     } else {
-      params.set('search', query.search);
+      params.set('search', query.search ?? '');
+      if (query.before) params.set('takenTo', query.before);  // a jump to a month: it, then what came before
     }
+    if (query.album) params.set('album', query.album);
     return params;
   }
 

@@ -1,6 +1,7 @@
 // Report (the App Privacy Report): per app and per day, the photos it opened or was handed, with times.
 import { get } from './api.js';
 import { element } from './dom.js';
+import { nameOf } from './names.js';
 
 export async function showReport(main) {
   const report = await get('/api/report?days=7');
@@ -18,6 +19,7 @@ export async function showReport(main) {
   main.replaceChildren(
     element('h2', { text: 'App Privacy Report' }),
     element('p', { class: 'note', text: note }),
+    await oneTimeSelection(report.entries),
     byApp.size === 0
       ? element('p', { text: 'No app opened or was handed a photo in the last 7 days.' })
       : element('div', { class: 'report' }, [...byApp].map(([app, days]) => element('section', { class: 'report-app', 'data-app': app },
@@ -32,4 +34,29 @@ export async function showReport(main) {
               element('span', { text: `${name} — ${entry.how === 'pick' ? 'picked' : 'opened'} at ${time}` }));
           }))))))),
   );
+}
+
+// iOS's "one-time photo selection": the apps that were handed photos by a pick (the file dialog,
+// or a pick request) rather than seeing them in a view: how many, in how many picks, and when last.
+async function oneTimeSelection(entries) {
+  const picks = new Map();
+  for (const entry of entries.filter((candidate) => candidate.how === 'pick')) {
+    const app = picks.get(entry.app) ?? { photos: 0, requests: new Set(), last: 0 };
+    app.photos += 1;
+    app.requests.add(entry.request ?? entry.at);
+    app.last = Math.max(app.last, entry.at);
+    picks.set(entry.app, app);
+  }
+  if (picks.size === 0) return null;
+  const names = new Map(await Promise.all([...picks.keys()].map(async (app) => [app, await nameOf(app)])));
+  const rows = [...picks].sort((a, b) => b[1].last - a[1].last).map(([app, { photos, requests, last }]) => {
+    const when = new Date(last * 1000).toLocaleDateString('en', { weekday: 'long', day: 'numeric', month: 'long' });
+    const times = requests.size === 1 ? 'once' : `in ${requests.size} picks`;
+    return element('li', { class: 'check', 'data-app': app },
+      element('strong', { text: names.get(app) }),
+      ` — ${photos} ${photos === 1 ? 'photo' : 'photos'} handed ${times}, last on ${when}; it keeps no access to your library.`);
+  });
+  return element('section', { class: 'one-time', 'aria-label': 'One-time photo selection' },
+    element('h3', { text: 'Apps with one-time photo selection' }),
+    element('ul', { class: 'checks' }, rows));
 }

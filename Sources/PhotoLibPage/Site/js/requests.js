@@ -4,6 +4,7 @@ import { element } from './dom.js';
 import { notice } from './notice.js';
 import { Grid } from './grid.js';
 import { nameOf } from './names.js';
+import { outline } from './outline.js';
 
 const shown = new Map();   // request number → its sheet (null while the app's name is looked up)
 let libraryCount = 0;
@@ -129,9 +130,11 @@ async function choose(request, sheet, confirmWords, confirm, options = {}) {
   };
   grid.onChange = update;
   grid.onConfirm = () => done.click();
+  const finding = outline(grid);
   sheet.replaceChildren(sheet.querySelector('h2'), purpose(request), ...(options.note ? [options.note] : []),
     element('div', { class: 'toolbar' }, count, done, button('Cancel', () =>
-      answer(request, { answer: 'cancel' }, `${request.name}'s request was cancelled.`))),
+      answer(request, { answer: 'cancel' }, `${request.name}'s request was cancelled.`)), finding.bar),
+    finding.cards,
     grid.element);
   update();
   await grid.load();

@@ -5,6 +5,7 @@ import { element, labelled } from './dom.js';
 import { notice } from './notice.js';
 import { Grid } from './grid.js';
 import { nameOf } from './names.js';
+import { outline } from './outline.js';
 
 const typeChoices = [['', 'All'], ['image', 'Photos'], ['video', 'Videos'], ['live', 'Live Photos']];
 
@@ -18,7 +19,8 @@ export async function showSelection(main, app) {
   const type = element('select', { 'aria-label': 'Show', onchange: () => refilter() },
     typeChoices.map(([value, words]) => element('option', { value, text: words })));
   const search = element('input', { type: 'search', placeholder: 'Name, album, place or date', 'aria-label': 'Search', onchange: () => refilter() });
-  const refilter = () => grid.filter({ type: type.value, search: search.value });
+  const refilter = () => grid.filter({ ...grid.query, type: type.value, search: search.value });
+  const finding = outline(grid);
 
   const until = element('input', { type: 'datetime-local', 'aria-label': 'Until', hidden: true });
   const duration = element('select', { 'aria-label': 'For how long', onchange: () => { until.hidden = duration.value !== 'until'; } },
@@ -62,6 +64,8 @@ export async function showSelection(main, app) {
       element('a', { href: '#apps', text: 'Cancel' })),
     albumList,
     rules(app, path, selection.rules),
+    element('div', { class: 'toolbar secondary' }, finding.bar),
+    finding.cards,
     grid.element,
   );
   await grid.load(first);

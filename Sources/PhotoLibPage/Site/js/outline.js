@@ -1,0 +1,85 @@
+// How a person finds photos in a big library, beside the grid: Photos or Albums (each album a
+// card with its cover and count), and a jump to any month. Both only change what the grid asks
+// for (`album`, `before`): what is ticked stays ticked.
+import { get } from './api.js';
+import { element } from './dom.js';
+import { notice } from './notice.js';
+
+export function outline(grid) {
+  const photos = element('button', { type: 'button', text: 'Photos', 'aria-pressed': 'true', onclick: () => showPhotos() });
+  const albums = element('button', { type: 'button', text: 'Albums', 'aria-pressed': 'false', onclick: () => showAlbums() });
+  const month = element('select', { 'aria-label': 'Jump to month', onchange: () => jump() },
+    element('option', { value: '', text: 'Newest first' }));
+  const chip = element('button', { type: 'button', class: 'chip', hidden: true, onclick: () => leaveAlbum() });
+  const cards = element('div', { class: 'album-cards', hidden: true, role: 'list', 'aria-label': 'Albums' });
+  let cardsLoaded = false;
+
+  get('/api/timeline').then(({ months }) => {
+    for (const { month: key, assets } of months) {
+      const [year, number] = key.split('-').map(Number);
+      const words = new Date(year, number - 1, 1).toLocaleString('en', { month: 'long', year: 'numeric' });
+      month.append(element('option', { value: key, text: `${words} (${assets.toLocaleString('en')})` }));
+    }
+  }, (error) => notice(error.message));
+
+  function refilter(change) {
+    grid.filter({ ...grid.query, ...change });
+  }
+
+  function showPhotos() {
+    photos.setAttribute('aria-pressed', 'true');
+    albums.setAttribute('aria-pressed', 'false');
+    cards.hidden = true;
+    grid.element.hidden = false;
+  }
+
+  async function showAlbums() {
+    photos.setAttribute('aria-pressed', 'false');
+    albums.setAttribute('aria-pressed', 'true');
+    grid.element.hidden = true;
+    cards.hidden = false;
+    if (cardsLoaded) return;
+    cardsLoaded = true;
+    try {
+      const { albums: list } = await get('/api/albums/summaries');
+      cards.replaceChildren(...(list.length ? list.map(card) : [element('p', { class: 'note', text: 'The library has no albums.' })]));
+    } catch (error) {
+      cardsLoaded = false;
+      notice(error.message);
+    }
+  }
+
+  function card(album) {
+    return element('button', { type: 'button', class: 'album-card', role: 'listitem', title: album.path,
+      'aria-label': `${album.path}, ${album.assets.toLocaleString('en')} ${album.assets === 1 ? 'photo' : 'photos'}`,
+      onclick: () => openAlbum(album.path) },
+      album.cover ? element('img', { src: `/thumbs/${encodeURIComponent(album.cover)}`, alt: '', loading: 'lazy' })
+        : element('span', { class: 'album-empty', 'aria-hidden': 'true' }),
+      element('span', { class: 'album-name', text: album.name }),
+      element('span', { class: 'album-count', text: `${album.assets.toLocaleString('en')} ${album.assets === 1 ? 'photo' : 'photos'}` }));
+  }
+
+  function openAlbum(path) {
+    chip.textContent = `Album: ${path} ✕`;
+    chip.setAttribute('aria-label', `Showing the album ${path}; show every album`);
+    chip.hidden = false;
+    showPhotos();
+    refilter({ album: path });
+  }
+
+  function leaveAlbum() {
+    chip.hidden = true;
+    refilter({ album: '' });
+  }
+
+  // The month chosen and everything before it, newest first: the grid opens on that month.
+  function jump() {
+    if (!month.value) return refilter({ before: null });
+    const [year, number] = month.value.split('-').map(Number);
+    refilter({ before: Math.floor(new Date(year, number, 1).getTime() / 1000) });
+    showPhotos();
+  }
+
+  return { bar: element('span', { class: 'outline' }, element('span', { class: 'segmented', role: 'group', 'aria-label': 'View' }, photos, albums),
+    month, chip), cards };
+}
