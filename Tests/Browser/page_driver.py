@@ -96,7 +96,16 @@ def wait(driver, condition, what, seconds=30):
         # The page replaces what it shows as it loads: an element found a moment ago may be gone.
         return WebDriverWait(driver, seconds, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(condition)
     except Exception as error:
-        raise SystemExit(json.dumps({"error": f"timed out waiting for {what}", "page": driver.find_element(By.TAG_NAME, "body").text[:2000]})) from error
+        # What the page logged, and what it would read now: enough to tell a race in the page from a slow daemon.
+        console, pending = [], None
+        with contextlib.suppress(Exception):
+            console = [f"{e.get('level')}: {e.get('message')}" for e in driver.get_log("browser")][-20:]
+        with contextlib.suppress(Exception):
+            pending = driver.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "fetch('/api/requests').then(r => r.text()).then(done, e => done(String(e)));")
+        raise SystemExit(json.dumps({"error": f"timed out waiting for {what}", "page": driver.find_element(By.TAG_NAME, "body").text[:2000],
+                                     "url": driver.current_url, "console": console, "requestsNow": pending})) from error
 
 
 def click_tile(driver, scope, name, what):

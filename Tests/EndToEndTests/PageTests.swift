@@ -186,10 +186,14 @@ struct PageTests {
         try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
         let page = try PageSession(daemon)
         let output = daemon.library.root + "/follow.out"
-        let driver = try page.browser(["follow", try page.freshLink(), Self.viewer.app, "Full Access (all 2 photos)"], output: output)
-        try await waitUntil("the apps page to be open", while: driver) { driver.printed.contains("ready\n") }
-        try daemon.ok("authorize", Self.viewer.app, "authorized")
-        guard await driver.exited(timeout: 90) == 0 else { throw TestFailure("the browser driver \(driver.ending): \(driver.printed)") }
+        let link = try page.freshLink()
+        let driver = try await page.inBrowserTurn {
+            let driver = try page.browser(["follow", link, Self.viewer.app, "Full Access (all 2 photos)"], output: output)
+            try await waitUntil("the apps page to be open", while: driver) { driver.printed.contains("ready\n") }
+            try daemon.ok("authorize", Self.viewer.app, "authorized")
+            guard await driver.exited(timeout: 90) == 0 else { throw TestFailure("the browser driver \(driver.ending): \(driver.printed)") }
+            return driver
+        }
         let last = driver.printed.split(separator: "\n").last.map(String.init) ?? ""
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], "\(driver.printed)")
         #expect((seen["before"] as? String)?.contains("Full Access (all 2 photos)") == false, "\(seen)")
@@ -336,11 +340,14 @@ struct PageTests {
     func answerOnThePage(_ page: PageSession, _ app: [String], _ choice: String, _ names: [String], shots: String) async throws
         -> (sheet: [String: Any], app: SpawnedProcess) {
         let driverOutput = page.daemon.library.root + "/driver-\(UInt32.random(in: 0..<UInt32.max)).out"
-        let driver = try page.browser(["sheet", page.url, choice] + names + ["--shots", shots], output: driverOutput)
-        try await waitUntil("the page to be open in the browser", while: driver) { driver.printed.contains("ready\n") }
         let appOutput = page.daemon.library.root + "/app-\(UInt32.random(in: 0..<UInt32.max)).out"
-        let started = try SpawnedProcess(app[0], Array(app.dropFirst()), output: appOutput)
-        guard await driver.exited(timeout: 120) == 0 else { throw TestFailure("the browser driver \(driver.ending)") }
+        let (driver, started) = try await page.inBrowserTurn {
+            let driver = try page.browser(["sheet", page.url, choice] + names + ["--shots", shots], output: driverOutput)
+            try await waitUntil("the page to be open in the browser", while: driver) { driver.printed.contains("ready\n") }
+            let started = try SpawnedProcess(app[0], Array(app.dropFirst()), output: appOutput)
+            guard await driver.exited(timeout: 120) == 0 else { throw TestFailure("the browser driver \(driver.ending)") }
+            return (driver, started)
+        }
         let last = driver.printed.split(separator: "\n").last.map(String.init) ?? ""
         let sheet = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], "\(driver.printed)")
         return (sheet, started)

@@ -51,7 +51,14 @@ struct PortalTests {
         }
         let signIn = try #require(desktop.openedPages().first)
         let page = try PageSession(daemon)
-        let sheet = try await page.drive(["sheet", "file://" + signIn, "pick", "beach.jpg", "plain.jpg", "--shots", daemon.library.root + "/shots"])
+        let sheet: [String: Any]
+        do {
+            sheet = try await page.drive(["sheet", "file://" + signIn, "pick", "beach.jpg", "plain.jpg", "--shots", daemon.library.root + "/shots"])
+        } catch {
+            // Who ended the pick, if anyone did: the page server's log (a closed page), the portal's, the daemon's.
+            let pageLog = (try? String(contentsOfFile: daemon.library.root + "/photolibd-page/page.log", encoding: .utf8)) ?? "(none)"
+            throw TestFailure("\(error); the page server: \(pageLog.suffix(3000)); the session: \(desktop.log.suffix(3000)); the daemon: \(daemon.log.suffix(3000))")
+        }
         #expect(sheet["title"] as? String == "“\(Self.app)” asks you to pick photos", "\(sheet)")
         #expect(sheet["note"] as? String == "\(Self.app) gets the photos you add, once, without where they were taken; nothing else is shared.",
                 "\(sheet)")

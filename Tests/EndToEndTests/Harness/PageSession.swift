@@ -66,9 +66,26 @@ final class PageSession {
                                   environment: ["TMPDIR": temporary], output: output)
     }
 
+    /// Runs `body`, which starts Chromium and waits for it, in its turn (`BrowserTurns`: one at a time).
+    func inBrowserTurn<T>(_ body: () async throws -> T) async throws -> T {
+        await BrowserTurns.shared.acquire()
+        do {
+            let result = try await body()
+            await BrowserTurns.shared.release()
+            return result
+        } catch {
+            await BrowserTurns.shared.release()
+            throw error
+        }
+    }
+
     /// Drives the page in headless Chromium with `Tests/Browser/page_driver.py`; its last JSON line.
     /// Awaited, not blocked on: a browser run takes seconds, and other tests wait meanwhile.
     func drive(_ arguments: [String]) async throws -> [String: Any] {
+        try await inBrowserTurn { try await driveNow(arguments) }
+    }
+
+    private func driveNow(_ arguments: [String]) async throws -> [String: Any] {
         let output = daemon.library.root + "/driver-\(UInt32.random(in: 0..<UInt32.max)).out"
         var driver = try browser(arguments, output: output)
         guard await driver.exited(timeout: 240) != nil else {
@@ -95,7 +112,9 @@ final class PageSession {
         guard let object = lines.lazy.compactMap({ (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }).first else {
             throw TestFailure("the browser driver printed no result (it \(driver.ending))")
         }
-        if let error = object["error"] { throw TestFailure("in the browser: \(error); the page showed: \(object["page"] ?? "")") }
+        if let error = object["error"] {
+            throw TestFailure("in the browser: \(error); the page showed: \(object["page"] ?? ""); at \(object["url"] ?? ""); its console: \(object["console"] ?? []); /api/requests now: \(object["requestsNow"] ?? "")")
+        }
         return object
     }
 
