@@ -36,9 +36,12 @@ export function followRequests(assets, onAccessChange = () => {}) {
 
 async function refresh() {
   try {
+    // Only what was shown before asking may be closed for missing from the answer: a request that
+    // arrived by its event while the list was on its way is newer than the list, not gone.
+    const before = new Set(shown.keys());
     const { requests } = await get('/api/requests');
     const pending = new Set(requests.map((request) => request.request));
-    for (const number of [...shown.keys()]) if (!pending.has(number)) close(number);
+    for (const number of before) if (!pending.has(number)) close(number);
     for (const request of requests) show(request);
   } catch (error) {
     notice(error.message);
