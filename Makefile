@@ -45,6 +45,7 @@ bench: release
 	@scripts/install-deps --bench
 	scripts/benchmark --bin $(STATIC_BUILD)/release
 	scripts/benchmark-page --bin $(STATIC_BUILD)/release
+	scripts/benchmark-places --bin $(STATIC_BUILD)/release
 
 # The units under a real systemd 252 in a throw-away container: socket
 # activation, readiness, the watchdog, journald, an app uid reading its view.
