@@ -70,10 +70,15 @@ extension StoreTransaction {
     }
 }
 
-/// How place names are compared: lower case, without accents ("Bretagne" finds "bretagne", "Zürich" finds "zurich").
+/// How place names are compared: lower case, without accents, hyphens and apostrophes as spaces
+/// ("Bretagne" finds "bretagne", "Zürich" "zurich", "États-Unis" GeoNames' French "États Unis").
 public enum PlaceSearch {
     public static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        let spaced = String(folded.map { separators.contains($0) ? " " : $0 })
+        return spaced.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
+
+    /// Written between the words of one name, differently from one language or keyboard to another.
+    private static let separators: Set<Character> = ["-", "\u{2010}", "\u{2011}", "\u{2013}", "\u{2014}", "_", "'", "\u{2019}", "."]
 }

@@ -61,6 +61,7 @@ struct PlacesTests {
         #expect(try search(daemon, "東京") == ["Japan/tokyo.jpg"], "the city's Japanese name")
         #expect(try search(daemon, "vitre") == ["Trip/vitre-side.jpg"], "without its accent")
         #expect(try search(daemon, "Île-de-France") == ["Trip/eiffel.jpg"])
+        #expect(try search(daemon, "ile de france") == ["Trip/eiffel.jpg"], "hyphens or spaces, accents or none")
         #expect(try search(daemon, "Biscay").isEmpty)
         #expect(try search(daemon, "far-out") == ["Sea/far-out.jpg"], "names are still searched")
 
