@@ -39,10 +39,21 @@ final class PlaceFinder: Sendable {
             gazetteer = loaded
             let library = library
             // Off Swift's few task threads: each look opens and reads a file.
-            let results = await withCheckedContinuation { continuation in
+            let outcome = await withCheckedContinuation { continuation in
                 DispatchQueue.global(qos: .utility).async {
-                    continuation.resume(returning: Self.look(at: pending, albums: albums, library: library, in: loaded))
+                    continuation.resume(returning: Result { () throws(SystemCallError) in
+                        try Self.look(at: pending, albums: albums, library: library, in: loaded)
+                    })
                 }
+            }
+            let results: [PlaceResult]
+            switch outcome {
+            case .success(let found):
+                results = found
+            case .failure(let error):
+                // Not "no place": each is looked at again at the next start, and the log says why.
+                logger.warning("Cannot open the library \(library) to see where photos were taken: \(error); tried again at the next start.")
+                results = pending.map { PlaceResult(member: $0.rowID, file: $0.file, finding: .unreadable) }
             }
             let known = try store.read { try $0.placeIDs() }
             var newEntries: [Int64: GazetteerEntry] = [:]
@@ -66,10 +77,10 @@ final class PlaceFinder: Sendable {
     }
 
     /// Each file's finding; a file that cannot be opened or read now is `unreadable`, never `nowhere`.
-    static func look(at members: [MemberRecord], albums: AlbumTree, library: String, in gazetteer: Gazetteer) -> [PlaceResult] {
-        guard let root = try? Directory.open(path: library) else {
-            return members.map { PlaceResult(member: $0.rowID, file: $0.file, finding: .unreadable) }
-        }
+    /// Throws when the library itself cannot be opened.
+    static func look(at members: [MemberRecord], albums: AlbumTree, library: String, in gazetteer: Gazetteer)
+        throws(SystemCallError) -> [PlaceResult] {
+        let root = try Directory.open(path: library)
         let access = LibraryAccess(root: root)
         defer { access.invalidate() }
         return members.map { member in

@@ -1,0 +1,78 @@
+import Foundation
+import Glibc
+import PhotoLibClient
+import PhotoLibCore
+import PhotoLibProtocol
+import PhotoLibSystem
+import Testing
+
+/// The page answering apps as they ask: a request's sheet and a pick's, shown without a reload.
+extension PageTests {
+    /// Opens the page in Chromium, waits until it is open, then starts `app` (a command run as the app):
+    /// the sheet must appear without a reload, and the driver answers it with `choice` and `names`.
+    func answerOnThePage(_ page: PageSession, _ app: [String], _ choice: String, _ names: [String], shots: String) async throws
+        -> (sheet: [String: Any], app: SpawnedProcess) {
+        let driverOutput = page.daemon.library.root + "/driver-\(UInt32.random(in: 0..<UInt32.max)).out"
+        let appOutput = page.daemon.library.root + "/app-\(UInt32.random(in: 0..<UInt32.max)).out"
+        let (driver, started) = try await page.inBrowserTurn {
+            let driver = try page.browser(["sheet", page.url, choice] + names + ["--shots", shots], output: driverOutput)
+            try await waitUntil("the page to be open in the browser", while: driver) { driver.printed.contains("ready\n") }
+            let started = try SpawnedProcess(app[0], Array(app.dropFirst()), output: appOutput)
+            guard await driver.exited(timeout: 120) == 0 else { throw TestFailure("the browser driver \(driver.ending)") }
+            return (driver, started)
+        }
+        let last = driver.printed.split(separator: "\n").last.map(String.init) ?? ""
+        let sheet = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any], "\(driver.printed)")
+        return (sheet, started)
+    }
+
+    @Test("an app's requestAuthorization appears on the open page as a sheet, without a reload; Select Photos… and two tiles answer it, and the app hears limited with those two")
+    func requestAnsweredOnThePage() async throws {
+        let daemon = try await Self.startedWithPhotos(["Trips/beach.jpg", "Trips/hill.jpg", "Home/cat.jpg"])
+        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid), "--purpose", "Shows your holiday photos")
+        chmod(daemon.library.root, 0o711)  // the app passes through to the socket, as through a home
+        let page = try PageSession(daemon)
+        let subscriber = ["/usr/bin/setpriv", "--reuid=\(Self.viewer.uid)", "--regid=\(Self.viewer.uid)", "--clear-groups",
+                          "/usr/bin/python3", try ReachableCopies.example("subscriber.py"), Self.viewer.app, "--ask", "--count", "0",
+                          "--socket", daemon.library.socket]
+        let (sheet, app) = try await answerOnThePage(page, subscriber, "select", ["beach.jpg", "cat.jpg"],
+                                                     shots: daemon.library.root + "/shots")
+        #expect(sheet["title"] as? String == "“\(Self.viewer.app)” Would Like to Access Your Photos", "\(sheet)")
+        #expect(await app.exited(timeout: 60) == 0, "\(app.ending)")
+        #expect(app.printed.contains("the person answered: limited") && app.printed.contains("listed 2 assets"), "\(app.printed)")
+        try await waitUntil("the view to hold the two photos") { daemon.viewEntries(Self.viewer.app).count == 2 }
+        #expect(try daemon.ok("selection", Self.viewer.app).contains("beach.jpg"))
+    }
+
+    @Test("a pick from examples/pick_photos.py is answered on the page by clicking three tiles in an order: the app receives those files, in that order, byte for byte")
+    func pickAnsweredOnThePage() async throws {
+        let daemon = try await Self.startedWithPhotos(["a.jpg", "b.jpg", "c.jpg", "d.jpg"])
+        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid), "--location", "precise")
+        chmod(daemon.library.root, 0o711)
+        let page = try PageSession(daemon)
+        let picker = ["/usr/bin/setpriv", "--reuid=\(Self.viewer.uid)", "--regid=\(Self.viewer.uid)", "--clear-groups",
+                      "/usr/bin/python3", try ReachableCopies.example("pick_photos.py"), "--socket", daemon.library.socket,
+                      "--limit", "3", "--ordered", "--types", "image"]
+        let (sheet, app) = try await answerOnThePage(page, picker, "pick", ["c.jpg", "a.jpg", "d.jpg"], shots: daemon.library.root + "/shots")
+        #expect(sheet["kind"] as? String == "pick", "\(sheet)")
+        #expect((sheet["note"] as? String)?.hasSuffix("once, with where they were taken; nothing else is shared.") == true,
+                "an app with precise location is said to get it: \(sheet)")
+        #expect(await app.exited(timeout: 60) == 0, "\(app.ending)")
+        let lines = app.printed.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        let picked = try #require(lines.first { $0["step"] as? String == "picked" }, "\(app.printed)")
+        let files = ((picked["assets"] as? [[String: Any]]) ?? []).flatMap { ($0["files"] as? [[String: Any]]) ?? [] }
+        #expect(files.compactMap { $0["name"] as? String } == ["c.jpg", "a.jpg", "d.jpg"], "\(picked)")
+        for (file, name) in zip(files, ["c.jpg", "a.jpg", "d.jpg"]) {
+            let digest = try run("/usr/bin/sha256sum", [daemon.library.path(name)]).stdout.prefix(64)
+            #expect(file["sha256"] as? String == String(digest), "\(name) arrived unchanged")
+        }
+        #expect(daemon.viewEntries(Self.viewer.app).isEmpty, "a pick grants nothing")
+        let report = try daemon.ok("report", Self.viewer.app)
+        #expect(report.contains("picked"), "\(report)")
+        // The Report lists the app among those with one-time photo selection, as iOS does.
+        let shown = try await page.drive(["show", try page.freshLink(), "report"])
+        let oneTime = ((shown["checks"] as? [String]) ?? []).filter { $0.hasPrefix(Self.viewer.app + " — ") }
+        #expect(oneTime.count == 1 && oneTime[0].contains("3 photos handed once") && oneTime[0].hasSuffix("it keeps no access to your library."),
+                "\(shown)")
+    }
+}
