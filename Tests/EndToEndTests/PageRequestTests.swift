@@ -15,7 +15,7 @@ extension PageTests {
         let driverOutput = page.daemon.library.root + "/driver-\(UInt32.random(in: 0..<UInt32.max)).out"
         let appOutput = page.daemon.library.root + "/app-\(UInt32.random(in: 0..<UInt32.max)).out"
         let (driver, started) = try await page.inBrowserTurn {
-            let driver = try page.browser(["sheet", page.url, choice] + names + ["--shots", shots], output: driverOutput)
+            let driver = try page.browser(["sheet", try page.signInLink(page.url), choice] + names + ["--shots", shots], output: driverOutput)
             try await waitUntil("the page to be open in the browser", while: driver) { driver.printed.contains("ready\n") }
             let started = try SpawnedProcess(app[0], Array(app.dropFirst()), output: appOutput)
             guard await driver.exited(timeout: 120) == 0 else { throw TestFailure("the browser driver \(driver.ending)") }

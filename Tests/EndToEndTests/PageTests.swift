@@ -188,7 +188,7 @@ struct PageTests {
         let output = daemon.library.root + "/follow.out"
         let link = try page.freshLink()
         let driver = try await page.inBrowserTurn {
-            let driver = try page.browser(["follow", link, Self.viewer.app, "Full Access (all 2 photos)"], output: output)
+            let driver = try page.browser(["follow", try page.signInLink(link), Self.viewer.app, "Full Access (all 2 photos)"], output: output)
             try await waitUntil("the apps page to be open", while: driver) { driver.printed.contains("ready\n") }
             try daemon.ok("authorize", Self.viewer.app, "authorized")
             guard await driver.exited(timeout: 90) == 0 else { throw TestFailure("the browser driver \(driver.ending): \(driver.printed)") }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotoLibCore
+import Synchronization
 
 /// The person's page for a running daemon, opened as the person opens it: `photolibctl ui --url`, run by the owner.
 ///
@@ -18,6 +19,8 @@ final class PageSession {
         url = try Self.link(daemon)
         guard let port = URLComponents(string: url)?.port else { throw TestFailure("photolibctl ui --url printed no port: \(url)") }
         self.port = port
+        let first = url
+        issued.withLock { $0[first] = Date() }
     }
 
     /// A one-time sign-in link from `photolibctl ui --url` run by the owner (which starts the page server when needed).
@@ -36,7 +39,28 @@ final class PageSession {
     }
 
     /// Another one-time link, as a second `photolibctl ui --url` gives (the same server answers it).
-    func freshLink() throws -> String { try Self.link(daemon) }
+    func freshLink() throws -> String {
+        let link = try Self.link(daemon)
+        issued.withLock { $0[link] = Date() }
+        return link
+    }
+
+    /// Every sign-in link this session took, and when: one that waited its browser turn past the
+    /// page server's 60 s is replaced by a fresh one when its turn comes (`signInLink`).
+    private let issued = Mutex<[String: Date]>([:])
+
+    /// The link a drive signs in with once its turn came: the one given, unless it is one this session
+    /// took (or a sign-in file the portal or daemon wrote) more than 30 s ago, which the page server may
+    /// refuse by now; then a fresh link, which shows every pending request's sheet just the same.
+    func signInLink(_ given: String) throws -> String {
+        if given.hasPrefix("file://") {
+            var status = stat()
+            let old = stat(String(given.dropFirst("file://".count)), &status) == 0 && time(nil) - status.st_mtim.tv_sec > 30
+            return old ? try freshLink() : given
+        }
+        guard let taken = issued.withLock({ $0[given] }), Date().timeIntervalSince(taken) > 30 else { return given }
+        return try freshLink()
+    }
 
     var base: String { "http://127.0.0.1:\(port)" }
 
@@ -86,6 +110,8 @@ final class PageSession {
     }
 
     private func driveNow(_ arguments: [String]) async throws -> [String: Any] {
+        var arguments = arguments
+        if arguments.count > 1 { arguments[1] = try signInLink(arguments[1]) }
         let output = daemon.library.root + "/driver-\(UInt32.random(in: 0..<UInt32.max)).out"
         var driver = try browser(arguments, output: output)
         guard await driver.exited(timeout: 240) != nil else {
