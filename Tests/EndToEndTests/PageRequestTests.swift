@@ -70,7 +70,8 @@ extension PageTests {
         let report = try daemon.ok("report", Self.viewer.app)
         #expect(report.contains("picked"), "\(report)")
         // The Report lists the app among those with one-time photo selection, as iOS does.
-        let shown = try await page.drive(["show", try page.freshLink(), "report"])
+        let shown = try await page.drive(["show", try page.freshLink(), "report",
+                                          "--shots", ProcessInfo.processInfo.environment["PHOTOLIBD_SHOTS"] ?? daemon.library.root + "/shots"])
         let oneTime = ((shown["checks"] as? [String]) ?? []).filter { $0.hasPrefix(Self.viewer.app + " — ") }
         #expect(oneTime.count == 1 && oneTime[0].contains("3 photos handed once") && oneTime[0].hasSuffix("it keeps no access to your library."),
                 "\(shown)")

@@ -50,13 +50,14 @@ export function outline(grid) {
   }
 
   function card(album) {
+    const count = `${album.assets.toLocaleString('en')} ${album.assets === 1 ? 'photo' : 'photos'}`;
     return element('button', { type: 'button', class: 'album-card', role: 'listitem', title: album.path,
-      'aria-label': `${album.path}, ${album.assets.toLocaleString('en')} ${album.assets === 1 ? 'photo' : 'photos'}`,
+      'aria-label': `${album.path}, ${count}`,
       onclick: () => openAlbum(album.path) },
       album.cover ? element('img', { src: `/thumbs/${encodeURIComponent(album.cover)}`, alt: '', loading: 'lazy' })
         : element('span', { class: 'album-empty', 'aria-hidden': 'true' }),
       element('span', { class: 'album-name', text: album.name }),
-      element('span', { class: 'album-count', text: `${album.assets.toLocaleString('en')} ${album.assets === 1 ? 'photo' : 'photos'}` }));
+      element('span', { class: 'album-count', text: count }));
   }
 
   function openAlbum(path) {
