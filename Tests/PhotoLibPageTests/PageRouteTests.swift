@@ -105,7 +105,7 @@ struct PageRouteTests {
             server.cancel()
             throw PageTestError.noPort
         }
-        let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(30)))
+        let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(120)))
         client.connect()
         let outcome = await Result { () async throws -> Void in
             try await body(Page(paths: paths, signIn: context.signIn, clock: clock, port: port, client: client))
