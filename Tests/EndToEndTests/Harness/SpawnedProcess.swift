@@ -100,7 +100,8 @@ func spawnChild(_ executable: String, _ arguments: [String], environment: [Strin
         envp.forEach { free($0) }
     }
     var child: pid_t = 0
-    let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+    // From the lasting thread: a child's `--die-with-parent` follows the thread that spawned it.
+    let result = SpawningThread.shared.perform { posix_spawn(&child, executable, &actions, &attributes, argv, envp) }
     guard result == 0 else { throw TestFailure("cannot run \(executable): \(String(cString: strerror(result)))") }
     return child
 }
