@@ -11,7 +11,7 @@ final class SpawningThread: @unchecked Sendable {
 
     private let condition = NSCondition()
     /// Guarded by `condition`.
-    private var waiting: [() -> Void] = []
+    private var waiting: [(work: () -> Void, done: DispatchSemaphore)] = []
 
     private init() {
         let thread = Thread { [self] in serve() }
@@ -27,10 +27,7 @@ final class SpawningThread: @unchecked Sendable {
             nonisolated(unsafe) let work = body
             let done = DispatchSemaphore(value: 0)
             condition.withLock {
-                waiting.append {
-                    result = work()
-                    done.signal()
-                }
+                waiting.append((work: { result = work() }, done: done))
                 condition.signal()
             }
             done.wait()
@@ -40,11 +37,14 @@ final class SpawningThread: @unchecked Sendable {
 
     private func serve() {
         while true {
-            let next = condition.withLock {
-                while waiting.isEmpty { condition.wait() }
-                return waiting.removeFirst()
-            }
-            next()
+            condition.lock()
+            while waiting.isEmpty { condition.wait() }
+            var (work, done): ((() -> Void)?, DispatchSemaphore) = waiting.removeFirst()
+            condition.unlock()
+            work?()
+            // Let go of the caller's closure before it returns: it may not outlive `perform`.
+            work = nil
+            done.signal()
         }
     }
 }
