@@ -47,6 +47,82 @@ size_t eraseMatching(Data &data, plm_fields fields) {
     return n;
 }
 
+bool isOneOf(const std::string &text, const char *const *list, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        if (text == list[i]) return true;
+    }
+    return false;
+}
+
+// Takes the values `drop` names out of XMP list fields; a list left empty goes.
+size_t dropValues(Exiv2::XmpData &xmp, plm_values drop) {
+    if (drop.valueCount == 0) return 0;
+    size_t n = 0;
+    for (auto it = xmp.begin(); it != xmp.end();) {
+        if (!isOneOf(it->key(), drop.keys, drop.keyCount)) {
+            ++it;
+            continue;
+        }
+        std::vector<std::string> kept;
+        long count = it->count();
+        for (long i = 0; i < count; i++) {
+            std::string item = it->toString(i);
+            if (isOneOf(item, drop.values, drop.valueCount)) {
+                n++;
+            } else {
+                kept.push_back(item);
+            }
+        }
+        if (kept.size() == static_cast<size_t>(count)) {
+            ++it;
+            continue;
+        }
+        if (kept.empty()) {
+            it = xmp.erase(it);
+            continue;
+        }
+        Exiv2::XmpArrayValue value(it->typeId());
+        for (const auto &item : kept) value.read(item);
+        it->setValue(&value);
+        ++it;
+    }
+    return n;
+}
+
+// The same for IPTC, whose list fields are repeated datasets.
+size_t dropValues(Exiv2::IptcData &iptc, plm_values drop) {
+    if (drop.valueCount == 0) return 0;
+    size_t n = 0;
+    for (auto it = iptc.begin(); it != iptc.end();) {
+        if (isOneOf(it->key(), drop.keys, drop.keyCount) && isOneOf(it->toString(), drop.values, drop.valueCount)) {
+            it = iptc.erase(it);
+            n++;
+        } else {
+            ++it;
+        }
+    }
+    return n;
+}
+
+// Appends one record per value of the matching fields: key, 0x1F, value, 0x1E.
+template <typename Data>
+void listMatching(const Data &data, plm_fields fields, std::string &into) {
+    for (const auto &datum : data) {
+        if (!matches(datum.key(), fields)) continue;
+        long count = datum.count();
+        if (datum.typeId() == Exiv2::xmpBag || datum.typeId() == Exiv2::xmpSeq || datum.typeId() == Exiv2::xmpAlt) {
+            for (long i = 0; i < count; i++) into += datum.key() + '\x1f' + datum.toString(i) + '\x1e';
+        } else {
+            into += datum.key() + '\x1f' + datum.toString() + '\x1e';
+        }
+    }
+}
+
+void deliver(const std::string &listing, char *out, size_t capacity, size_t *needed) {
+    *needed = listing.size();
+    if (listing.size() <= capacity && !listing.empty()) std::memcpy(out, listing.data(), listing.size());
+}
+
 // The first of these keys that is set, in order of how exactly each says when the picture was taken.
 std::string captureDate(const Exiv2::ExifData *exif, const Exiv2::XmpData *xmp) {
     if (exif != nullptr) {
@@ -171,7 +247,8 @@ extern "C" plm_status plm_inspect_file(const char *path, plm_fields fields, plm_
     });
 }
 
-extern "C" plm_status plm_strip_file(const char *path, plm_fields fields, size_t *removed, char *error, size_t error_size) {
+extern "C" plm_status plm_strip_file(const char *path, plm_fields fields, plm_values drop, size_t *removed, char *error,
+                                     size_t error_size) {
     *removed = 0;
     return guarded(error, error_size, [&]() -> plm_status {
         int type = typeOf(path);
@@ -179,8 +256,8 @@ extern "C" plm_status plm_strip_file(const char *path, plm_fields fields, size_t
         auto image = Exiv2::ImageFactory::open(path);
         image->readMetadata();
         size_t exif = eraseMatching(image->exifData(), fields);
-        size_t xmp = eraseMatching(image->xmpData(), fields);
-        size_t iptc = eraseMatching(image->iptcData(), fields);
+        size_t xmp = eraseMatching(image->xmpData(), fields) + dropValues(image->xmpData(), drop);
+        size_t iptc = eraseMatching(image->iptcData(), fields) + dropValues(image->iptcData(), drop);
         if ((exif > 0 && !canWrite(type, Exiv2::mdExif)) || (xmp > 0 && !canWrite(type, Exiv2::mdXmp))
             || (iptc > 0 && !canWrite(type, Exiv2::mdIptc))) {
             return PLM_NOT_WRITABLE;
@@ -247,7 +324,41 @@ extern "C" plm_status plm_inspect_xmp(const char *packet, size_t size, plm_field
     });
 }
 
-extern "C" plm_status plm_strip_xmp(const char *packet, size_t size, plm_fields fields, char *out, size_t capacity,
+extern "C" plm_status plm_list_file(const char *path, plm_fields fields, char *out, size_t capacity, size_t *needed, char *error,
+                                    size_t error_size) {
+    *needed = 0;
+    return guarded(error, error_size, [&]() -> plm_status {
+        int type = typeOf(path);
+        if (type == Exiv2::ImageType::none) return PLM_UNKNOWN_FORMAT;
+        auto image = Exiv2::ImageFactory::open(path);
+        image->readMetadata();
+        std::string listing;
+        listMatching(image->exifData(), fields, listing);
+        listMatching(image->xmpData(), fields, listing);
+        listMatching(image->iptcData(), fields, listing);
+        deliver(listing, out, capacity, needed);
+        return PLM_OK;
+    });
+}
+
+extern "C" plm_status plm_list_xmp(const char *packet, size_t size, plm_fields fields, char *out, size_t capacity, size_t *needed,
+                                   char *error, size_t error_size) {
+    *needed = 0;
+    return guarded(error, error_size, [&]() -> plm_status {
+        if (isBlank(packet, size)) return PLM_OK;
+        Exiv2::XmpData xmp;
+        if (Exiv2::XmpParser::decode(xmp, std::string(packet, size)) != 0) {
+            copyText("the XMP packet cannot be parsed", error, error_size);
+            return PLM_FAILED;
+        }
+        std::string listing;
+        listMatching(xmp, fields, listing);
+        deliver(listing, out, capacity, needed);
+        return PLM_OK;
+    });
+}
+
+extern "C" plm_status plm_strip_xmp(const char *packet, size_t size, plm_fields fields, plm_values drop, char *out, size_t capacity,
                                     size_t *out_size, size_t *removed, char *error, size_t error_size) {
     *out_size = 0;
     *removed = 0;
@@ -258,7 +369,7 @@ extern "C" plm_status plm_strip_xmp(const char *packet, size_t size, plm_fields 
             copyText("the XMP packet cannot be parsed", error, error_size);
             return PLM_FAILED;
         }
-        size_t erased = eraseMatching(xmp, fields);
+        size_t erased = eraseMatching(xmp, fields) + dropValues(xmp, drop);
         if (erased == 0) return PLM_OK;
         std::string result;
         if (!xmp.empty() && Exiv2::XmpParser::encode(result, xmp) != 0) {

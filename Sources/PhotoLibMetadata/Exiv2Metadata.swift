@@ -2,8 +2,8 @@ import CMetadata
 import Glibc
 import PhotoLibCore
 
-/// exiv2, through CMetadata's C face: inspect and strip `LocationFields` in a
-/// file or in a bare Exif or XMP block.
+/// exiv2, through CMetadata's C face: inspect, list and strip fields (`LocationFields` unless
+/// told others) in a file or in a bare Exif or XMP block.
 enum Exiv2Metadata {
     /// What exiv2 read.
     struct Inspection {
@@ -16,25 +16,50 @@ enum Exiv2Metadata {
         var writable: Bool
     }
 
-    /// The prefixes as C strings, made once and kept for the process's life.
-    private final class Prefixes: @unchecked Sendable {
+    /// Key prefixes (or, for `Values`, keys and values) as C strings, made once and kept for the process's life.
+    final class CStrings: @unchecked Sendable {
         let pointers: [UnsafePointer<CChar>]
         init(_ strings: [String]) {
             pointers = strings.map { UnsafePointer(strdup($0)!) }
         }
-    }
 
-    private static let prefixes: Prefixes = {
-        plm_initialize()
-        return Prefixes(LocationFields.metadataKeyPrefixes)
-    }()
-
-    private static func withFields<R>(_ body: (plm_fields) -> R) -> R {
-        prefixes.pointers.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { rebound in
-                body(plm_fields(prefixes: rebound.baseAddress, count: rebound.count))
+        func withPointers<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?, Int) -> R) -> R {
+            pointers.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { body($0.baseAddress, $0.count) }
             }
         }
+    }
+
+    /// The fields a call looks at or removes, by key prefix.
+    final class FieldSet: Sendable {
+        let prefixes: CStrings
+        init(_ prefixes: [String]) {
+            plm_initialize()
+            self.prefixes = CStrings(prefixes)
+        }
+
+        /// Every location field (`LocationFields`).
+        static let location = FieldSet(LocationFields.metadataKeyPrefixes)
+    }
+
+    /// Values to take out of list fields: a call's own, freed when it ends.
+    struct DroppedValues {
+        var keys: [String] = []
+        var values: [String] = []
+        static let none = DroppedValues()
+    }
+
+    private static func withFields<R>(_ set: FieldSet, _ body: (plm_fields) -> R) -> R {
+        set.prefixes.withPointers { body(plm_fields(prefixes: $0, count: $1)) }
+    }
+
+    private static func withValues<R>(_ drop: DroppedValues, _ body: (plm_values) -> R) -> R {
+        let keys = CStrings(drop.keys), values = CStrings(drop.values)
+        defer {
+            keys.pointers.forEach { free(UnsafeMutablePointer(mutating: $0)) }
+            values.pointers.forEach { free(UnsafeMutablePointer(mutating: $0)) }
+        }
+        return keys.withPointers { k, kc in values.withPointers { v, vc in body(plm_values(keys: k, keyCount: kc, values: v, valueCount: vc)) } }
     }
 
     /// Runs one call with an error buffer; `nil` for an unknown format.
@@ -63,61 +88,97 @@ enum Exiv2Metadata {
         return Inspection(locationFields: raw.matching, captureDate: date.isEmpty ? nil : date, coordinate: coordinate, writable: raw.writable != 0)
     }
 
-    /// The file at `path`; nil when exiv2 does not know its format.
-    static func inspect(path: String) throws(DerivativeProblem) -> Inspection? {
+    /// The file at `path`; nil when exiv2 does not know its format. `locationFields` counts `fields`.
+    static func inspect(path: String, fields: FieldSet = .location) throws(DerivativeProblem) -> Inspection? {
         var raw = plm_inspection()
-        let known = try call { error, size in withFields { plm_inspect_file(path, $0, &raw, error, size) } }
+        let known = try call { error, size in withFields(fields) { plm_inspect_file(path, $0, &raw, error, size) } }
         return known ? inspection(raw) : nil
     }
 
-    /// Strips the file at `path` in place; returns how many fields went (nil: unknown format).
-    static func strip(path: String) throws(DerivativeProblem) -> Int? {
+    /// Strips the file at `path` in place; returns how many fields and values went (nil: unknown format).
+    static func strip(path: String, fields: FieldSet = .location, drop: DroppedValues = .none) throws(DerivativeProblem) -> Int? {
         var removed = 0
-        let known = try call { error, size in withFields { plm_strip_file(path, $0, &removed, error, size) } }
+        let known = try call { error, size in
+            withFields(fields) { f in withValues(drop) { plm_strip_file(path, f, $0, &removed, error, size) } }
+        }
         return known ? removed : nil
     }
 
-    static func inspect(exif tiff: [UInt8]) throws(DerivativeProblem) -> Inspection {
+    /// Every value of the fields, as (key, value) pairs; nil when exiv2 does not know the format.
+    static func values(path: String, fields: FieldSet) throws(DerivativeProblem) -> [(key: String, value: String)]? {
+        try listing { out, capacity, needed, error, size in withFields(fields) { plm_list_file(path, $0, out, capacity, needed, error, size) } }
+    }
+
+    static func values(xmp packet: [UInt8], fields: FieldSet) throws(DerivativeProblem) -> [(key: String, value: String)] {
+        try listing { out, capacity, needed, error, size in
+            withFields(fields) { f in packet.withUnsafeBufferPointer { p in
+                p.withMemoryRebound(to: CChar.self) { plm_list_xmp($0.baseAddress, p.count, f, out, capacity, needed, error, size) }
+            } }
+        } ?? []
+    }
+
+    /// Runs a listing call, again with room enough when the first buffer was short; its records split.
+    private static func listing(_ body: (UnsafeMutablePointer<CChar>, Int, UnsafeMutablePointer<Int>, UnsafeMutablePointer<CChar>, Int)
+                                    -> plm_status) throws(DerivativeProblem) -> [(key: String, value: String)]? {
+        var capacity = 16_384
+        while true {
+            var out = [CChar](repeating: 0, count: capacity)
+            var needed = 0
+            let known = try call { error, size in out.withUnsafeMutableBufferPointer { body($0.baseAddress!, capacity, &needed, error, size) } }
+            guard known else { return nil }
+            if needed > capacity {
+                capacity = needed
+                continue
+            }
+            let bytes = out.prefix(needed).map { UInt8(bitPattern: $0) }
+            return bytes.split(separator: 0x1E).compactMap { record in
+                guard let cut = record.firstIndex(of: 0x1F) else { return nil }
+                return (String(decoding: record[..<cut], as: UTF8.self), String(decoding: record[(cut + 1)...], as: UTF8.self))
+            }
+        }
+    }
+
+    static func inspect(exif tiff: [UInt8], fields: FieldSet = .location) throws(DerivativeProblem) -> Inspection {
         var raw = plm_inspection()
-        _ = try call { error, size in withFields { fields in plm_inspect_exif(tiff, tiff.count, fields, &raw, error, size) } }
+        _ = try call { error, size in withFields(fields) { f in plm_inspect_exif(tiff, tiff.count, f, &raw, error, size) } }
         return inspection(raw)
     }
 
-    static func inspect(xmp packet: [UInt8]) throws(DerivativeProblem) -> Inspection {
+    static func inspect(xmp packet: [UInt8], fields: FieldSet = .location) throws(DerivativeProblem) -> Inspection {
         var raw = plm_inspection()
         _ = try call { error, size in
-            withFields { fields in packet.withUnsafeBufferPointer { p in
-                p.withMemoryRebound(to: CChar.self) { plm_inspect_xmp($0.baseAddress, p.count, fields, &raw, error, size) }
+            withFields(fields) { f in packet.withUnsafeBufferPointer { p in
+                p.withMemoryRebound(to: CChar.self) { plm_inspect_xmp($0.baseAddress, p.count, f, &raw, error, size) }
             } }
         }
         return inspection(raw)
     }
 
-    /// The block without location fields, no longer than the original; nil when it had none.
-    static func strip(exif tiff: [UInt8]) throws(DerivativeProblem) -> [UInt8]? {
+    /// The block without the fields, no longer than the original; nil when it had none.
+    static func strip(exif tiff: [UInt8], fields: FieldSet = .location) throws(DerivativeProblem) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: tiff.count)
         var length = 0, removed = 0
         _ = try call { error, size in
-            withFields { fields in out.withUnsafeMutableBufferPointer { o in
-                plm_strip_exif(tiff, tiff.count, fields, o.baseAddress, o.count, &length, &removed, error, size)
+            withFields(fields) { f in out.withUnsafeMutableBufferPointer { o in
+                plm_strip_exif(tiff, tiff.count, f, o.baseAddress, o.count, &length, &removed, error, size)
             } }
         }
         return removed == 0 ? nil : Array(out[..<length])
     }
 
-    static func strip(xmp packet: [UInt8]) throws(DerivativeProblem) -> [UInt8]? {
+    static func strip(xmp packet: [UInt8], fields: FieldSet = .location, drop: DroppedValues = .none) throws(DerivativeProblem) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: packet.count)
         var length = 0, removed = 0
         _ = try call { error, size in
-            withFields { fields in packet.withUnsafeBufferPointer { p in
+            withFields(fields) { f in withValues(drop) { v in packet.withUnsafeBufferPointer { p in
                 p.withMemoryRebound(to: CChar.self) { input in
                     out.withUnsafeMutableBufferPointer { o in
                         o.withMemoryRebound(to: CChar.self) {
-                            plm_strip_xmp(input.baseAddress, p.count, fields, $0.baseAddress, $0.count, &length, &removed, error, size)
+                            plm_strip_xmp(input.baseAddress, p.count, f, v, $0.baseAddress, $0.count, &length, &removed, error, size)
                         }
                     }
                 }
-            } }
+            } } }
         }
         return removed == 0 ? nil : Array(out[..<length])
     }

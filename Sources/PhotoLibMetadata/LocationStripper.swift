@@ -25,7 +25,7 @@ public enum LocationStripper {
     /// Looks at an open file (read-only; nothing is changed). With `requireWritable`, a location exiv2
     /// could not write away is an error (`notWritable`): a derivative could not be made of it.
     public static func inspect(_ fd: FileDescriptor, requireWritable: Bool = true) throws(DerivativeProblem) -> Finding {
-        let header = try io { () throws(SystemCallError) in try PositionalIO.read(fd, at: 0, count: MetadataContainer.headerLength) }
+        let header = try MetadataFileIO.io { () throws(SystemCallError) in try PositionalIO.read(fd, at: 0, count: MetadataContainer.headerLength) }
         switch MetadataContainer.sniff(header) {
         case .none:
             return Finding(hasLocation: false)
@@ -34,18 +34,18 @@ public enum LocationStripper {
             if requireWritable && inspection.locationFields > 0 && !inspection.writable { throw .notWritable }
             return Finding(hasLocation: inspection.locationFields > 0, captureDate: inspection.captureDate, coordinate: inspection.coordinate)
         case .isoMedia:
-            let file = try mediaFile(fd)
-            let plan = try isoPlan(file)
+            let file = try MetadataFileIO.mediaFile(fd)
+            let plan = try MetadataFileIO.isoPlan(file)
             var found = Finding(hasLocation: !plan.blankBoxes.isEmpty,
                                 movieCreated: plan.movieCreated.map { Int64($0) - CaptureTime.quickTimeEpochOffset })
             for span in plan.exifBlocks {
-                let exif = try Exiv2Metadata.inspect(exif: try read(file, span))
+                let exif = try Exiv2Metadata.inspect(exif: try MetadataFileIO.read(file, span))
                 found.hasLocation = found.hasLocation || exif.locationFields > 0
                 found.captureDate = found.captureDate ?? exif.captureDate
                 found.coordinate = found.coordinate ?? exif.coordinate
             }
             for span in plan.xmpBlocks {
-                let xmp = try Exiv2Metadata.inspect(xmp: try read(file, span))
+                let xmp = try Exiv2Metadata.inspect(xmp: try MetadataFileIO.read(file, span))
                 found.hasLocation = found.hasLocation || xmp.locationFields > 0
                 found.captureDate = found.captureDate ?? xmp.captureDate
                 found.coordinate = found.coordinate ?? xmp.coordinate
@@ -59,24 +59,24 @@ public enum LocationStripper {
     /// same file by name (exiv2 rewrites a file by its path). Then checks
     /// that none is left.
     public static func strip(_ copy: FileDescriptor, path: String) throws(DerivativeProblem) {
-        let header = try io { () throws(SystemCallError) in try PositionalIO.read(copy, at: 0, count: MetadataContainer.headerLength) }
+        let header = try MetadataFileIO.io { () throws(SystemCallError) in try PositionalIO.read(copy, at: 0, count: MetadataContainer.headerLength) }
         if MetadataContainer.sniff(header) == .isoMedia {
-            let file = try mediaFile(copy)
-            let plan = try isoPlan(file)
+            let file = try MetadataFileIO.mediaFile(copy)
+            let plan = try MetadataFileIO.isoPlan(file)
             for span in plan.blankBoxes {
-                let boxHeader = try read(file, IsoLocationPlan.Span(offset: span.offset, length: min(16, span.length)))
-                try write(copy, IsoLocationPlan.blankedBox(original: boxHeader, length: span.length), at: span.offset)
+                let boxHeader = try MetadataFileIO.read(file, IsoLocationPlan.Span(offset: span.offset, length: min(16, span.length)))
+                try MetadataFileIO.write(copy, IsoLocationPlan.blankedBox(original: boxHeader, length: span.length), at: span.offset)
             }
             // Shorter blocks are padded: zeros after a TIFF block (nothing
             // points there), whitespace inside an XMP packet (`XMPPadding`).
             for span in plan.exifBlocks {
-                if let stripped = try Exiv2Metadata.strip(exif: try read(file, span)) {
-                    try write(copy, stripped + [UInt8](repeating: 0, count: span.length - stripped.count), at: span.offset)
+                if let stripped = try Exiv2Metadata.strip(exif: try MetadataFileIO.read(file, span)) {
+                    try MetadataFileIO.write(copy, stripped + [UInt8](repeating: 0, count: span.length - stripped.count), at: span.offset)
                 }
             }
             for span in plan.xmpBlocks {
-                if let stripped = try Exiv2Metadata.strip(xmp: try read(file, span)) {
-                    try write(copy, XMPPadding.fit(stripped, into: span.length), at: span.offset)
+                if let stripped = try Exiv2Metadata.strip(xmp: try MetadataFileIO.read(file, span)) {
+                    try MetadataFileIO.write(copy, XMPPadding.fit(stripped, into: span.length), at: span.offset)
                 }
             }
         } else {
@@ -88,41 +88,5 @@ public enum LocationStripper {
     /// path (exiv2 may have written a new inode): zero, or it must not be shown.
     public static func verifyStripped(_ fd: FileDescriptor) throws(DerivativeProblem) {
         if try inspect(fd).hasLocation { throw .locationRemains(fields: 1) }
-    }
-
-    private static func mediaFile(_ fd: FileDescriptor) throws(DerivativeProblem) -> DescriptorIsoFile {
-        do {
-            return try DescriptorIsoFile(fd)
-        } catch {
-            throw .io(call: error.call, errno: error.errno)
-        }
-    }
-
-    private static func isoPlan(_ file: DescriptorIsoFile) throws(DerivativeProblem) -> IsoLocationPlan {
-        do {
-            return try IsoLocationPlan.plan(file)
-        } catch {
-            throw .isoMedia(error)
-        }
-    }
-
-    private static func read(_ file: DescriptorIsoFile, _ span: IsoLocationPlan.Span) throws(DerivativeProblem) -> [UInt8] {
-        do {
-            return try file.read(at: span.offset, count: span.length)
-        } catch {
-            throw .isoMedia(error)
-        }
-    }
-
-    private static func write(_ fd: FileDescriptor, _ bytes: [UInt8], at offset: UInt64) throws(DerivativeProblem) {
-        try io { () throws(SystemCallError) in try PositionalIO.write(fd, bytes, at: offset) }
-    }
-
-    private static func io<T>(_ body: () throws(SystemCallError) -> T) throws(DerivativeProblem) -> T {
-        do {
-            return try body()
-        } catch {
-            throw .io(call: error.call, errno: error.errno)
-        }
     }
 }

@@ -204,9 +204,12 @@ public struct SetAppParams: Codable, Sendable, Equatable {
     public var app: String
     /// `precise` or `none`.
     public var location: String?
-    public init(app: String, location: String?) {
+    /// `shared` or `removed`: whether captions and people's names leave with the app's picks by default.
+    public var captions: String?
+    public init(app: String, location: String?, captions: String? = nil) {
         self.app = app
         self.location = location
+        self.captions = captions
     }
 }
 
@@ -237,11 +240,14 @@ public struct AppInfo: Codable, Sendable, Equatable {
     public var location: String
     /// True for an installed Flatpak app whose Pictures folder (`view`) is its view.
     public var flatpak: Bool?
+    /// `shared` or `removed`: whether captions and people's names leave with its picks unless the person says otherwise.
+    public var captions: String?
 
     public init(app: String, uid: UInt32, purpose: String, readWrite: String, addOnly: String, view: String,
                 endpoint: String? = nil, inbox: String? = nil, selectedAssets: Int, selectedAlbums: Int,
                 readWriteEnd: (at: Int64, returnsTo: String)? = nil, addOnlyEnd: (at: Int64, returnsTo: String)? = nil,
-                location: String, flatpak: Bool? = nil) {
+                location: String, flatpak: Bool? = nil, captions: String? = nil) {
+        self.captions = captions
         self.flatpak = flatpak
         self.location = location
         readWriteEndsAt = readWriteEnd?.at

@@ -116,8 +116,15 @@ public struct AnswerParams: Codable, Sendable, Equatable {
     public var albums: [String]?
     /// With `cancel`: why, when it was not the person's own Cancel (`pageClosed`); a pick's app is told.
     public var reason: String?
+    /// With `pick`: whether location leaves with the photos (only for an app that may have it); absent: the app's setting.
+    public var location: Bool?
+    /// With `pick`: whether captions, titles and people's names leave with them; absent: the app's setting.
+    public var captions: Bool?
 
-    public init(request: Int64, answer: String, assets: [String]? = nil, albums: [String]? = nil, reason: String? = nil) {
+    public init(request: Int64, answer: String, assets: [String]? = nil, albums: [String]? = nil, reason: String? = nil,
+                location: Bool? = nil, captions: Bool? = nil) {
+        self.location = location
+        self.captions = captions
         self.request = request
         self.answer = answer
         self.assets = assets

@@ -372,6 +372,10 @@ enum Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v19: whether captions and people leave with an app's picks") { db in
+            // 0: removed (the default, as iOS's picker does for captions); 1: shared.
+            try db.execute(sql: "ALTER TABLE app ADD COLUMN captions INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 

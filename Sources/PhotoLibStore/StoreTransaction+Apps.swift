@@ -8,16 +8,16 @@ extension StoreTransaction {
     }
 
     public func apps() throws -> [AppRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location, idKey, flatpakPictures, picturesOverride FROM app ORDER BY id").compactMap(Self.app(from:))
+        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location, idKey, flatpakPictures, picturesOverride, captions FROM app ORDER BY id").compactMap(Self.app(from:))
     }
 
     public func app(_ id: AppID) throws -> AppRecord? {
-        try Row.fetchOne(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location, idKey, flatpakPictures, picturesOverride FROM app WHERE id = ?", arguments: [id.rawValue])
+        try Row.fetchOne(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location, idKey, flatpakPictures, picturesOverride, captions FROM app WHERE id = ?", arguments: [id.rawValue])
             .flatMap(Self.app(from:))
     }
 
     public func apps(uid: UInt32) throws -> [AppRecord] {
-        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location, idKey, flatpakPictures, picturesOverride FROM app WHERE uid = ? ORDER BY id",
+        try Row.fetchAll(db, sql: "SELECT id, uid, purpose, readWrite, addOnly, viewName, location, idKey, flatpakPictures, picturesOverride, captions FROM app WHERE uid = ? ORDER BY id",
                          arguments: [Int64(uid)]).compactMap(Self.app(from:))
     }
 
@@ -40,6 +40,11 @@ extension StoreTransaction {
             ON CONFLICT (id) DO UPDATE SET lastToken = max(lastToken, excluded.lastToken)
             """, arguments: [id.rawValue])
         try db.execute(sql: "DELETE FROM app WHERE id = ?", arguments: [id.rawValue])
+    }
+
+    /// Whether captions and people's names leave with the app's picks when the person says nothing.
+    public func setCaptions(_ id: AppID, shared: Bool) throws {
+        try db.execute(sql: "UPDATE app SET captions = ? WHERE id = ?", arguments: [shared, id.rawValue])
     }
 
     public func setLocation(_ id: AppID, _ policy: LocationPolicy) throws {
@@ -79,6 +84,7 @@ extension StoreTransaction {
         var record = AppRecord(id: id, uid: UInt32(truncatingIfNeeded: uid), purpose: row["purpose"], readWrite: rw, addOnly: ao,
                                viewName: view, location: policy, assetIDs: ids)
         record.flatpakPictures = row["flatpakPictures"]
+        record.captions = row["captions"]
         return record
     }
 

@@ -63,6 +63,12 @@ extension FileCopy {
     /// where that directory cannot hold one (not writable, no `O_TMPFILE`).
     /// It is gone when the last descriptor closes.
     public static func privateCopy(of source: FileDescriptor, in directory: FileDescriptor, fallback: FileDescriptor?) throws(SystemCallError) -> FileDescriptor {
+        try sealed(try unnamedCopy(of: source, in: directory, fallback: fallback))
+    }
+
+    /// The same copy still writable, for a caller that changes it (takes metadata out) before
+    /// `sealed` makes it the read-only one handed over.
+    public static func unnamedCopy(of source: FileDescriptor, in directory: FileDescriptor, fallback: FileDescriptor?) throws(SystemCallError) -> FileDescriptor {
         let writable: FileDescriptor
         do {
             writable = FileDescriptor(rawValue: try systemCall("openat(O_TMPFILE)") { photolibd_open_tmpfile(directory.rawValue) })
@@ -70,11 +76,20 @@ extension FileCopy {
             guard let fallback, [EACCES, EPERM, EROFS, EOPNOTSUPP, EISDIR, ENOSPC, EDQUOT].contains(error.errno) else { throw error }
             writable = FileDescriptor(rawValue: try systemCall("openat(O_TMPFILE)") { photolibd_open_tmpfile(fallback.rawValue) })
         }
+        do {
+            _ = try copy(from: source, to: writable, limit: Int64.max - 1)
+        } catch {
+            writable.close()
+            throw error
+        }
+        return writable
+    }
+
+    /// A writable unnamed copy made read-only for everyone (0400), as a new read-only descriptor
+    /// starting at the beginning; `writable` is closed.
+    public static func sealed(_ writable: FileDescriptor) throws(SystemCallError) -> FileDescriptor {
         defer { writable.close() }
-        _ = try copy(from: source, to: writable, limit: Int64.max - 1)
         try setMode(writable, 0o400)
-        // A descriptor of its own, read-only, starting at the beginning (the
-        // copy left the writable one's offset at the end).
         return FileDescriptor(rawValue: try systemCall("open(/proc/self/fd)") { photolibd_reopen_read_only(writable.rawValue) })
     }
 }

@@ -67,11 +67,13 @@ struct AppCommand: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Change what a registered app may see: --location precise|none.",
+            abstract: "Change what a registered app may see: --location precise|none, --captions shared|removed.",
             discussion: """
                 With none, every photo or video that carries a location appears in the app's view (and in \
                 what it picks) as a copy with every location field removed; the rest is linked as it is. \
-                The view changes at once and the app is told to reload.
+                The view changes at once and the app is told to reload. --captions says whether captions, \
+                titles and people's names leave with what the app picks when the person does not choose in the \
+                pick's sheet (removed by default); camera and lens serial numbers never leave.
                 """)
 
         @Argument(help: "The app's ID.")
@@ -80,18 +82,24 @@ struct AppCommand: ParsableCommand {
         @Option(help: "precise: the app sees where photos were taken; none: it gets them without any location field.")
         var location: String?
 
+        @Option(help: "shared: captions, titles and people's names leave with its picks; removed: they are taken out.")
+        var captions: String?
+
         @OptionGroup var connection: ConnectionOptions
 
         func validate() throws {
-            guard location != nil else { throw ValidationError("Say what to change, such as --location none.") }
+            guard location != nil || captions != nil else { throw ValidationError("Say what to change, such as --location none or --captions shared.") }
             try AppCommand.validateLocation(location)
+            if let captions, SharingChoice.captionsSetting(captions) == nil {
+                throw ValidationError("'\(captions)' is not a captions setting; use shared or removed.")
+            }
         }
 
         func run() throws {
             let info = try connection.withConnection {
-                try $0.call(.setApp, SetAppParams(app: app, location: location), returning: AppInfo.self)
+                try $0.call(.setApp, SetAppParams(app: app, location: location, captions: captions), returning: AppInfo.self)
             }
-            print("\(info.app) now has location \(info.location).")
+            print("\(info.app) now has location \(info.location); captions and people's names are \(info.captions ?? "removed") in what it picks.")
         }
     }
 

@@ -52,7 +52,9 @@ struct AnswerCommand: ParsableCommand {
             For a review (a limited app asking to choose more), 'limited ASSET… [--album A]' adds what the person \
             chose; the app hears which assets are new. For a pick, name the chosen assets (IDs or library paths) \
             in the order the app should receive them: 'photolibctl answer 12 ASSET…'; the app gets those files \
-            once, and nothing is added to its view. 'cancel' withdraws the request and changes nothing.
+            once, and nothing is added to its view. 'cancel' withdraws the request and changes nothing. \
+            What leaves with a pick's photos: --location and --captions (on or off) decide for this pick; \
+            without them the app's settings do (photolibctl app set). Camera and lens serial numbers never leave.
             """)
 
     @Argument(help: "The request number, as 'photolibctl requests' prints it.")
@@ -67,8 +69,20 @@ struct AnswerCommand: ParsableCommand {
     @Option(name: .customLong("album"), help: "With limited: an album (a directory relative to the library) the app may see, live; repeat for more.")
     var albums: [String] = []
 
+    @Option(help: "For a pick: on, where the photos were taken leaves with them (only for an app that may have location); off, it does not.")
+    var location: Switch?
+
+    @Option(help: "For a pick: on, captions, titles and people's names leave with the photos; off, they are taken out.")
+    var captions: Switch?
+
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: JSONOption
+
+    /// `on` or `off`.
+    enum Switch: String, ExpressibleByArgument {
+        case on, off
+        var isOn: Bool { self == .on }
+    }
 
     /// The answer word and the items: a word that is no answer starts a pick's list of assets.
     var parsed: (answer: RequestAnswer, items: [String]) {
@@ -81,12 +95,16 @@ struct AnswerCommand: ParsableCommand {
         if parsed != .limited, parsed != .pick, !items.isEmpty || !albums.isEmpty {
             throw ValidationError(PhotoLibError.answerItemsNeedLimited(answer: answer).message)
         }
+        if parsed != .pick, location != nil || captions != nil {
+            throw ValidationError("--location and --captions choose what leaves with a pick's photos; this answer is '\(answer)', not a pick.")
+        }
     }
 
     func run() throws {
         let (answer, items) = parsed
         let outcome = try connection.withConnection {
-            try $0.call(.answer, AnswerParams(request: request, answer: answer.rawValue, assets: items, albums: albums), returning: RequestOutcome.self)
+            try $0.call(.answer, AnswerParams(request: request, answer: answer.rawValue, assets: items, albums: albums,
+                                                   location: location?.isOn, captions: captions?.isOn), returning: RequestOutcome.self)
         }
         if output.json { return Output.json(outcome) }
         if outcome.kind == "pick" {

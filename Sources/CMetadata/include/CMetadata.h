@@ -1,5 +1,5 @@
 // A C face for the few things photolibd asks of exiv2 (Debian libexiv2-dev):
-// which location fields a photo carries, removing them, and when it was taken.
+// which location (and other) fields a photo carries, removing them, and when it was taken.
 //
 // Which fields count as location is decided in Swift (PhotoLibCore's
 // `LocationFields`) and passed in as key prefixes ("Exif.GPSInfo.",
@@ -37,6 +37,15 @@ typedef struct {
     size_t count;
 } plm_fields;
 
+/// Values to take out of list fields (a keyword bag, IPTC's repeated keywords): every value equal to
+/// one of `values`, in a field whose key is one of `keys` (exactly). A field left empty goes.
+typedef struct {
+    const char *const *keys;
+    size_t keyCount;
+    const char *const *values;
+    size_t valueCount;
+} plm_values;
+
 /// What a file's metadata holds, as far as photolibd cares.
 typedef struct {
     /// Fields matching the prefixes.
@@ -61,8 +70,19 @@ void plm_initialize(void);
 plm_status plm_inspect_file(const char *path, plm_fields fields, plm_inspection *out, char *error, size_t error_size);
 
 /// Removes every matching field from the file at `path` (rewritten in place
-/// by exiv2; the image data is copied unchanged). `removed` counts them.
-plm_status plm_strip_file(const char *path, plm_fields fields, size_t *removed, char *error, size_t error_size);
+/// by exiv2; the image data is copied unchanged), and the values `drop` names.
+/// `removed` counts fields and values.
+plm_status plm_strip_file(const char *path, plm_fields fields, plm_values drop, size_t *removed, char *error, size_t error_size);
+
+/// Lists every value of the matching fields, one record per value: key, 0x1F, value, 0x1E (a list
+/// field gives one record per item). Writes at most `capacity` bytes to `out` and the length the
+/// whole listing needs to `needed`: larger than `capacity` means call again with room for it.
+plm_status plm_list_file(const char *path, plm_fields fields, char *out, size_t capacity, size_t *needed, char *error,
+                         size_t error_size);
+
+/// As `plm_list_file`, for an XMP packet.
+plm_status plm_list_xmp(const char *packet, size_t size, plm_fields fields, char *out, size_t capacity, size_t *needed,
+                        char *error, size_t error_size);
 
 /// Reads a bare Exif block (a TIFF header and its IFDs, as in an HEIF `Exif` item).
 plm_status plm_inspect_exif(const uint8_t *tiff, size_t size, plm_fields fields, plm_inspection *out, char *error, size_t error_size);
@@ -76,8 +96,8 @@ plm_status plm_strip_exif(const uint8_t *tiff, size_t size, plm_fields fields, u
 /// Reads an XMP packet.
 plm_status plm_inspect_xmp(const char *packet, size_t size, plm_fields fields, plm_inspection *out, char *error, size_t error_size);
 
-/// As `plm_strip_exif`, for an XMP packet.
-plm_status plm_strip_xmp(const char *packet, size_t size, plm_fields fields, char *out, size_t capacity,
+/// As `plm_strip_exif`, for an XMP packet, taking out the values `drop` names too.
+plm_status plm_strip_xmp(const char *packet, size_t size, plm_fields fields, plm_values drop, char *out, size_t capacity,
                          size_t *out_size, size_t *removed, char *error, size_t error_size);
 
 #ifdef __cplusplus

@@ -15,6 +15,9 @@ public struct AppRecord: Sendable, Equatable {
     /// view is its own Pictures folder, `~/.var/app/ID/Pictures`, held as copies or
     /// clones: nothing it writes there reaches an original (SPEC §11).
     public var flatpakPictures = false
+    /// Whether captions, titles and people's names leave with what the app picks, when the
+    /// person does not choose otherwise in the pick's sheet (`SharingChoice`). Off by default.
+    public var captions = false
 
     public init(id: AppID, uid: UInt32, purpose: String, readWrite: AuthorizationStatus, addOnly: AuthorizationStatus,
                 viewName: FileName, location: LocationPolicy = .newAppDefault, assetIDs: AppAssetIDs) {

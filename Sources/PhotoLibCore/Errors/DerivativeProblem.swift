@@ -16,6 +16,8 @@ public enum DerivativeProblem: Error, Sendable, Equatable, CustomStringConvertib
     case rewrittenTooLarge
     /// The derivative still holds a location after it was stripped.
     case locationRemains(fields: Int)
+    /// A serial number, caption or name remained in an app's copy after it was stripped.
+    case metadataRemains(fields: Int)
 
     public var description: String {
         switch self {
@@ -25,6 +27,7 @@ public enum DerivativeProblem: Error, Sendable, Equatable, CustomStringConvertib
         case .notWritable: "it holds a location in a format whose metadata photolibd cannot rewrite"
         case .rewrittenTooLarge: "its metadata without location would not fit where the original was"
         case .locationRemains(let fields): "\(fields) location field(s) remained after stripping"
+        case .metadataRemains(let fields): "\(fields) field(s) or name(s) the app may not have remained after stripping"
         }
     }
 }

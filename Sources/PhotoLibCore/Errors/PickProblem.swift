@@ -18,6 +18,8 @@ public enum PickProblem: Sendable, Equatable {
     case appGone(app: AppID)
     /// The app may not see locations, and whether the file holds one cannot be told.
     case locationUnknown(asset: String, path: String, reason: String)
+    /// A serial number, caption or person's name the app may not have cannot be taken out of the copy.
+    case metadataStays(asset: String, path: String, reason: String)
 
     public var code: String {
         switch self {
@@ -31,6 +33,7 @@ public enum PickProblem: Sendable, Equatable {
         case .cannotCopy: "pickCannotCopy"
         case .appGone: "pickAppGone"
         case .locationUnknown: "pickLocationUnknown"
+        case .metadataStays: "pickMetadataStays"
         }
     }
 
@@ -58,6 +61,9 @@ public enum PickProblem: Sendable, Equatable {
             "\(app) closed the connection that asked; nothing was handed over."
         case .locationUnknown(let asset, let path, let reason):
             "The app may not see where photos were taken, and whether asset \(asset) (\(path)) holds a location cannot be told: \(reason). Nothing was handed over; choose another, or give the app 'photolibctl app set APP --location precise'."
+        case .metadataStays(let asset, let path, let reason):
+            "Asset \(asset) (\(path)) holds a camera serial number, a caption or a person's name that cannot be taken out of the app's copy: \(reason). Nothing was handed over; choose another"
+                + ", or share its captions and people with this pick (a serial number never leaves)."
         }
     }
 }

@@ -57,6 +57,19 @@ extension Engine {
         return record
     }
 
+    /// Whether captions and people's names leave with the app's picks when the person says nothing.
+    /// Views are not changed (SPEC: picks only); nothing to reconcile.
+    func setCaptions(_ id: AppID, shared: Bool) throws -> AppRecord {
+        let record = try store.write { tx -> AppRecord in
+            guard try tx.app(id) != nil else { throw PhotoLibError.unknownApp(id) }
+            try tx.setCaptions(id, shared: shared)
+            guard let after = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
+            return after
+        }
+        logger.notice("App \(id): captions and people's names are \(SharingChoice.captionsWord(shared)) in what it picks.")
+        return record
+    }
+
     func removeApp(_ id: AppID) throws {
         carried.contexts = nil
         var withdrawn: [AccessRequest] = []

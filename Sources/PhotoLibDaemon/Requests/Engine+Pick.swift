@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import PhotoLibConfiguration
 import PhotoLibCore
+import PhotoLibMetadata
 import PhotoLibProtocol
 import PhotoLibStore
 import PhotoLibSystem
@@ -14,9 +15,11 @@ struct PreparedPick: Sendable {
     let deliveries: [PickPolicy.Delivery]
     /// The app's own asset IDs, which it is told.
     let ids: AppAssetIDs?
-    /// One per delivered member, in order: the original, or (for an app on
-    /// the owner's uid) the original's album directory, to make a copy in.
+    /// One per delivered member, in order: the original (or its derivative without location)
+    /// and the original's album directory, to make a copy in.
     let opened: [OpenedMember]
+    /// What the files' metadata loses on the way (serial numbers; captions and people unless shared).
+    let removal: MetadataRemoval
 
     struct OpenedMember: Sendable {
         let member: LocatedMember
@@ -24,14 +27,23 @@ struct PreparedPick: Sendable {
         let original: FileDescriptor
         /// Its size (a derivative's differs from the original's).
         let size: Int64
-        /// The original's directory, when the app must get a private copy.
-        let copyDirectory: FileDescriptor?
+        /// The original's directory, where a copy is made.
+        let copyDirectory: FileDescriptor
+        /// The app runs as the owner: it gets a private copy even of a file that loses nothing.
+        let mustCopy: Bool
+    }
+
+    /// One file handed over: what the app receives, its size, and whether it is a copy.
+    struct Handed {
+        let fd: FileDescriptor
+        let size: Int64
+        let copied: Bool
     }
 
     func closeAll() {
         for file in opened {
             file.original.close()
-            file.copyDirectory?.close()
+            file.copyDirectory.close()
         }
     }
 }
@@ -66,9 +78,10 @@ extension Engine {
     /// private copies), hands them to the app's connection, and logs the pick.
     /// Nothing is handed over unless all of it can be; on a mistake the pick
     /// stays pending so the person can answer again.
-    nonisolated func answerPick(_ requestID: Int64, assets: [String]) async throws -> RequestOutcome {
-        let prepared = try await preparePick(requestID, assets: assets)
-        let files: [FileDescriptor]
+    /// `location` and `captions` are the person's choices for this pick (`SharingChoice`); nil takes the app's settings.
+    nonisolated func answerPick(_ requestID: Int64, assets: [String], location: Bool? = nil, captions: Bool? = nil) async throws -> RequestOutcome {
+        let prepared = try await preparePick(requestID, assets: assets, location: location, captions: captions)
+        let files: [PreparedPick.Handed]
         do {
             // On a Dispatch thread: a copy without reflinks takes as long as the
             // file is big, and must not hold one of Swift's few task threads.
@@ -82,16 +95,16 @@ extension Engine {
             await putBack(prepared)
             throw error
         }
-        let result = PickResult(request: requestID, state: "picked", assets: prepared.deliveries.enumerated().map { _, delivery in
+        var handed = files.makeIterator()
+        let result = PickResult(request: requestID, state: "picked", assets: prepared.deliveries.map { delivery in
             PickedAsset(id: (prepared.ids?.id(for: delivery.asset.id) ?? delivery.asset.id).rawValue, mediaType: delivery.asset.mediaType.rawValue, files: delivery.members.map { member in
-                PickedFile(name: member.path.lastComponent?.escaped ?? member.path.escaped, mediaType: member.mediaType.rawValue,
-                           size: prepared.opened.first { $0.member == member }?.size ?? member.file.size,
-                           mtime: member.file.modificationTime,
-                           copy: PickPolicy.sharesOriginal(peerUID: prepared.waiter.peerUID, ownerUID: ownerUID) ? nil : true)
+                let file = handed.next()
+                return PickedFile(name: member.path.lastComponent?.escaped ?? member.path.escaped, mediaType: member.mediaType.rawValue,
+                                  size: file?.size ?? member.file.size, mtime: member.file.modificationTime, copy: file?.copied == true ? true : nil)
             })
         })
         do {
-            try await prepared.waiter.deliver(result, files)
+            try await prepared.waiter.deliver(result, files.map(\.fd))
         } catch {
             await withdrawRequest(prepared.request)
             throw PhotoLibError.pick(.appGone(app: prepared.request.app))
@@ -100,7 +113,7 @@ extension Engine {
     }
 
     /// Checks the person's choice and opens every file, on the actor (the index is read here).
-    private func preparePick(_ requestID: Int64, assets: [String]) throws -> PreparedPick {
+    private func preparePick(_ requestID: Int64, assets: [String], location: Bool?, captions: Bool?) throws -> PreparedPick {
         guard let request = try store.read({ try $0.request(id: requestID) }) else { throw PhotoLibError.unknownRequest(requestID) }
         _ = try RequestPolicy.effect(of: .pick, to: request.kind, namesItems: !assets.isEmpty)
         guard let options = request.kind.pickOptions else { throw PhotoLibError.unknownRequest(requestID) }
@@ -114,8 +127,16 @@ extension Engine {
             throw PhotoLibError.pick(.appGone(app: request.app))
         }
         let copies = !PickPolicy.sharesOriginal(peerUID: waiter.peerUID, ownerUID: ownerUID)
-        let appRecord = try store.read { try $0.app(request.app) }
-        let location = appRecord?.location ?? .none
+        let sharing: SharingChoice
+        let appRecord: AppRecord
+        do {
+            guard let record = try store.read({ try $0.app(request.app) }) else { throw PhotoLibError.unknownApp(request.app) }
+            appRecord = record
+            sharing = try SharingChoice.answer(location: location, captions: captions, app: record)
+        } catch {
+            requests.picks.register(requestID, waiter)
+            throw error
+        }
         var opened: [PreparedPick.OpenedMember] = []
         defer { index.access.invalidate() }
         do {
@@ -130,28 +151,27 @@ extension Engine {
             for delivery in deliveries {
                 for member in delivery.members {
                     let (original, size) = try withoutLocation(try openOriginal(member, asset: delivery.asset.id), member,
-                                                               asset: delivery.asset.id, policy: location)
-                    var directory: FileDescriptor?
-                    if copies {
-                        do {
-                            directory = try Directory.open(member.path.parent ?? .root, in: index.access.root)
-                        } catch {
-                            original.close()
-                            throw PhotoLibError.pick(.cannotOpen(asset: delivery.asset.id.rawValue, path: member.path.escaped, errno: error.errno))
-                        }
+                                                               asset: delivery.asset.id, policy: sharing.locationPolicy)
+                    let directory: FileDescriptor
+                    do {
+                        directory = try Directory.open(member.path.parent ?? .root, in: index.access.root)
+                    } catch {
+                        original.close()
+                        throw PhotoLibError.pick(.cannotOpen(asset: delivery.asset.id.rawValue, path: member.path.escaped, errno: error.errno))
                     }
-                    opened.append(.init(member: member, original: original, size: size, copyDirectory: directory))
+                    opened.append(.init(member: member, original: original, size: size, copyDirectory: directory, mustCopy: copies))
                 }
             }
         } catch {
             for file in opened {
                 file.original.close()
-                file.copyDirectory?.close()
+                file.copyDirectory.close()
             }
             requests.picks.register(requestID, waiter)
             throw error
         }
-        return PreparedPick(request: request, waiter: waiter, deliveries: deliveries, ids: appRecord?.assetIDs, opened: opened)
+        return PreparedPick(request: request, waiter: waiter, deliveries: deliveries, ids: appRecord.assetIDs, opened: opened,
+                            removal: sharing.removal)
     }
 
     /// Opens an original for reading and checks it is still the indexed file,
@@ -221,40 +241,79 @@ extension Engine {
         }
     }
 
-    /// The descriptors to hand over, in order: the originals, or private
-    /// copies for an app on the owner's uid.
-    private nonisolated static func descriptors(for prepared: PreparedPick, fallback: String) throws -> [FileDescriptor] {
+    /// The files to hand over, in order: each original (or derivative) as it is, or a private copy
+    /// when it holds what the app may not have (taken out of the copy) or the app runs as the owner.
+    private nonisolated static func descriptors(for prepared: PreparedPick, fallback: String) throws -> [PreparedPick.Handed] {
         var fallbackDirectory: FileDescriptor?
         defer { fallbackDirectory?.close() }
-        if prepared.opened.contains(where: { $0.copyDirectory != nil }) {
-            do {
-                fallbackDirectory = try Directory.open(path: fallback)
-            } catch {
-                fallbackDirectory = nil  // then the album's own directory must hold the copy
-            }
+        do {
+            fallbackDirectory = try Directory.open(path: fallback)
+        } catch {
+            fallbackDirectory = nil  // then the album's own directory must hold the copy
         }
-        var files: [FileDescriptor] = []
+        var files: [PreparedPick.Handed] = []
         for (position, file) in prepared.opened.enumerated() {
-            guard let directory = file.copyDirectory else {
-                files.append(file.original)
-                continue
-            }
+            let asset = prepared.deliveries.first { $0.members.contains(file.member) }?.asset.id.rawValue ?? "?"
             do {
-                files.append(try FileCopy.privateCopy(of: file.original, in: directory, fallback: fallbackDirectory))
-                file.original.close()
-                directory.close()
+                files.append(try handed(file, removal: prepared.removal, fallback: fallbackDirectory, asset: asset))
             } catch {
-                // Everything made or still open is closed: nothing half-delivered.
-                for fd in files { fd.close() }
+                // Everything made or still open is closed: nothing half-delivered. (A file handed
+                // as it is is its original; one copied had its original closed.)
+                for made in files { made.fd.close() }
                 for rest in prepared.opened[position...] {
                     rest.original.close()
-                    rest.copyDirectory?.close()
+                    rest.copyDirectory.close()
                 }
-                let asset = prepared.deliveries.first { $0.members.contains(file.member) }?.asset.id.rawValue ?? "?"
-                throw PhotoLibError.pick(.cannotCopy(asset: asset, path: file.member.path.escaped, errno: error.errno))
+                throw error
             }
         }
         return files
+    }
+
+    /// One file: as it is, or copied and stripped (`AppMetadataStripper`). Closes what it no longer needs.
+    private nonisolated static func handed(_ file: PreparedPick.OpenedMember, removal: MetadataRemoval, fallback: FileDescriptor?,
+                                           asset: String) throws -> PreparedPick.Handed {
+        let path = file.member.path.escaped
+        let plan: AppMetadataStripper.Plan?
+        do {
+            plan = try AppMetadataStripper.plan(file.original, removal: removal)
+        } catch {
+            throw PhotoLibError.pick(.metadataStays(asset: asset, path: path, reason: error.description))
+        }
+        guard plan != nil || file.mustCopy else {
+            file.copyDirectory.close()
+            return PreparedPick.Handed(fd: file.original, size: file.size, copied: false)
+        }
+        let writable: FileDescriptor
+        do {
+            writable = try FileCopy.unnamedCopy(of: file.original, in: file.copyDirectory, fallback: fallback)
+        } catch {
+            throw PhotoLibError.pick(.cannotCopy(asset: asset, path: path, errno: error.errno))
+        }
+        if let plan {
+            do {
+                try AppMetadataStripper.strip(writable, path: writable.procPath, plan: plan, removal: removal)
+            } catch {
+                writable.close()
+                throw PhotoLibError.pick(.metadataStays(asset: asset, path: path, reason: error.description))
+            }
+        }
+        let sealed: FileDescriptor
+        let size: Int64
+        do {
+            sealed = try FileCopy.sealed(writable)
+        } catch {
+            throw PhotoLibError.pick(.cannotCopy(asset: asset, path: path, errno: error.errno))
+        }
+        do {
+            size = try Directory.status(of: sealed).size
+        } catch {
+            sealed.close()
+            throw PhotoLibError.pick(.cannotCopy(asset: asset, path: path, errno: error.errno))
+        }
+        file.original.close()
+        file.copyDirectory.close()
+        return PreparedPick.Handed(fd: sealed, size: size, copied: true)
     }
 
     /// A pick that could not be handed over for a reason the person can fix: it waits again.

@@ -33,7 +33,8 @@ extension RequestRouter {
             selectedAlbums: try tx.selectedAlbums(record.id).count,
             readWriteEnd: try tx.authorizationEnd(record.id, access: .readWrite).map { ($0.endsAt, $0.returnsTo.rawValue) },
             addOnlyEnd: try tx.authorizationEnd(record.id, access: .addOnly).map { ($0.endsAt, $0.returnsTo.rawValue) },
-            location: record.location.rawValue, flatpak: record.flatpakPictures ? true : nil)
+            location: record.location.rawValue, flatpak: record.flatpakPictures ? true : nil,
+            captions: SharingChoice.captionsWord(record.captions))
     }
 
     func locationPolicy(_ text: String?) throws -> LocationPolicy? {

@@ -134,6 +134,12 @@ struct RequestRouter: Sendable {
             if let location = try locationPolicy(p.location) {
                 record = try await engine.setLocation(app, location)
             }
+            if let captions = p.captions {
+                guard let shared = SharingChoice.captionsSetting(captions) else {
+                    throw PhotoLibError.invalidParameter(name: "captions", reason: "'\(captions)' is not one of shared, removed")
+                }
+                record = try await engine.setCaptions(app, shared: shared)
+            }
             guard let shown = try record ?? store.read({ try $0.app(app) }) else { throw PhotoLibError.unknownApp(app) }
             return reply(id, try store.read { try appInfo(shown, $0) })
         case .removeApp:
@@ -216,7 +222,7 @@ struct RequestRouter: Sendable {
                 if !(p.albums ?? []).isEmpty {
                     throw PhotoLibError.invalidParameter(name: "albums", reason: "a pick hands over files, so it is answered with assets, not albums")
                 }
-                return reply(id, try await engine.answerPick(p.request, assets: p.assets ?? []))
+                return reply(id, try await engine.answerPick(p.request, assets: p.assets ?? [], location: p.location, captions: p.captions))
             }
             let reason = try CancelReason.parse(p.reason, answer: answer)
             return reply(id, try await engine.answer(p.request, with: answer, assets: p.assets ?? [], albums: p.albums ?? [], by: by, reason: reason))
