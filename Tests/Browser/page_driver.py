@@ -167,6 +167,21 @@ def sheet(args):
             # The line saying what the app gets settles once the app's location is known.
             note = wait(driver, lambda d: [n.text for n in sheet_now(d).find_elements(By.CSS_SELECTOR, ".pick-note") if "taken" in n.text],
                         "the pick's note")[0]
+        for words in args.toggle:
+            # Options opens like a person opens it, then the option's label is clicked.
+            def opened_and_flipped(d, words=words):
+                panel = sheet_now(d).find_element(By.CSS_SELECTOR, "details.pick-options")
+                if panel.get_attribute("open") is None:
+                    panel.find_element(By.TAG_NAME, "summary").click()
+                labels = [l for l in panel.find_elements(By.CSS_SELECTOR, "label.option") if l.text.startswith(words)]
+                if not labels:
+                    return False
+                labels[0].click()
+                return True
+            wait(driver, opened_and_flipped, f"the option {words}")
+        if args.toggle:
+            note = wait(driver, lambda d: [n.text for n in sheet_now(d).find_elements(By.CSS_SELECTOR, ".pick-note") if "taken" in n.text],
+                        "the pick's note after the options")[0]
         shot(driver, args.shots, "sheet")
         if args.choice == "leave":
             # The person closes the page without answering.
@@ -418,6 +433,7 @@ def main():
     r.add_argument("choice", choices=["select", "full", "deny", "pick", "leave"])
     r.add_argument("names", nargs="*")
     r.add_argument("--shots")
+    r.add_argument("--toggle", action="append", default=[], help="a pick's option to flip under Options, by its words")
     k = sub.add_parser("keys")
     k.add_argument("url")
     k.add_argument("app")

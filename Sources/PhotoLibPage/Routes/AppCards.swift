@@ -23,6 +23,8 @@ enum AppCards {
         let readWrite: String
         let addOnly: String
         let location: String
+        /// `shared` or `removed`: whether captions and people's names leave with its picks by default.
+        let captions: String
         let selectedAssets: Int
         let selectedAlbums: Int
         let readWriteEndsAt: Int64?
@@ -65,7 +67,7 @@ enum AppCards {
                 icon: flatpak?.icon != nil || desktop[app.app]?.hasIcon == true ? iconPath(app.app) : nil,
                 identity: isFlatpak ? "\(app.app) · Flatpak app" : "\(app.app) · uid \(app.uid)",
                 purpose: app.purpose, uid: app.uid, access: access, level: "\(level)",
-                readWrite: app.readWrite, addOnly: app.addOnly, location: app.location,
+                readWrite: app.readWrite, addOnly: app.addOnly, location: app.location, captions: app.captions ?? "removed",
                 selectedAssets: app.selectedAssets, selectedAlbums: app.selectedAlbums,
                 readWriteEndsAt: app.readWriteEndsAt, readWriteReturnsTo: app.readWriteReturnsTo,
                 registered: true, flatpak: isFlatpak, takesEffect: flatpak.map(takesEffect),
@@ -80,7 +82,7 @@ enum AppCards {
                 identity: "\(flatpak.app) · Flatpak app", purpose: "", uid: ownerUID,
                 access: flatpak.reach, level: "\(AccessWording.Level.full)",
                 readWrite: AuthorizationStatus.authorized.rawValue, addOnly: AuthorizationStatus.notDetermined.rawValue,
-                location: LocationPolicy.newAppDefault.rawValue, selectedAssets: 0, selectedAlbums: 0,
+                location: LocationPolicy.newAppDefault.rawValue, captions: "removed", selectedAssets: 0, selectedAlbums: 0,
                 readWriteEndsAt: nil, readWriteReturnsTo: nil, registered: false, flatpak: true,
                 takesEffect: takesEffect(flatpak), disk: nil, caveat: broadCaveat(flatpak), loss: loss(flatpak))))
         }

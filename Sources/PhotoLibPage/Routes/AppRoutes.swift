@@ -21,8 +21,10 @@ enum AppRoutes {
         let until: Int64?
     }
 
+    /// What the app may have: its location, or whether captions and people leave with its picks.
     struct LocationChange: Decodable {
-        let location: String
+        let location: String?
+        let captions: String?
     }
 
     struct SelectionChange: Decodable {
@@ -111,7 +113,8 @@ enum AppRoutes {
             let app = try context.parameters.require("app")
             let change = try await request.decode(as: LocationChange.self, context: context)
             return try await answer(page) {
-                _ = try await page.daemon.call(.setApp, SetAppParams(app: app, location: change.location), returning: AppInfo.self)
+                _ = try await page.daemon.call(.setApp, SetAppParams(app: app, location: change.location, captions: change.captions),
+                                               returning: AppInfo.self)
                 return try PageServer.json(["done": true])
             }
         }

@@ -19,6 +19,9 @@ enum RequestRoutes {
         let answer: String
         let assets: [String]?
         let albums: [String]?
+        /// A pick's options (`SharingChoice`): absent, the app's settings.
+        let location: Bool?
+        let captions: Bool?
     }
 
     /// Whatever the daemon replies to `answer` (a request outcome, or a pick's result): only its state is shown.
@@ -41,7 +44,8 @@ enum RequestRoutes {
             let answer = try await request.decode(as: Answer.self, context: context)
             return try await AppRoutes.answer(page) {
                 let done = try await page.daemon.call(.answer, AnswerParams(request: number, answer: answer.answer, assets: answer.assets,
-                                                                            albums: answer.albums), returning: Answered.self)
+                                                                            albums: answer.albums, location: answer.location,
+                                                                            captions: answer.captions), returning: Answered.self)
                 page.logger.notice("Request \(number) answered on the page: \(answer.answer).")
                 return try PageServer.json(["state": done.state ?? "answered"])
             }

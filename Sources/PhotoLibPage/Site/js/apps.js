@@ -38,6 +38,12 @@ function card(app) {
     await change(`/api/apps/${encodeURIComponent(app.app)}/location`, { location: event.target.value }, `${app.name}: location ${event.target.value}.`);
   } }, [['precise', 'Precise location'], ['none', 'No location']].map(([value, words]) =>
     element('option', { value, selected: app.location === value, text: words }))) : null;
+  // What leaves with what it picks, when the person does not choose in the pick's sheet.
+  const captions = app.registered ? element('select', { 'aria-label': `Captions and people for ${app.name}`, onchange: async (event) => {
+    await change(`/api/apps/${encodeURIComponent(app.app)}/location`, { captions: event.target.value },
+      `${app.name}: captions and people's names ${event.target.value === 'shared' ? 'leave with' : 'are taken out of'} what it picks.`);
+  } }, [['removed', 'Removed'], ['shared', 'Shared']].map(([value, words]) =>
+    element('option', { value, selected: app.captions === value, text: words }))) : null;
   const ends = app.readWriteEndsAt
     ? element('p', { class: 'note', text: `Until ${new Date(app.readWriteEndsAt * 1000).toLocaleString('en')}, then ${app.readWriteReturnsTo}` })
     : null;
@@ -58,6 +64,7 @@ function card(app) {
     element('div', { class: 'controls' },
       labelled('Access', access),
       location ? labelled('Location', location) : null,
+      captions ? labelled('Captions and people in picks', captions) : null,
       app.readWrite === 'limited'
         ? element('a', { href: `#app/${encodeURIComponent(app.app)}`, class: 'edit', text: 'Edit Selected Photos…' })
         : null,

@@ -135,6 +135,7 @@ async function choose(request, sheet, confirmWords, confirm, options = {}) {
   grid.onConfirm = () => done.click();
   const finding = outline(grid);
   sheet.replaceChildren(sheet.querySelector('h2'), purpose(request), ...(options.note ? [options.note] : []),
+    ...(options.options ? [options.options] : []),
     element('div', { class: 'toolbar' }, count, done, button('Cancel', () =>
       answer(request, { answer: 'cancel' }, `${request.name}'s request was cancelled.`)), finding.bar),
     finding.cards,
@@ -146,21 +147,42 @@ async function choose(request, sheet, confirmWords, confirm, options = {}) {
 function pickSheet(request) {
   const pick = request.pick ?? { types: ['image', 'video', 'live'], limit: 1, ordered: false };
   const sheet = sheetFor(request, `“${request.name}” asks you to pick ${pick.limit === 1 ? 'a photo' : 'photos'}`);
-  // What the app gets, in words: once, and with or without where the photos were taken.
+  // What the app gets, in words: once, and with or without where the photos were taken and their captions.
   const note = element('p', { class: 'pick-note', text: `${request.name} gets what you add, once; nothing else is shared.` });
-  pickNote(request).then((text) => { note.textContent = text; }, () => {});
+  // iOS 17's Options: what leaves with these photos, starting from the app's settings.
+  const options = { location: false, captions: false };
+  const panel = element('details', { class: 'pick-options' }, element('summary', { text: 'Options' }));
+  pickSettings(request).then((app) => {
+    options.location = app.location === 'precise';
+    options.captions = app.captions === 'shared';
+    const say = () => { note.textContent = pickNote(request, options); };
+    const toggle = (key, words, allowed, why) => element('label', { class: 'option' },
+      element('input', { type: 'checkbox', checked: options[key], disabled: !allowed, onchange: (event) => { options[key] = event.target.checked; say(); } }),
+      element('span', { text: words }),
+      allowed ? null : element('small', { text: why }));
+    panel.append(
+      toggle('location', 'Location', app.location === 'precise', ` (${request.name} may not have location)`),
+      toggle('captions', 'Captions and people', true, ''),
+      element('p', { class: 'note', text: 'Camera and lens serial numbers are always removed.' }));
+    say();
+  }, () => {});
   choose(request, sheet, 'Add (0)', (ids) => {
     if (ids.length === 0) return notice('Choose at least one photo, or Cancel.');
-    return answer(request, { answer: 'pick', assets: ids }, `${ids.length} handed to ${request.name}, once.`);
-  }, { types: pick.types, limit: pick.limit, ordered: pick.ordered, label: (n) => `Add (${n})`, note });
+    return answer(request, { answer: 'pick', assets: ids, location: options.location, captions: options.captions },
+      `${ids.length} handed to ${request.name}, once.`);
+  }, { types: pick.types, limit: pick.limit, ordered: pick.ordered, label: (n) => `Add (${n})`, note, options: panel });
   return sheet;
 }
 
-async function pickNote(request) {
+async function pickSettings(request) {
   const { apps } = await get('/api/apps');
-  const location = apps.find((candidate) => candidate.app === request.app)?.location;
-  const where = location === 'precise' ? 'with where they were taken' : 'without where they were taken';
-  return `${request.name} gets the photos you add, once, ${where}; nothing else is shared.`;
+  return apps.find((candidate) => candidate.app === request.app) ?? { location: 'none', captions: 'removed' };
+}
+
+function pickNote(request, options) {
+  const where = options.location ? 'with where they were taken' : 'without where they were taken';
+  const captions = options.captions ? ', with their captions and the people named in them' : '';
+  return `${request.name} gets the photos you add, once, ${where}${captions}; nothing else is shared.`;
 }
 
 // Brings one request's sheet to the front (photolibctl ui --request N); a request no longer pending says so.
