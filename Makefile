@@ -46,6 +46,7 @@ bench: release
 	scripts/benchmark --bin $(STATIC_BUILD)/release
 	scripts/benchmark-page --bin $(STATIC_BUILD)/release
 	scripts/benchmark-places --bin $(STATIC_BUILD)/release
+	scripts/benchmark-convert --bin $(STATIC_BUILD)/release
 
 # The units under a real systemd 252 in a throw-away container: socket
 # activation, readiness, the watchdog, journald, an app uid reading its view.

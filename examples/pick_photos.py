@@ -8,7 +8,7 @@ the connection, in the person's order, a Live Photo as its two files when
 `live` is asked for. Nothing is added to the app's view and nothing stays
 granted. Prints one JSON object per line; the tests read them.
 
-    examples/pick_photos.py [--types image,video,live] [--limit N] [--ordered] [--save DIR] [--socket PATH]
+    examples/pick_photos.py [--types image,video,live] [--limit N] [--ordered] [--accepts image/jpeg,...] [--save DIR] [--socket PATH]
 """
 import argparse, hashlib, json, os, sys
 
@@ -26,6 +26,7 @@ def main():
     parser.add_argument("--limit", type=int, default=1, help="0: as many as the person likes")
     parser.add_argument("--ordered", action="store_true")
     parser.add_argument("--save", help="directory to save copies into")
+    parser.add_argument("--accepts", help="the types this app reads, such as image/jpeg,image/png: a photo of another type arrives as a JPEG")
     parser.add_argument("--socket", help="the main socket, for an app with a uid of its own (default: $PHOTOLIBD_ENDPOINT)")
     parser.add_argument("--wait-seconds", type=float, default=None)
     parser.add_argument("--try-reopen", action="store_true",
@@ -36,7 +37,10 @@ def main():
     say(step="greeting", greeting=connection.greeting)
     if "error" in connection.greeting:
         return
-    reply = connection.call("pick", {"types": args.types.split(","), "limit": args.limit, "ordered": args.ordered})
+    asked = {"types": args.types.split(","), "limit": args.limit, "ordered": args.ordered}
+    if args.accepts:
+        asked["accepts"] = args.accepts.split(",")
+    reply = connection.call("pick", asked)
     if "error" in reply:
         say(step="pick", error=reply["error"])
         return
@@ -71,7 +75,8 @@ def main():
                 with open(os.path.join(args.save, f"{asset['id']}-{name}"), "wb") as saved:
                     saved.write(data)
             files.append({"name": described["name"], "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
-                          "writable": writable, "reopened": reopened, "copy": described.get("copy", False)})
+                          "writable": writable, "reopened": reopened, "copy": described.get("copy", False),
+                          "converted": described.get("converted")})
         picked.append({"id": asset["id"], "mediaType": asset["mediaType"], "files": files})
     say(step="picked", request=result["request"], state=result["state"], assets=picked, unclaimed=len(connection.descriptors))
     connection.close()

@@ -70,6 +70,39 @@ int photolib_thumbnail_make(const char *path, const char *uri, int64_t mtime, ph
     return save_png(thumb, uri, mtime, limits, png, length, error, error_size);
 }
 
+int photolib_convert_jpeg(const char *path, int out_fd, photolib_thumbnail_limits limits, char *error, size_t error_size) {
+    int width = 0, height = 0;
+    if (photolib_thumbnail_dimensions(path, &width, &height, error, error_size) != 0) return -1;
+    if ((int64_t)width * (int64_t)height > limits.max_pixels) {
+        snprintf(error, error_size, "the image claims %d x %d pixels, more than the %lld allowed", width, height,
+                 (long long)limits.max_pixels);
+        return -1;
+    }
+    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    if (!image) {
+        say(error, error_size, "cannot read the image");
+        return -1;
+    }
+    double deadline = now_seconds() + limits.max_seconds;
+    vips_image_set_progress(image, TRUE);
+    g_signal_connect(image, "eval", G_CALLBACK(on_eval), &deadline);
+    VipsTarget *target = vips_target_new_to_descriptor(out_fd);
+    if (!target) {
+        g_object_unref(image);
+        say(error, error_size, "cannot write to the copy");
+        return -1;
+    }
+    int failed = vips_jpegsave_target(image, target, "Q", 90, "optimize_coding", TRUE, NULL);
+    int killed = now_seconds() > deadline;
+    g_object_unref(target);
+    g_object_unref(image);
+    if (failed != 0) {
+        say(error, error_size, killed ? "converting took longer than allowed" : "cannot write the JPEG");
+        return -1;
+    }
+    return 0;
+}
+
 // Writes `thumb` as a PNG with the cache's two fields and none of the original's metadata; takes `thumb`.
 static int save_png(VipsImage *thumb, const char *uri, int64_t mtime, photolib_thumbnail_limits limits,
                     void **png, size_t *length, char *error, size_t error_size) {

@@ -24,10 +24,14 @@ extension PhotoLibConnection {
     ///
     /// With `notify: false` (the library's owner only) the person gets no desktop
     /// notification: the caller opens the request's sheet itself.
+    ///
+    /// With `accepts` (MIME types the app reads: `image/jpeg`, `image/*`), a chosen photo of another type
+    /// arrives as a JPEG made from it when the app reads JPEG (its file's `converted` says from what).
     public func pick(app: String? = nil, types: Set<MediaType> = Set(MediaType.allCases), limit: Int = 1, ordered: Bool = false,
-                     notify: Bool = true) throws(PhotoLibError) -> PickedFiles {
+                     notify: Bool = true, accepts: [String] = []) throws(PhotoLibError) -> PickedFiles {
         let names = MediaType.allCases.filter(types.contains).map(\.rawValue)
-        let result = try call(.pick, PickParams(app: app, types: names, limit: limit, ordered: ordered, notify: notify ? nil : false),
+        let result = try call(.pick, PickParams(app: app, types: names, limit: limit, ordered: ordered, notify: notify ? nil : false,
+                                                accepts: accepts.isEmpty ? nil : accepts),
                               returning: PickResult.self)
         // Every descriptor of the reply came with its bytes, before its newline.
         let count = result.descriptorCount

@@ -107,13 +107,13 @@ final class PortalPick: @unchecked Sendable {
     /// The pick, adding the app to photolibd first when the person has never seen it.
     private func pickRegistering(_ connection: PhotoLibConnection) throws(PhotoLibError) -> PickedFiles {
         do {
-            return try connection.pick(app: app.rawValue, types: options.types, limit: options.limit, notify: false)
+            return try connection.pick(app: app.rawValue, types: options.types, limit: options.limit, notify: false, accepts: options.accepts)
         } catch .remote(let code, _) where code == "unknownApp" {
             _ = try connection.call(.addApp, AddAppParams(app: app.rawValue, uid: settings.ownerUID, purpose: PortalApp.purpose(for: app),
                                                           location: LocationPolicy.none.rawValue),
                                     returning: AppInfo.self)
             log("\(app) asked for photos through the file chooser for the first time: added to photolibd, without location, with nothing shared.")
-            return try connection.pick(app: app.rawValue, types: options.types, limit: options.limit, notify: false)
+            return try connection.pick(app: app.rawValue, types: options.types, limit: options.limit, notify: false, accepts: options.accepts)
         }
     }
 }

@@ -14,8 +14,13 @@ public struct PickParams: Codable, Sendable, Equatable {
     /// False: no desktop notification; the caller opens the sheet itself, as the
     /// file-chooser portal does (default true; admins only).
     public var notify: Bool?
+    /// The types the app reads (`image/jpeg`, `image/*`); a photo of another type arrives as a JPEG
+    /// when the app reads JPEG (default: any type, as it is).
+    public var accepts: [String]?
 
-    public init(app: String? = nil, types: [String]? = nil, limit: Int? = nil, ordered: Bool? = nil, notify: Bool? = nil) {
+    public init(app: String? = nil, types: [String]? = nil, limit: Int? = nil, ordered: Bool? = nil, notify: Bool? = nil,
+                accepts: [String]? = nil) {
+        self.accepts = accepts
         self.app = app
         self.types = types
         self.limit = limit
@@ -29,15 +34,19 @@ public struct PickInfo: Codable, Sendable, Equatable {
     public var types: [String]
     public var limit: Int
     public var ordered: Bool
+    /// The types the app reads, when it said.
+    public var accepts: [String]?
 
-    public init(types: [String], limit: Int, ordered: Bool) {
+    public init(types: [String], limit: Int, ordered: Bool, accepts: [String]? = nil) {
         self.types = types
         self.limit = limit
         self.ordered = ordered
+        self.accepts = accepts
     }
 
     public init(_ options: PickOptions) {
-        self.init(types: options.typeNames, limit: options.limit, ordered: options.ordered)
+        self.init(types: options.typeNames, limit: options.limit, ordered: options.ordered,
+                  accepts: options.accepts.isEmpty ? nil : options.accepts)
     }
 }
 
@@ -86,10 +95,14 @@ public struct PickedFile: Codable, Sendable, Equatable {
     public var size: Int64
     /// Nanoseconds since the Unix epoch.
     public var mtime: Int64
-    /// True when the descriptor is of a private copy (the app runs as the library's owner).
+    /// True when the descriptor is of a private copy (the app runs as the library's owner, or the
+    /// photo lost metadata the app may not have, or was converted).
     public var copy: Bool?
+    /// The original's MIME type when the app received a JPEG made from it (`name` then ends in `.jpg`).
+    public var converted: String?
 
-    public init(name: String, mediaType: String, size: Int64, mtime: Int64, copy: Bool?) {
+    public init(name: String, mediaType: String, size: Int64, mtime: Int64, copy: Bool?, converted: String? = nil) {
+        self.converted = converted
         self.name = name
         self.mediaType = mediaType
         self.size = size

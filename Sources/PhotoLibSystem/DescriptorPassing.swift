@@ -69,13 +69,7 @@ extension FileCopy {
     /// The same copy still writable, for a caller that changes it (takes metadata out) before
     /// `sealed` makes it the read-only one handed over.
     public static func unnamedCopy(of source: FileDescriptor, in directory: FileDescriptor, fallback: FileDescriptor?) throws(SystemCallError) -> FileDescriptor {
-        let writable: FileDescriptor
-        do {
-            writable = FileDescriptor(rawValue: try systemCall("openat(O_TMPFILE)") { photolibd_open_tmpfile(directory.rawValue) })
-        } catch {
-            guard let fallback, [EACCES, EPERM, EROFS, EOPNOTSUPP, EISDIR, ENOSPC, EDQUOT].contains(error.errno) else { throw error }
-            writable = FileDescriptor(rawValue: try systemCall("openat(O_TMPFILE)") { photolibd_open_tmpfile(fallback.rawValue) })
-        }
+        let writable = try unnamedFile(in: directory, fallback: fallback)
         do {
             _ = try copy(from: source, to: writable, limit: Int64.max - 1)
         } catch {
@@ -83,6 +77,16 @@ extension FileCopy {
             throw error
         }
         return writable
+    }
+
+    /// An empty unnamed file, writable, in `directory` or else in `fallback` (as `privateCopy`).
+    public static func unnamedFile(in directory: FileDescriptor, fallback: FileDescriptor?) throws(SystemCallError) -> FileDescriptor {
+        do {
+            return FileDescriptor(rawValue: try systemCall("openat(O_TMPFILE)") { photolibd_open_tmpfile(directory.rawValue) })
+        } catch {
+            guard let fallback, [EACCES, EPERM, EROFS, EOPNOTSUPP, EISDIR, ENOSPC, EDQUOT].contains(error.errno) else { throw error }
+            return FileDescriptor(rawValue: try systemCall("openat(O_TMPFILE)") { photolibd_open_tmpfile(fallback.rawValue) })
+        }
     }
 
     /// A writable unnamed copy made read-only for everyone (0400), as a new read-only descriptor

@@ -66,4 +66,11 @@ public enum ResourceLimit {
         var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
         _ = try systemCall("setrlimit RLIMIT_AS") { setrlimit(Int32(RLIMIT_AS.rawValue), &limit) }
     }
+
+    /// At most `seconds` of CPU: a one-shot helper that spins is killed by the kernel (SIGKILL past the hard limit),
+    /// so the parent's wait for it always ends.
+    public static func limitCPU(seconds: UInt64) throws(SystemCallError) {
+        var limit = rlimit(rlim_cur: rlim_t(seconds), rlim_max: rlim_t(seconds + 5))
+        _ = try systemCall("setrlimit RLIMIT_CPU") { setrlimit(Int32(RLIMIT_CPU.rawValue), &limit) }
+    }
 }

@@ -1,12 +1,16 @@
 import Foundation
 
-// photolibd-thumbnailer: one of the page server's decoder processes. It makes thumbnails
+// photolibd-thumbnailer: one of the page server's decoder processes (or, with --to-jpeg, the
+// daemon's converter of one picked photo for an app that cannot read its format). It makes thumbnails
 // with libvips (ffmpegthumbnailer for a video's frame) for requests on its standard input,
 // a socket pair with photolibd-page, which starts it; it is not for running by hand.
 // Its own executable so that the page server maps no image decoder at all: a crash, a hang
 // or a memory hog in a decoder costs this process, and the server stays small.
 
-let usage = "usage: photolibd-thumbnailer [--memory BYTES] [--idle SECONDS]   (started by photolibd-page)"
+let usage = """
+    usage: photolibd-thumbnailer [--memory BYTES] [--idle SECONDS]   (started by photolibd-page)
+           photolibd-thumbnailer --to-jpeg [--memory BYTES] < IMAGE > JPEG   (started by photolibd for a pick)
+    """
 
 func refuse(_ why: String) -> Never {
     FileHandle.standardError.write(Data("photolibd-thumbnailer: \(why)\n\(usage)\n".utf8))
@@ -15,6 +19,7 @@ func refuse(_ why: String) -> Never {
 
 var memory: UInt64 = 1 << 30
 var idle: Double = 30
+var toJPEG = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -24,6 +29,8 @@ while let argument = arguments.popFirst() {
     case "--idle":
         guard let value = arguments.popFirst().flatMap(Double.init), value > 0 else { refuse("--idle needs a number of seconds.") }
         idle = value
+    case "--to-jpeg":
+        toJPEG = true
     case "--help":
         print(usage)
         exit(0)
@@ -34,4 +41,4 @@ while let argument = arguments.popFirst() {
         refuse("'\(argument)' is not an option.")
     }
 }
-exit(DecoderWorker.run(memoryBytes: memory, idleSeconds: idle))
+exit(toJPEG ? JPEGConverter.run(memoryBytes: memory) : DecoderWorker.run(memoryBytes: memory, idleSeconds: idle))

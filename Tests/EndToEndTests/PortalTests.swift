@@ -12,11 +12,19 @@ struct PortalTests {
     static let app = "org.example.Photos"
 
     /// A library of three photos, one of them with a location, and a running daemon.
-    static func library() async throws -> RunningDaemon {
+    /// With `heic`, a HEIC from a phone too (heif-enc of a photo), which an app reading only JPEG and PNG cannot open.
+    static func library(heic: Bool = false) async throws -> RunningDaemon {
         try await PageTests.startedWithPhotos(["Trip/beach.jpg", "Trip/plain.jpg", "Home/cat.jpg"]) { lib in
             let tagged = try run("/usr/bin/exiftool", ["-q", "-overwrite_original_in_place", "-GPSLatitude=48.8584", "-GPSLatitudeRef=N",
                                                        "-GPSLongitude=2.2945", "-GPSLongitudeRef=E", lib.path("Trip/beach.jpg")])
             guard tagged.status == 0 else { throw TestFailure("exiftool failed: \(tagged.stderr)") }
+            if heic {
+                let made = lib.root + "/made.heic"
+                let encoded = try run("/usr/bin/heif-enc", ["-q", "60", lib.path("Trip/beach.jpg"), "-o", made])
+                guard encoded.status == 0 else { throw TestFailure("heif-enc failed: \(encoded.stderr)") }
+                try lib.copy(made, to: "Trip/IMG_1.HEIC")
+                unlink(made)
+            }
         }
     }
 
@@ -32,9 +40,9 @@ struct PortalTests {
         !(try run("/usr/bin/exiftool", ["-s3", "-GPSLatitude", path]).stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
     }
 
-    @Test("a sandboxed app's OpenFile for images is answered on the page: it gets document-portal paths holding the photos chosen, without location; after the set time they hold nothing and the export is gone")
+    @Test("a sandboxed app's OpenFile for JPEG and PNG is answered on the page: it gets document-portal paths holding the photos chosen, without location, a HEIC among them as a JPEG; after the set time they hold nothing and the export is gone")
     func sandboxedAppPicksThroughThePortal() async throws {
-        let daemon = try await Self.library()
+        let daemon = try await Self.library(heic: true)
         let owner = try #require(daemon.library.owner)
         let desktop = try await PortalDesktop.start(for: daemon.library, owner: owner, keepPicks: 25)
         defer { desktop.stop() }
@@ -53,7 +61,7 @@ struct PortalTests {
         let page = try PageSession(daemon)
         let sheet: [String: Any]
         do {
-            sheet = try await page.drive(["sheet", "file://" + signIn, "pick", "beach.jpg", "plain.jpg", "--shots", daemon.library.root + "/shots"])
+            sheet = try await page.drive(["sheet", "file://" + signIn, "pick", "beach.jpg", "plain.jpg", "IMG_1.HEIC", "--shots", daemon.library.root + "/shots"])
         } catch {
             // Who ended the pick, if anyone did: the page server's log (a closed page), the portal's, the daemon's.
             let pageLog = (try? String(contentsOfFile: daemon.library.root + "/photolibd-page/page.log", encoding: .utf8)) ?? "(none)"
@@ -66,14 +74,19 @@ struct PortalTests {
         let answer = try Self.json(client.printed)
         #expect(answer["response"] as? Int == 0, "\(answer)")
         let files = try #require(answer["files"] as? [[String: Any]])
-        #expect(files.count == 2, "\(answer)")
+        #expect(files.count == 3, "\(answer)")
         // Paths in the app's own view of the Documents portal, never in the library or the backend's shelf.
         for file in files {
             let path = try #require(file["path"] as? String)
             #expect(path.hasPrefix(desktop.runtime + "/doc/"), "\(path)")
         }
         let copied = files.compactMap { $0["copied"] as? String }.map { out + "/" + ($0 as NSString).lastPathComponent }
-        #expect(copied.map { ($0 as NSString).lastPathComponent }.sorted() == ["beach.jpg", "plain.jpg"], "\(answer)")
+        #expect(copied.map { ($0 as NSString).lastPathComponent }.sorted() == ["IMG_1.jpg", "beach.jpg", "plain.jpg"], "\(answer)")
+        // The filter names JPEG and PNG: the HEIC arrives as a JPEG made from it, which decodes, still without location.
+        let converted = try #require(copied.first { $0.hasSuffix("IMG_1.jpg") })
+        #expect(FileManager.default.contents(atPath: converted)?.prefix(3) == Data([0xFF, 0xD8, 0xFF]), "a JPEG")
+        #expect(try run("/usr/bin/vipsheader", [converted]).stdout.contains("jpegload"), "that decodes")
+        #expect(try !Self.hasLocation(converted), "made from the photo without its location")
         let plain = try #require(copied.first { $0.hasSuffix("plain.jpg") })
         let beach = try #require(copied.first { $0.hasSuffix("beach.jpg") })
         #expect(FileManager.default.contents(atPath: plain) == FileManager.default.contents(atPath: daemon.library.path("Trip/plain.jpg")),
@@ -89,7 +102,7 @@ struct PortalTests {
         #expect(try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.isEmpty,
                 "no pick is left pending")
         #expect(try desktop.documents(of: Self.app).contains("beach.jpg"), "the Documents portal exports the copies for now")
-        #expect(desktop.log.contains("2 of them the daemon's private copies named in place, 0 copied"),
+        #expect(desktop.log.contains("3 of them the daemon's private copies named in place, 0 copied"),
                 "on one filesystem no byte is copied twice: \(desktop.log)")
 
         // After the set time: the copies are gone, and so is the Documents portal's lasting export of them.
@@ -100,7 +113,7 @@ struct PortalTests {
         let reader = try desktop.sandboxed(app: Self.app, ["read"] + paths, out: out, output: daemon.library.root + "/reader.out")
         #expect(await reader.exited(timeout: 60) == 0, "\(reader.printed)")
         let read = try #require(try Self.json(reader.printed)["files"] as? [[String: Any]])
-        #expect(read.count == 2 && read.allSatisfy { $0["error"] != nil && $0["size"] == nil }, "the app's documents hold nothing now: \(read)")
+        #expect(read.count == 3 && read.allSatisfy { $0["error"] != nil && $0["size"] == nil }, "the app's documents hold nothing now: \(read)")
         let exported = try desktop.documents(of: Self.app)
         #expect(!exported.contains("beach.jpg"), "the export is gone: \(exported)")
         #expect(desktop.log.contains("no longer exports"), "\(desktop.log)")

@@ -12,12 +12,46 @@ struct FileChooserRouteTests {
     let images = FileFilter(name: "Images", patterns: [FilePattern(.mimeType, "image/jpeg"), FilePattern(.glob, "*.png")])
     let everything = FileFilter(name: "All files", patterns: [FilePattern(.glob, "*")])
 
-    @Test("an image filter shown first is a pick of images, one or as many as the person likes")
+    func options(_ types: Set<MediaType>, limit: Int, accepts: [String]) -> PickOptions {
+        var options = PickOptions(types: types, limit: limit)
+        options.accepts = accepts
+        return options
+    }
+
+    @Test("an image filter shown first is a pick of images, one or as many as the person likes, of the types the filter names")
     func imagesArePicked() {
-        #expect(FileChooserRoute.decide(call([images, everything]), registered: false) == .pick(PickOptions(types: [.image], limit: 1)))
-        #expect(FileChooserRoute.decide(call([images], multiple: true), registered: false) == .pick(PickOptions(types: [.image], limit: 0)))
+        #expect(FileChooserRoute.decide(call([images, everything]), registered: false) == .pick(options([.image], limit: 1, accepts: ["image/jpeg", "image/png"])))
+        #expect(FileChooserRoute.decide(call([images], multiple: true), registered: false) == .pick(options([.image], limit: 0, accepts: ["image/jpeg", "image/png"])))
         let both = FileFilter(name: "Media", patterns: [FilePattern(.mimeType, "image/*"), FilePattern(.mimeType, "video/mp4")])
-        #expect(FileChooserRoute.decide(call([both]), registered: false) == .pick(PickOptions(types: [.image, .video], limit: 1)))
+        #expect(FileChooserRoute.decide(call([both]), registered: false) == .pick(options([.image, .video], limit: 1, accepts: ["image/*", "video/mp4"])))
+        let jxl = FileFilter(name: "Images", patterns: [FilePattern(.glob, "*.[jJ][pP][gG]"), FilePattern(.glob, "*.jxl")])
+        #expect(FileChooserRoute.decide(call([jxl]), registered: false) == .pick(options([.image], limit: 1, accepts: [])),
+                "a type photolibd cannot name (*.jxl) leaves the app's reading unknown: it gets what is chosen, as it is")
+    }
+
+    @Test("which picked photo reaches an app as it is, which as a JPEG, which not at all")
+    func formats() {
+        #expect(FormatDecision.decide(name: "IMG_1.HEIC", accepts: []) == .original, "an app that names no type takes any")
+        #expect(FormatDecision.decide(name: "IMG_1.HEIC", accepts: ["image/jpeg", "image/png"]) == .jpeg(from: "image/heic"))
+        #expect(FormatDecision.decide(name: "IMG_1.HEIC", accepts: ["image/heif"]) == .original, "HEIC is HEIF")
+        #expect(FormatDecision.decide(name: "a.avif", accepts: ["image/jpeg"]) == .jpeg(from: "image/avif"))
+        #expect(FormatDecision.decide(name: "a.jpg", accepts: ["image/*"]) == .original)
+        #expect(FormatDecision.decide(name: "a.JPEG", accepts: ["image/jpeg"]) == .original)
+        #expect(FormatDecision.decide(name: "a.dng", accepts: ["image/jpeg"]) == .unreadable(mime: "image/x-adobe-dng"), "no raw loader here")
+        #expect(FormatDecision.decide(name: "a.heic", accepts: ["image/png"]) == .unreadable(mime: "image/heic"), "it takes no JPEG either")
+        #expect(FormatDecision.decide(name: "IMG_1.MOV", accepts: ["image/jpeg"]) == .original, "an app asking for photos says nothing of a Live Photo's video")
+        #expect(FormatDecision.jpegName("IMG_1.HEIC") == "IMG_1.jpg" && FormatDecision.jpegName("noext") == "noext.jpg")
+    }
+
+    @Test("accepted types are checked when asked, and kept with the request")
+    func acceptedTypes() throws {
+        let parsed = try PickOptions.parse(types: ["image"], limit: 2, ordered: true, accepts: ["Image/JPEG", "image/*"])
+        #expect(parsed.accepts == ["image/jpeg", "image/*"])
+        #expect(PickOptions(storageText: parsed.storageText) == parsed)
+        #expect(PickOptions(storageText: PickOptions(types: [.image], limit: 1).storageText)?.accepts == [], "older rows have none")
+        for bad in ["jpeg", "image/", "*/jpeg", "image/jp eg", "image/jpeg;q=1"] {
+            #expect(throws: PhotoLibError.self, "\(bad)") { try PickOptions.parse(types: nil, limit: nil, ordered: nil, accepts: [bad]) }
+        }
     }
 
     @Test("GTK's case-insensitive suffixes and video globs are understood")
@@ -48,7 +82,7 @@ struct FileChooserRouteTests {
     @Test("the filter the app names as current decides, not the first")
     func currentFilterDecides() {
         let pdf = FileFilter(name: "PDF", patterns: [FilePattern(.glob, "*.pdf")])
-        #expect(FileChooserRoute.decide(call([pdf, images], current: images), registered: false) == .pick(PickOptions(types: [.image], limit: 1)))
+        #expect(FileChooserRoute.decide(call([pdf, images], current: images), registered: false) == .pick(options([.image], limit: 1, accepts: ["image/jpeg", "image/png"])))
         guard case .forward = FileChooserRoute.decide(call([images, pdf], current: pdf), registered: false) else {
             Issue.record("a PDF current filter is a document dialog")
             return

@@ -39,5 +39,12 @@ int photolib_thumbnail_dimensions(const char *path, int *width, int *height, cha
 
 void photolib_thumbnail_free(void *png);
 
+/// Writes the image at `path` whole as a JPEG (quality 90) to the open descriptor `out_fd`, for an
+/// app that cannot read the original's format: its Exif, XMP and ICC profile are carried (the
+/// caller takes out what the app may not have), its orientation tag kept. Refused before decoding
+/// past `limits.max_pixels`, stopped past `limits.max_seconds` (`limits.size` is unused). Returns
+/// 0, or -1 with a sentence in `error`.
+int photolib_convert_jpeg(const char *path, int out_fd, photolib_thumbnail_limits limits, char *error, size_t error_size);
+
 
 #endif

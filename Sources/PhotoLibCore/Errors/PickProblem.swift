@@ -20,6 +20,10 @@ public enum PickProblem: Sendable, Equatable {
     case locationUnknown(asset: String, path: String, reason: String)
     /// A serial number, caption or person's name the app may not have cannot be taken out of the copy.
     case metadataStays(asset: String, path: String, reason: String)
+    /// The app reads none of the types the photo is in, and no JPEG can be made for it.
+    case formatNotRead(asset: String, path: String, type: String?, accepts: [String])
+    /// The JPEG for an app that cannot read the photo's type could not be made.
+    case cannotConvert(asset: String, path: String, reason: String)
 
     public var code: String {
         switch self {
@@ -34,6 +38,8 @@ public enum PickProblem: Sendable, Equatable {
         case .appGone: "pickAppGone"
         case .locationUnknown: "pickLocationUnknown"
         case .metadataStays: "pickMetadataStays"
+        case .formatNotRead: "pickFormatNotRead"
+        case .cannotConvert: "pickCannotConvert"
         }
     }
 
@@ -64,6 +70,12 @@ public enum PickProblem: Sendable, Equatable {
         case .metadataStays(let asset, let path, let reason):
             "Asset \(asset) (\(path)) holds a camera serial number, a caption or a person's name that cannot be taken out of the app's copy: \(reason). Nothing was handed over; choose another"
                 + ", or share its captions and people with this pick (a serial number never leaves)."
+        case .formatNotRead(let asset, let path, let type, let accepts):
+            "Asset \(asset) (\(path)) is \(type.map { "in \($0)" } ?? "of a type photolibd cannot name"), which the app does not read (it reads \(accepts.joined(separator: ", "))), and "
+                + (accepts.contains { FileFormat.accepted("image/jpeg", by: [$0]) } ? "no JPEG can be made of it" : "the app takes no JPEG either")
+                + "; nothing was handed over. Choose another."
+        case .cannotConvert(let asset, let path, let reason):
+            "The app does not read the type of asset \(asset) (\(path)), and the JPEG made for it failed: \(reason). Nothing was handed over; choose another."
         }
     }
 }

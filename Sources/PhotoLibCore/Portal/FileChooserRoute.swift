@@ -19,18 +19,43 @@ public enum FileChooserRoute: Sendable, Equatable {
                 : .forward(reason: "it names no file types, and the app is not registered with photolibd")
         }
         var types = Set<MediaType>()
+        var accepts: [String] = []
+        var readsUnknown = false
         for pattern in shown.patterns {
             guard let type = FileChooserRoute.mediaType(of: pattern, names: names) else {
                 return .forward(reason: "its filter '\(shown.name)' lets through '\(pattern.text)', which is not a photo or video")
             }
             types.insert(type)
+            // What the filter lets through is what the app reads: a photo of another type arrives as a JPEG where it can.
+            // A pattern whose type photolibd cannot name leaves the app's reading unknown: it gets what it chose, as it is.
+            if let mime = acceptedType(of: pattern) {
+                if !accepts.contains(mime) { accepts.append(mime) }
+            } else {
+                readsUnknown = true
+            }
         }
         if types.isEmpty { return .forward(reason: "its filter '\(shown.name)' is empty") }
         // An app asking for images takes a Live Photo as its still (PickPolicy), so `live` is not added.
-        return .pick(PickOptions(types: types, limit: limit))
+        var options = PickOptions(types: types, limit: limit)
+        options.accepts = readsUnknown ? [] : accepts
+        return .pick(options)
     }
 
     /// The kind of media a pattern stands for, or nil when it lets through anything else.
+    /// The MIME type (or `image/*`) a filter pattern stands for: itself, or a glob's extension's type.
+    static func acceptedType(of pattern: FilePattern) -> String? {
+        switch pattern.kind {
+        case .mimeType:
+            let mime = pattern.text.lowercased()
+            return FileFormat.isPattern(mime) ? mime : nil
+        case .glob:
+            let glob = caseFolded(pattern.text)
+            return glob.hasPrefix("*.") ? FileFormat.mimeType(ofName: "x" + glob.dropFirst()) : nil
+        case .unknown:
+            return nil
+        }
+    }
+
     public static func mediaType(of pattern: FilePattern, names: AssetNamePolicy = AssetNamePolicy()) -> MediaType? {
         switch pattern.kind {
         case .mimeType:

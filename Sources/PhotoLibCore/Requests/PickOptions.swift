@@ -8,6 +8,9 @@ public struct PickOptions: Sendable, Hashable {
     public var limit: Int
     /// True when the app uses the order the person chose in (the person is told to choose in order).
     public var ordered: Bool
+    /// The types the app reads (`image/jpeg`, `image/*`), lowercase; empty: any. A chosen photo of
+    /// another type reaches it as a JPEG when it reads JPEG (`FormatDecision`).
+    public var accepts: [String] = []
 
     /// The most assets one pick delivers, whatever the app asks: with a Live
     /// Photo's two files each, 500 descriptors, which an app with the usual
@@ -21,7 +24,7 @@ public struct PickOptions: Sendable, Hashable {
     }
 
     /// The options an app sent, checked: known types, a limit from 0 (none) to `maximumAssets`.
-    public static func parse(types: [String]?, limit: Int?, ordered: Bool?) throws(PhotoLibError) -> PickOptions {
+    public static func parse(types: [String]?, limit: Int?, ordered: Bool?, accepts: [String]? = nil) throws(PhotoLibError) -> PickOptions {
         var kinds = Set<MediaType>()
         for text in types ?? MediaType.allCases.map(\.rawValue) {
             guard let kind = MediaType(rawValue: text) else {
@@ -34,7 +37,14 @@ public struct PickOptions: Sendable, Hashable {
         guard (0...maximumAssets).contains(limit) else {
             throw .invalidParameter(name: "limit", reason: "\(limit) is not between 0 (no limit) and \(maximumAssets)")
         }
-        return PickOptions(types: kinds, limit: limit, ordered: ordered ?? false)
+        var options = PickOptions(types: kinds, limit: limit, ordered: ordered ?? false)
+        let accepted = (accepts ?? []).map { $0.lowercased() }
+        if accepted.count > 64 { throw .invalidParameter(name: "accepts", reason: "it names \(accepted.count) types; name at most 64") }
+        for pattern in accepted where !FileFormat.isPattern(pattern) {
+            throw .invalidParameter(name: "accepts", reason: "'\(pattern)' is not a MIME type such as image/jpeg or image/*")
+        }
+        options.accepts = accepted
+        return options
     }
 
     /// The most assets the person may choose now: the app's limit, or the daemon's.
@@ -46,12 +56,14 @@ public struct PickOptions: Sendable, Hashable {
     /// How the store keeps them: `types=image,live;limit=3;ordered=1`.
     public var storageText: String {
         "types=\(typeNames.joined(separator: ","));limit=\(limit);ordered=\(ordered ? 1 : 0)"
+            + (accepts.isEmpty ? "" : ";accepts=" + accepts.joined(separator: ","))
     }
 
     public init?(storageText: String) {
         var types: [String]?
         var limit: Int?
         var ordered: Bool?
+        var accepts: [String]?
         for field in storageText.split(separator: ";") {
             let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { return nil }
@@ -59,11 +71,12 @@ public struct PickOptions: Sendable, Hashable {
             case "types": types = parts[1].split(separator: ",").map(String.init)
             case "limit": limit = Int(parts[1])
             case "ordered": ordered = parts[1] == "1"
+            case "accepts": accepts = parts[1].split(separator: ",").map(String.init)
             default: return nil
             }
         }
         do {
-            self = try Self.parse(types: types, limit: limit, ordered: ordered)
+            self = try Self.parse(types: types, limit: limit, ordered: ordered, accepts: accepts)
         } catch {
             return nil  // not text this type wrote: the caller reports the row as unreadable
         }

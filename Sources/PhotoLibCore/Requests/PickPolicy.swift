@@ -7,10 +7,13 @@ public enum PickPolicy {
         public var asset: LocatedAsset
         /// The photo first; a Live Photo's video after it when the app asked for `live`.
         public var members: [LocatedMember]
+        /// For each member, in the same order: as it is, or as a JPEG for an app that reads no other type.
+        public var formats: [FormatDecision]
 
-        public init(asset: LocatedAsset, members: [LocatedMember]) {
+        public init(asset: LocatedAsset, members: [LocatedMember], formats: [FormatDecision]? = nil) {
             self.asset = asset
             self.members = members
+            self.formats = formats ?? members.map { _ in .original }
         }
     }
 
@@ -25,12 +28,18 @@ public enum PickPolicy {
         for asset in chosen {
             guard seen.insert(asset.id).inserted else { throw .pick(.chosenTwice(asset: asset.id.rawValue)) }
             let members = try files(of: asset, options: options)
+            var formats: [FormatDecision] = []
             for member in members {
                 if let refusal = member.refusal, refusal.forbidsSharing {
                     throw .pick(.refused(asset: asset.id.rawValue, path: member.path.escaped, refusal: refusal))
                 }
+                let format = FormatDecision.decide(name: member.path.lastComponent?.escaped ?? "", accepts: options.accepts)
+                if case .unreadable(let mime) = format {
+                    throw .pick(.formatNotRead(asset: asset.id.rawValue, path: member.path.escaped, type: mime, accepts: options.accepts))
+                }
+                formats.append(format)
             }
-            deliveries.append(Delivery(asset: asset, members: members))
+            deliveries.append(Delivery(asset: asset, members: members, formats: formats))
         }
         return deliveries
     }

@@ -20,6 +20,8 @@ struct PreparedPick: Sendable {
     let opened: [OpenedMember]
     /// What the files' metadata loses on the way (serial numbers; captions and people unless shared).
     let removal: MetadataRemoval
+    /// Whether location leaves with them: when not, a JPEG made for the app is checked for none.
+    let locationAllowed: Bool
 
     struct OpenedMember: Sendable {
         let member: LocatedMember
@@ -31,6 +33,8 @@ struct PreparedPick: Sendable {
         let copyDirectory: FileDescriptor
         /// The app runs as the owner: it gets a private copy even of a file that loses nothing.
         let mustCopy: Bool
+        /// As it is, or as a JPEG made from it (`FormatDecision`).
+        let format: FormatDecision
     }
 
     /// One file handed over: what the app receives, its size, and whether it is a copy.
@@ -38,6 +42,8 @@ struct PreparedPick: Sendable {
         let fd: FileDescriptor
         let size: Int64
         let copied: Bool
+        /// The original's type, when this is a JPEG made from it.
+        var converted: String?
     }
 
     func closeAll() {
@@ -99,8 +105,10 @@ extension Engine {
         let result = PickResult(request: requestID, state: "picked", assets: prepared.deliveries.map { delivery in
             PickedAsset(id: (prepared.ids?.id(for: delivery.asset.id) ?? delivery.asset.id).rawValue, mediaType: delivery.asset.mediaType.rawValue, files: delivery.members.map { member in
                 let file = handed.next()
-                return PickedFile(name: member.path.lastComponent?.escaped ?? member.path.escaped, mediaType: member.mediaType.rawValue,
-                                  size: file?.size ?? member.file.size, mtime: member.file.modificationTime, copy: file?.copied == true ? true : nil)
+                let name = member.path.lastComponent?.escaped ?? member.path.escaped
+                return PickedFile(name: file?.converted == nil ? name : FormatDecision.jpegName(name), mediaType: member.mediaType.rawValue,
+                                  size: file?.size ?? member.file.size, mtime: member.file.modificationTime, copy: file?.copied == true ? true : nil,
+                                  converted: file?.converted)
             })
         })
         do {
@@ -149,7 +157,7 @@ extension Engine {
                 }
             }
             for delivery in deliveries {
-                for member in delivery.members {
+                for (member, format) in zip(delivery.members, delivery.formats) {
                     let (original, size) = try withoutLocation(try openOriginal(member, asset: delivery.asset.id), member,
                                                                asset: delivery.asset.id, policy: sharing.locationPolicy)
                     let directory: FileDescriptor
@@ -159,7 +167,7 @@ extension Engine {
                         original.close()
                         throw PhotoLibError.pick(.cannotOpen(asset: delivery.asset.id.rawValue, path: member.path.escaped, errno: error.errno))
                     }
-                    opened.append(.init(member: member, original: original, size: size, copyDirectory: directory, mustCopy: copies))
+                    opened.append(.init(member: member, original: original, size: size, copyDirectory: directory, mustCopy: copies, format: format))
                 }
             }
         } catch {
@@ -171,7 +179,7 @@ extension Engine {
             throw error
         }
         return PreparedPick(request: request, waiter: waiter, deliveries: deliveries, ids: appRecord.assetIDs, opened: opened,
-                            removal: sharing.removal)
+                            removal: sharing.removal, locationAllowed: sharing.location)
     }
 
     /// Opens an original for reading and checks it is still the indexed file,
@@ -255,7 +263,8 @@ extension Engine {
         for (position, file) in prepared.opened.enumerated() {
             let asset = prepared.deliveries.first { $0.members.contains(file.member) }?.asset.id.rawValue ?? "?"
             do {
-                files.append(try handed(file, removal: prepared.removal, fallback: fallbackDirectory, asset: asset))
+                files.append(try handed(file, removal: prepared.removal, locationAllowed: prepared.locationAllowed,
+                                        fallback: fallbackDirectory, asset: asset))
             } catch {
                 // Everything made or still open is closed: nothing half-delivered. (A file handed
                 // as it is is its original; one copied had its original closed.)
@@ -270,33 +279,40 @@ extension Engine {
         return files
     }
 
-    /// One file: as it is, or copied and stripped (`AppMetadataStripper`). Closes what it no longer needs.
-    private nonisolated static func handed(_ file: PreparedPick.OpenedMember, removal: MetadataRemoval, fallback: FileDescriptor?,
-                                           asset: String) throws -> PreparedPick.Handed {
+    /// One file: as it is, or copied (converted to JPEG where the app reads no other type) and
+    /// stripped (`AppMetadataStripper`). Closes what it no longer needs.
+    private nonisolated static func handed(_ file: PreparedPick.OpenedMember, removal: MetadataRemoval, locationAllowed: Bool,
+                                           fallback: FileDescriptor?, asset: String) throws -> PreparedPick.Handed {
         let path = file.member.path.escaped
-        let plan: AppMetadataStripper.Plan?
-        do {
-            plan = try AppMetadataStripper.plan(file.original, removal: removal)
-        } catch {
-            throw PhotoLibError.pick(.metadataStays(asset: asset, path: path, reason: error.description))
-        }
-        guard plan != nil || file.mustCopy else {
-            file.copyDirectory.close()
-            return PreparedPick.Handed(fd: file.original, size: file.size, copied: false)
-        }
+        var converted: String?
         let writable: FileDescriptor
-        do {
-            writable = try FileCopy.unnamedCopy(of: file.original, in: file.copyDirectory, fallback: fallback)
-        } catch {
-            throw PhotoLibError.pick(.cannotCopy(asset: asset, path: path, errno: error.errno))
-        }
-        if let plan {
+        if case .jpeg(let from) = file.format {
+            writable = try convertedToJPEG(file, fallback: fallback, asset: asset, locationAllowed: locationAllowed)
+            converted = from
+        } else {
+            let plan: AppMetadataStripper.Plan?
             do {
-                try AppMetadataStripper.strip(writable, path: writable.procPath, plan: plan, removal: removal)
+                plan = try AppMetadataStripper.plan(file.original, removal: removal)
             } catch {
-                writable.close()
                 throw PhotoLibError.pick(.metadataStays(asset: asset, path: path, reason: error.description))
             }
+            guard plan != nil || file.mustCopy else {
+                file.copyDirectory.close()
+                return PreparedPick.Handed(fd: file.original, size: file.size, copied: false)
+            }
+            do {
+                writable = try FileCopy.unnamedCopy(of: file.original, in: file.copyDirectory, fallback: fallback)
+            } catch {
+                throw PhotoLibError.pick(.cannotCopy(asset: asset, path: path, errno: error.errno))
+            }
+        }
+        do {
+            if let plan = try AppMetadataStripper.plan(writable, removal: removal) {
+                try AppMetadataStripper.strip(writable, path: writable.procPath, plan: plan, removal: removal)
+            }
+        } catch {
+            writable.close()
+            throw PhotoLibError.pick(.metadataStays(asset: asset, path: path, reason: error.description))
         }
         let sealed: FileDescriptor
         let size: Int64
@@ -313,7 +329,40 @@ extension Engine {
         }
         file.original.close()
         file.copyDirectory.close()
-        return PreparedPick.Handed(fd: sealed, size: size, copied: true)
+        return PreparedPick.Handed(fd: sealed, size: size, copied: true, converted: converted)
+    }
+
+    /// The converter, installed beside photolibd (as the page's decoders are beside photolibd-page).
+    private nonisolated static var converter: String? {
+        DetachedProcess.ownExecutable.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) + "/photolibd-thumbnailer" }
+    }
+
+    /// A JPEG made from the member by `photolibd-thumbnailer --to-jpeg`, in an unnamed writable file; without
+    /// location when the app may not have it (made from the derivative, and checked again here).
+    private nonisolated static func convertedToJPEG(_ file: PreparedPick.OpenedMember, fallback: FileDescriptor?, asset: String,
+                                                    locationAllowed: Bool) throws -> FileDescriptor {
+        let path = file.member.path.escaped
+        guard let converter, ConverterProcess.isInstalled(converter) else {
+            throw PhotoLibError.pick(.cannotConvert(asset: asset, path: path,
+                                                    reason: "photolibd-thumbnailer is not installed beside photolibd; reinstall photolibd"))
+        }
+        let writable: FileDescriptor
+        do {
+            writable = try FileCopy.unnamedFile(in: file.copyDirectory, fallback: fallback)
+        } catch {
+            throw PhotoLibError.pick(.cannotCopy(asset: asset, path: path, errno: error.errno))
+        }
+        do {
+            try ConverterProcess.run(converter, ["--to-jpeg"], input: file.original, output: writable)
+            if !locationAllowed {
+                try LocationStripper.strip(writable, path: writable.procPath)
+                try LocationStripper.verifyStripped(writable)
+            }
+        } catch {
+            writable.close()
+            throw PhotoLibError.pick(.cannotConvert(asset: asset, path: path, reason: "\(error)"))
+        }
+        return writable
     }
 
     /// A pick that could not be handed over for a reason the person can fix: it waits again.

@@ -195,7 +195,7 @@ struct RequestRouter: Sendable {
             return try await ask(.review, app: try targetApp(p.app, connection), wait: p.wait ?? true, id: id, connection: connection)
         case .pick:
             let p = try params(PickParams.self, line)
-            let options = try PickOptions.parse(types: p.types, limit: p.limit, ordered: p.ordered)
+            let options = try PickOptions.parse(types: p.types, limit: p.limit, ordered: p.ordered, accepts: p.accepts)
             if p.notify == false, connection.role != .admin {
                 throw PhotoLibError.invalidParameter(name: "notify", reason: "only the library's owner may ask for a pick without a notification")
             }
