@@ -381,6 +381,19 @@ def frame(args):
         print(json.dumps({"frame": inside, "log": [entry["message"] for entry in driver.get_log("browser")]}))
 
 
+def setting(args):
+    """Chooses WORDS in the app's card menu named LABEL (its accessible name), as a person does; prints the notice."""
+    from selenium.webdriver.support.ui import Select
+    with signed_in(args.url) as driver:
+        card = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'li.app[data-app="{args.app}"]'), f"{args.app}'s card")
+        menu = wait(driver, lambda d: [m for m in card.find_elements(By.TAG_NAME, "select") if m.accessible_name == args.label][0],
+                    f"the menu {args.label}")
+        Select(menu).select_by_visible_text(args.choice)
+        notice = wait(driver, lambda d: d.find_element(By.ID, "notice").text.startswith(args.app) and d.find_element(By.ID, "notice").text,
+                      "the notice")
+        print(json.dumps({"notice": notice}))
+
+
 def access(args):
     from selenium.webdriver.support.ui import Select
     with signed_in(args.url) as driver:
@@ -446,6 +459,11 @@ def main():
     w.add_argument("url")
     w.add_argument("app")
     w.add_argument("words")
+    t = sub.add_parser("setting")
+    t.add_argument("url")
+    t.add_argument("app")
+    t.add_argument("label")
+    t.add_argument("choice")
     b = sub.add_parser("browse")
     b.add_argument("url")
     b.add_argument("app")
@@ -467,7 +485,7 @@ def main():
     p = sub.add_parser("probe")
     p.add_argument("url")
     args = parser.parse_args()
-    {"grant": grant, "sheet": sheet, "keys": keys, "show": show, "probe": probe, "frame": frame, "follow": follow, "search": search, "access": access, "browse": browse}[args.command](args)
+    {"grant": grant, "sheet": sheet, "keys": keys, "show": show, "probe": probe, "frame": frame, "follow": follow, "search": search, "access": access, "browse": browse, "setting": setting}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -84,7 +84,7 @@ extension PageTests {
                 "\(shown)")
     }
 
-    @Test("the pick sheet's Options, clicked: location off and captions on for this pick; exiftool finds in the received bytes the caption, no location and no serial number")
+    @Test("the pick sheet's Options, clicked: location off and captions on for this pick; exiftool finds in the received bytes the caption, no location and no serial number; the app's card changes its default")
     func pickOptionsOnThePage() async throws {
         let daemon = try await Self.startedWithPhotos(["Trip/photo.jpg"]) { lib in
             let result = try run("/usr/bin/exiftool", ["-q", "-overwrite_original_in_place"] + PickMetadataTests.tags + [lib.path("Trip/photo.jpg")])
@@ -114,5 +114,10 @@ extension PageTests {
         let apps = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
         let viewer = apps.first { $0.app == Self.viewer.app }
         #expect(viewer?.location == "precise" && viewer?.captions == "removed", "\(String(describing: viewer))")
+        // The app's card sets what its picks share when the person says nothing.
+        let set = try await page.drive(["setting", try page.freshLink(), Self.viewer.app, "Captions and people for \(Self.viewer.app)", "Shared"])
+        #expect((set["notice"] as? String)?.contains("captions and people's names leave with what it picks") == true, "\(set)")
+        let after = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first { $0.app == Self.viewer.app }
+        #expect(after?.captions == "shared", "\(String(describing: after))")
     }
 }
