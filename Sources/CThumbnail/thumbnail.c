@@ -78,7 +78,7 @@ int photolib_convert_jpeg(const char *path, int out_fd, photolib_thumbnail_limit
                  (long long)limits.max_pixels);
         return -1;
     }
-    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    VipsImage *image = vips_image_new_from_file(path, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
     if (!image) {
         say(error, error_size, "cannot read the image");
         return -1;
@@ -92,7 +92,7 @@ int photolib_convert_jpeg(const char *path, int out_fd, photolib_thumbnail_limit
         say(error, error_size, "cannot write to the copy");
         return -1;
     }
-    int failed = vips_jpegsave_target(image, target, "Q", 90, "optimize_coding", TRUE, NULL);
+    int failed = vips_jpegsave_target(image, target, "Q", 90, NULL);
     int killed = now_seconds() > deadline;
     g_object_unref(target);
     g_object_unref(image);

@@ -16,7 +16,8 @@ enum JPEGConverter {
             FileHandle.standardError.write(Data("photolibd-thumbnailer: \(error)\n".utf8))
             return 1
         }
-        guard photolib_thumbnail_start("photolibd-thumbnailer", 1, 64 << 20) == 0 else {
+        // One photo, the whole machine's cores for it: the person waits on this one, as on `vips copy`.
+        guard photolib_thumbnail_start("photolibd-thumbnailer", Int32(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 64 << 20) == 0 else {
             FileHandle.standardError.write(Data("photolibd-thumbnailer: libvips did not start; check that libvips is installed (Debian: libvips42)\n".utf8))
             return 1
         }
