@@ -216,6 +216,22 @@ bool isBlank(const char *packet, size_t size) {
     return true;
 }
 
+// The image at `path` with its metadata read, and its format in `type`; null when exiv2 knows no format there.
+Exiv2::Image::AutoPtr openWithMetadata(const char *path, int &type) {
+    type = typeOf(path);
+    if (type == Exiv2::ImageType::none) return Exiv2::Image::AutoPtr();
+    auto image = Exiv2::ImageFactory::open(path);
+    image->readMetadata();
+    return image;
+}
+
+// Parses an XMP packet; false, with the error set, when it cannot be.
+bool parsedXmp(const char *packet, size_t size, Exiv2::XmpData &xmp, char *error, size_t error_size) {
+    if (Exiv2::XmpParser::decode(xmp, std::string(packet, size)) == 0) return true;
+    copyText("the XMP packet cannot be parsed", error, error_size);
+    return false;
+}
+
 std::once_flag initialized;
 
 }  // namespace
@@ -231,10 +247,9 @@ extern "C" void plm_initialize(void) {
 extern "C" plm_status plm_inspect_file(const char *path, plm_fields fields, plm_inspection *out, char *error, size_t error_size) {
     clear(out);
     return guarded(error, error_size, [&]() -> plm_status {
-        int type = typeOf(path);
-        if (type == Exiv2::ImageType::none) return PLM_UNKNOWN_FORMAT;
-        auto image = Exiv2::ImageFactory::open(path);
-        image->readMetadata();
+        int type = 0;
+        auto image = openWithMetadata(path, type);
+        if (image.get() == nullptr) return PLM_UNKNOWN_FORMAT;
         size_t exif = countMatching(image->exifData(), fields);
         size_t xmp = countMatching(image->xmpData(), fields);
         size_t iptc = countMatching(image->iptcData(), fields);
@@ -251,10 +266,9 @@ extern "C" plm_status plm_strip_file(const char *path, plm_fields fields, plm_va
                                      size_t error_size) {
     *removed = 0;
     return guarded(error, error_size, [&]() -> plm_status {
-        int type = typeOf(path);
-        if (type == Exiv2::ImageType::none) return PLM_UNKNOWN_FORMAT;
-        auto image = Exiv2::ImageFactory::open(path);
-        image->readMetadata();
+        int type = 0;
+        auto image = openWithMetadata(path, type);
+        if (image.get() == nullptr) return PLM_UNKNOWN_FORMAT;
         size_t exif = eraseMatching(image->exifData(), fields);
         size_t xmp = eraseMatching(image->xmpData(), fields) + dropValues(image->xmpData(), drop);
         size_t iptc = eraseMatching(image->iptcData(), fields) + dropValues(image->iptcData(), drop);
@@ -312,10 +326,7 @@ extern "C" plm_status plm_inspect_xmp(const char *packet, size_t size, plm_field
         out->writable = 1;
         if (isBlank(packet, size)) return PLM_OK;
         Exiv2::XmpData xmp;
-        if (Exiv2::XmpParser::decode(xmp, std::string(packet, size)) != 0) {
-            copyText("the XMP packet cannot be parsed", error, error_size);
-            return PLM_FAILED;
-        }
+        if (!parsedXmp(packet, size, xmp, error, error_size)) return PLM_FAILED;
         out->matching = countMatching(xmp, fields);
         out->writable = 1;
         copyText(captureDate(nullptr, &xmp), out->captureDate, sizeof out->captureDate);
@@ -328,10 +339,9 @@ extern "C" plm_status plm_list_file(const char *path, plm_fields fields, char *o
                                     size_t error_size) {
     *needed = 0;
     return guarded(error, error_size, [&]() -> plm_status {
-        int type = typeOf(path);
-        if (type == Exiv2::ImageType::none) return PLM_UNKNOWN_FORMAT;
-        auto image = Exiv2::ImageFactory::open(path);
-        image->readMetadata();
+        int type = 0;
+        auto image = openWithMetadata(path, type);
+        if (image.get() == nullptr) return PLM_UNKNOWN_FORMAT;
         std::string listing;
         listMatching(image->exifData(), fields, listing);
         listMatching(image->xmpData(), fields, listing);
@@ -347,10 +357,7 @@ extern "C" plm_status plm_list_xmp(const char *packet, size_t size, plm_fields f
     return guarded(error, error_size, [&]() -> plm_status {
         if (isBlank(packet, size)) return PLM_OK;
         Exiv2::XmpData xmp;
-        if (Exiv2::XmpParser::decode(xmp, std::string(packet, size)) != 0) {
-            copyText("the XMP packet cannot be parsed", error, error_size);
-            return PLM_FAILED;
-        }
+        if (!parsedXmp(packet, size, xmp, error, error_size)) return PLM_FAILED;
         std::string listing;
         listMatching(xmp, fields, listing);
         deliver(listing, out, capacity, needed);
@@ -365,10 +372,7 @@ extern "C" plm_status plm_strip_xmp(const char *packet, size_t size, plm_fields 
     return guarded(error, error_size, [&]() -> plm_status {
         if (isBlank(packet, size)) return PLM_OK;
         Exiv2::XmpData xmp;
-        if (Exiv2::XmpParser::decode(xmp, std::string(packet, size)) != 0) {
-            copyText("the XMP packet cannot be parsed", error, error_size);
-            return PLM_FAILED;
-        }
+        if (!parsedXmp(packet, size, xmp, error, error_size)) return PLM_FAILED;
         size_t erased = eraseMatching(xmp, fields) + dropValues(xmp, drop);
         if (erased == 0) return PLM_OK;
         std::string result;

@@ -52,8 +52,8 @@ int photolib_thumbnail_dimensions(const char *path, int *width, int *height, cha
     return 0;
 }
 
-int photolib_thumbnail_make(const char *path, const char *uri, int64_t mtime, photolib_thumbnail_limits limits,
-                            void **png, size_t *length, char *error, size_t error_size) {
+// 0 when the image's header claims no more pixels than the limits allow; else -1, with why.
+static int within_pixels(const char *path, photolib_thumbnail_limits limits, char *error, size_t error_size) {
     int width = 0, height = 0;
     if (photolib_thumbnail_dimensions(path, &width, &height, error, error_size) != 0) return -1;
     if ((int64_t)width * (int64_t)height > limits.max_pixels) {
@@ -61,6 +61,12 @@ int photolib_thumbnail_make(const char *path, const char *uri, int64_t mtime, ph
                  (long long)limits.max_pixels);
         return -1;
     }
+    return 0;
+}
+
+int photolib_thumbnail_make(const char *path, const char *uri, int64_t mtime, photolib_thumbnail_limits limits,
+                            void **png, size_t *length, char *error, size_t error_size) {
+    if (within_pixels(path, limits, error, error_size) != 0) return -1;
     VipsImage *thumb = NULL;
     if (vips_thumbnail(path, &thumb, limits.size, "height", limits.size, "size", VIPS_SIZE_DOWN,
                        "fail_on", VIPS_FAIL_ON_ERROR, NULL) != 0) {
@@ -71,13 +77,7 @@ int photolib_thumbnail_make(const char *path, const char *uri, int64_t mtime, ph
 }
 
 int photolib_convert_jpeg(const char *path, int out_fd, photolib_thumbnail_limits limits, char *error, size_t error_size) {
-    int width = 0, height = 0;
-    if (photolib_thumbnail_dimensions(path, &width, &height, error, error_size) != 0) return -1;
-    if ((int64_t)width * (int64_t)height > limits.max_pixels) {
-        snprintf(error, error_size, "the image claims %d x %d pixels, more than the %lld allowed", width, height,
-                 (long long)limits.max_pixels);
-        return -1;
-    }
+    if (within_pixels(path, limits, error, error_size) != 0) return -1;
     VipsImage *image = vips_image_new_from_file(path, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
     if (!image) {
         say(error, error_size, "cannot read the image");

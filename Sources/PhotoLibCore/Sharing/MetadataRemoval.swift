@@ -56,18 +56,10 @@ public struct MetadataRemoval: Sendable, Equatable, Hashable {
         "Xmp.photoshop.CaptionWriter",
         "Xmp.acdsee.caption",
         "Xmp.acdsee.notes",
-        "Xmp.mwg-rs.Regions",
-        "Xmp.MP.RegionInfo",
-        "Xmp.iptcExt.PersonInImage",
-        "Xmp.iptcExt.PersonInImageWDetails",
-        "Xmp.digiKam.TagsList",
-        "Xmp.lr.hierarchicalSubject",
-        "Xmp.mediapro.CatalogSets",
-        "Xmp.MicrosoftPhoto.LastKeywordXMP",
         "Iptc.Application2.Caption",
         "Iptc.Application2.Headline",
         "Iptc.Application2.Writer",
-    ]
+    ] + PeopleNames.sourcePrefixes
 
     /// Flat keyword lists: the people named in `PeopleNames.sourcePrefixes` are taken out of them
     /// value by value; the other keywords ("beach") stay.
