@@ -141,7 +141,11 @@ async function choose(request, sheet, confirmWords, confirm, options = {}) {
     finding.cards,
     grid.element);
   update();
-  await grid.load();
+  try {
+    await grid.load();
+  } finally {
+    finding.loadMonths();
+  }
 }
 
 function pickSheet(request) {

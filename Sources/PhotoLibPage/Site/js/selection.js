@@ -68,7 +68,11 @@ export async function showSelection(main, app) {
     finding.cards,
     grid.element,
   );
-  await grid.load(first);
+  try {
+    await grid.load(first);
+  } finally {
+    finding.loadMonths();
+  }
 }
 
 // Rule grants: every photo taken in a span (of one type), live as the library changes.
