@@ -13,9 +13,9 @@ public enum ConverterProcess {
         public var description: String { reason }
     }
 
-    /// Whether `executable` is there for this process to run.
-    public static func isInstalled(_ executable: String) -> Bool {
-        (try? systemCall("access \(executable)") { access(executable, X_OK) }) == 0
+    /// Checks that `executable` is there for this process to run; the error says why not (missing, not executable).
+    public static func checkRunnable(_ executable: String) throws(SystemCallError) {
+        _ = try systemCall("access \(executable)") { access(executable, X_OK) }
     }
 
     /// Runs `executable` with `arguments`, `input` as its standard input and `output` as its
@@ -46,8 +46,15 @@ public enum ConverterProcess {
         var said: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 512)
         while true {
-            let count = (try? systemCall("read") { read(readEnd, &buffer, buffer.count) }) ?? 0
-            if count <= 0 { break }
+            let count: Int
+            do {
+                count = try systemCall("read") { read(readEnd, &buffer, buffer.count) }
+            } catch {
+                // Only what the helper said is lost: its exit status, read next, still decides.
+                said += Array("(its error output could not be read: \(error))".utf8)
+                break
+            }
+            if count == 0 { break }
             if said.count < 2048 { said += buffer.prefix(count) }
         }
         var status: Int32 = 0

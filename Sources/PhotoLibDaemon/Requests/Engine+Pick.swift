@@ -342,9 +342,15 @@ extension Engine {
     private nonisolated static func convertedToJPEG(_ file: PreparedPick.OpenedMember, fallback: FileDescriptor?, asset: String,
                                                     locationAllowed: Bool) throws -> FileDescriptor {
         let path = file.member.path.escaped
-        guard let converter, ConverterProcess.isInstalled(converter) else {
+        guard let converter else {
             throw PhotoLibError.pick(.cannotConvert(asset: asset, path: path,
-                                                    reason: "photolibd-thumbnailer is not installed beside photolibd; reinstall photolibd"))
+                                                    reason: "where photolibd is installed cannot be told (/proc/self/exe), so neither can its converter"))
+        }
+        do {
+            try ConverterProcess.checkRunnable(converter)
+        } catch {
+            throw PhotoLibError.pick(.cannotConvert(asset: asset, path: path,
+                                                    reason: "photolibd-thumbnailer cannot be run beside photolibd (\(error)); reinstall photolibd"))
         }
         let writable: FileDescriptor
         do {
