@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import Synchronization
 import PhotoLibCore
 import PhotoLibMetadata
 import PhotoLibStore
@@ -19,11 +20,18 @@ final class PlaceFinder: Sendable {
     let logger: Logger
     /// How many files one chunk looks at before the engine records them.
     static let chunk = 256
+    /// Set when the daemon is asked to stop: a pass ends after the chunk it is in, not after the library.
+    private let stopping = Atomic<Bool>(false)
 
     init(library: String, store: Store, logger: Logger) {
         self.library = library
         self.store = store
         self.logger = logger
+    }
+
+    /// Ends the pass under way after its chunk (graceful shutdown does not cancel the task it runs in).
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
     }
 
     /// Looks at every file not looked at yet; returns how many it looked at.
@@ -32,7 +40,7 @@ final class PlaceFinder: Sendable {
         var gazetteer: Gazetteer?
         var looked = 0, named = 0
         let started = ContinuousClock.now
-        while !Task.isCancelled {
+        while !Task.isCancelled && !stopping.load(ordering: .relaxed) {
             let (pending, albums) = try store.read { tx in (try tx.membersWithoutPlace(limit: Self.chunk), try tx.albumTree()) }
             if pending.isEmpty { break }
             let loaded = gazetteer ?? Gazetteer(GeoNamesData.cities())

@@ -23,6 +23,7 @@ struct PlaceService: Service {
                 }
             }
         } onGracefulShutdown: {
+            finder.stop()
             wake.finish()
         }
     }
