@@ -376,6 +376,15 @@ enum Schema {
             // 0: removed (the default, as iOS's picker does for captions); 1: shared.
             try db.execute(sql: "ALTER TABLE app ADD COLUMN captions INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v20: each file's name as a search compares it") { db in
+            // folded: the name with ASCII letters in lower case (`NameFolding`; SQLite's lower()
+            // without ICU folds exactly those), kept so that a search over 100,000 names is a
+            // byte comparison rather than a lower() and a copy of every name.
+            try db.execute(sql: """
+                ALTER TABLE member ADD COLUMN folded BLOB NOT NULL DEFAULT x'';
+                UPDATE member SET folded = CAST(lower(CAST(name AS TEXT)) AS BLOB);
+                """)
+        }
         return migrator
     }
 

@@ -26,10 +26,14 @@ extension StoreTransaction {
     ) throws -> MemberRecord {
         let owner = try asset ?? insertAssetRow(mediaType: mediaType, generator: &generator).row
         try db.cachedStatement(
-            sql: "INSERT INTO member (asset, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+            sql: """
+                INSERT INTO member (asset, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal, folded)
+                VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+                """
         ).execute(arguments: [owner, album, Data(name.bytes), mediaType.rawValue,
                               Int64(bitPattern: file.device), Int64(bitPattern: file.inode), file.size,
-                              file.modificationTime, Int64(file.permissions), file.birthTime, refusal?.rawValue])
+                              file.modificationTime, Int64(file.permissions), file.birthTime, refusal?.rawValue,
+                              Data(NameFolding.fold(name.bytes))])
         return MemberRecord(rowID: db.lastInsertedRowID, asset: owner, album: album, name: name, mediaType: mediaType,
                             file: file, refusal: refusal)
     }
@@ -67,12 +71,12 @@ extension StoreTransaction {
                 UPDATE member SET takenAt = CASE WHEN inode = ?5 AND size = ?6 AND mtime = ?7 THEN takenAt END,
                     place = CASE WHEN inode = ?5 AND size = ?6 AND mtime = ?7 THEN place END,
                     album = ?1, name = ?2, mediaType = ?3, device = ?4, inode = ?5, size = ?6, mtime = ?7, mode = ?8, btime = ?9,
-                    refusal = ?10 WHERE rowid = ?11
+                    refusal = ?10, folded = ?12 WHERE rowid = ?11
                 """
         ).execute(arguments: [member.album, Data(member.name.bytes), member.mediaType.rawValue,
                               Int64(bitPattern: member.file.device), Int64(bitPattern: member.file.inode), member.file.size,
                               member.file.modificationTime, Int64(member.file.permissions), member.file.birthTime,
-                              member.refusal?.rawValue, member.rowID])
+                              member.refusal?.rawValue, member.rowID, Data(NameFolding.fold(member.name.bytes))])
     }
 
     /// Moves a member into another asset. When it was its old asset's last
@@ -250,9 +254,8 @@ extension StoreTransaction {
             arguments += albums.map { $0 as any DatabaseValueConvertible }
         }
         if let nameContains, !nameContains.isEmpty {
-            // lower() folds ASCII only and leaves other bytes alone: a byte-safe, case-insensitive match.
-            memberClauses.append("instr(lower(CAST(name AS TEXT)), lower(CAST(? AS TEXT))) > 0")
-            arguments.append(Data(nameContains))
+            memberClauses.append("instr(folded, ?) > 0")
+            arguments.append(Data(NameFolding.fold(nameContains)))
         }
         if !memberClauses.isEmpty {
             clauses.append("a.rowid IN (SELECT asset FROM member WHERE \(memberClauses.joined(separator: " AND ")))")

@@ -15,9 +15,9 @@ extension StoreTransaction {
             arguments += albums.map { $0 as any DatabaseValueConvertible }
         }
         if let name = filter.nameContains, !name.isEmpty {
-            // lower() folds ASCII only and leaves other bytes alone: a byte-safe, case-insensitive match.
-            var either = "instr(lower(CAST(name AS TEXT)), lower(CAST(? AS TEXT))) > 0"
-            arguments.append(Data(name))
+            // Both sides folded by `NameFolding`: a byte comparison, case-insensitive for ASCII letters.
+            var either = "instr(folded, ?) > 0"
+            arguments.append(Data(NameFolding.fold(name)))
             if let matching = filter.orInAlbums, !matching.isEmpty {
                 either += " OR album IN (\(matching.map { _ in "?" }.joined(separator: ",")))"
                 arguments += matching.map { $0 as any DatabaseValueConvertible }

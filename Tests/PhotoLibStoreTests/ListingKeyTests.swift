@@ -37,4 +37,40 @@ struct ListingKeyTests {
         let records = try store.read { try $0.assets(rowIDs: [refused, 999, live]) }
         #expect(records.map(\.rowID) == [refused, live])
     }
+
+    @Test("a search matches names byte for byte, ASCII letters in either case, and follows a rename")
+    func nameSearch() throws {
+        let store = try Store(inMemory: ())
+        var generator = SystemRandomNumberGenerator()
+        // "ÉTÉ" in UTF-8, and a name that is not UTF-8 at all: neither is folded beyond ASCII.
+        let summer = FileName(bytes: [0xC3, 0x89, 0x54, 0xC3, 0x89, 0x2E, 0x6A, 0x70, 0x67])!
+        let broken = FileName(bytes: [0x42, 0xFF, 0x41, 0x43, 0x48, 0x2E, 0x6A, 0x70, 0x67])!  // "B\xFFACH.jpg"
+        let (a, b, c) = try store.write { tx in
+            let a = try tx.insertMember(album: AlbumTree.rootID, name: FileName("Beach_Day.JPG")!, mediaType: .image,
+                                        file: facts(1, mtime: 1), generator: &generator)
+            let b = try tx.insertMember(album: AlbumTree.rootID, name: summer, mediaType: .image, file: facts(2, mtime: 2),
+                                        generator: &generator)
+            let c = try tx.insertMember(album: AlbumTree.rootID, name: broken, mediaType: .image, file: facts(3, mtime: 3),
+                                        generator: &generator)
+            return (a, b, c)
+        }
+        func found(_ text: [UInt8]) throws -> [Int64] {
+            try store.read { try $0.listingKeys(ListingFilter(nameContains: text)) }.map(\.rowID).sorted()
+        }
+        #expect(try found(Array("BEACH".utf8)) == [a.asset])
+        #expect(try found(Array("each_d".utf8)) == [a.asset])
+        #expect(try found(Array(".jpg".utf8)) == [a.asset, b.asset, c.asset].sorted())
+        #expect(try found([0xC3, 0x89, 0x74]) == [b.asset], "ASCII folds around the bytes of É")
+        #expect(try found([0xC3, 0xA9]) == [], "é is not É: only ASCII is folded")
+        #expect(try found([0xFF, 0x61, 0x63]) == [c.asset], "a byte that is not UTF-8 is matched as it is")
+        #expect(try store.read { try $0.assets(albums: nil, mediaType: nil, nameContains: Array("beach".utf8)) }.map(\.rowID) == [a.asset])
+
+        try store.write { tx in
+            var renamed = a
+            renamed.name = FileName("Sunset.jpg")!
+            try tx.updateMember(renamed)
+        }
+        #expect(try found(Array("beach".utf8)) == [])
+        #expect(try found(Array("SUNSET".utf8)) == [a.asset])
+    }
 }

@@ -90,4 +90,26 @@ struct MigrationTests {
             #expect(try tx.tokens(AppID("org.example.A")!)?.last == 8)
         }
     }
+
+    @Test("v20 keeps every name folded as a search compares it: ASCII letters lowered, every other byte as it was")
+    func foldedNames() throws {
+        let queue = try DatabaseQueue()
+        try Schema.migrator.migrate(queue, upTo: "v19: whether captions and people leave with an app's picks")
+        let names: [[UInt8]] = [Array("IMG_0001.HEIC".utf8), [0xC3, 0x89, 0x54, 0xC3, 0x89, 0x2E, 0x4A, 0x50, 0x47], [0x42, 0xFF, 0x5A, 0x80]]
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO asset (rowid, id, mediaType) VALUES (1, 'aaaaaaaaaaaaaaaa', 'image')")
+            for (index, name) in names.enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO member (asset, album, name, mediaType, device, inode, size, mtime, mode)
+                    VALUES (1, 1, ?, 'image', 1, ?, 1, 1, 420)
+                    """, arguments: [Data(name), index + 10])
+            }
+        }
+        try Schema.migrator.migrate(queue)
+        try queue.read { db in
+            let folded = try Data.fetchAll(db, sql: "SELECT folded FROM member ORDER BY rowid").map { [UInt8]($0) }
+            #expect(folded == names.map(NameFolding.fold))
+            #expect(folded[2] == [0x62, 0xFF, 0x7A, 0x80])
+        }
+    }
 }

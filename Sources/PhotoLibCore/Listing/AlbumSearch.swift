@@ -3,18 +3,14 @@
 public enum AlbumSearch {
     public static func matching(_ text: [UInt8], in albums: AlbumTree) -> [AlbumTree.ID] {
         guard !text.isEmpty else { return [] }
-        let wanted = text.map(folded)
+        let wanted = NameFolding.fold(text)
         var found: Set<AlbumTree.ID> = []
         for id in albums.allIDs where !found.contains(id) {
             guard let path = albums.path(of: id), !path.isRoot else { continue }
-            let bytes = path.bytes.map(folded)
+            let bytes = NameFolding.fold(path.bytes)
             if contains(bytes, wanted) { found.formUnion(albums.subtree(of: id)) }
         }
         return found.sorted()
-    }
-
-    static func folded(_ byte: UInt8) -> UInt8 {
-        byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
     }
 
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

@@ -13,7 +13,7 @@ struct PlaceService: Service {
             finder.logger.warning("Cannot mark the files that could not be read for another look: \(error).")
         }
         let wake = engine.placesDue
-        try await withGracefulShutdownHandler {
+        await withGracefulShutdownHandler {
             for await _ in wake.signals.cancelOnGracefulShutdown() {
                 do {
                     try await finder.pass { results, places in try await engine.recordPlaces(results, newPlaces: places) }
