@@ -177,7 +177,7 @@ let package = Package(
         // The page server's decoder process: the only executable that links libvips and ffmpegthumbnailer.
         .executableTarget(
             name: "photolibd-thumbnailer",
-            dependencies: ["CThumbnail", "PhotoLibProtocol", "PhotoLibSystem", "PhotoLibCore"],
+            dependencies: ["CThumbnail", "PhotoLibProtocol", "PhotoLibSystem", "PhotoLibCore", "PhotoLibMetadata"],
             path: "Sources/photolibd-thumbnailer",
             swiftSettings: strict
         ),

@@ -1,5 +1,6 @@
 // exiv2 behind the C face in include/CMetadata.h. See there for what each call does.
 #include "CMetadata.h"
+#include "Internal.hpp"
 
 #include <exiv2/exiv2.hpp>
 
@@ -11,12 +12,11 @@
 
 namespace {
 
-void copyText(const std::string &text, char *out, size_t size) {
-    if (out == nullptr || size == 0) return;
-    size_t n = text.size() < size - 1 ? text.size() : size - 1;
-    std::memcpy(out, text.data(), n);
-    out[n] = '\0';
-}
+using plm::copyText;
+using plm::guarded;
+using plm::openWithMetadata;
+using plm::typeOf;
+
 
 bool matches(const std::string &key, plm_fields fields) {
     for (size_t i = 0; i < fields.count; i++) {
@@ -180,32 +180,7 @@ bool canWrite(int type, Exiv2::MetadataId id) {
     }
 }
 
-// The format exiv2 recognizes from the file's first bytes. Its probes throw on
-// a file too short for them (a few bytes of text named .jpg): that is no format
-// it knows either. (The caller has read the file's header already, so this is
-// not a read error passed off as "unknown".)
-int typeOf(const char *path) {
-    try {
-        return Exiv2::ImageFactory::getType(path);
-    } catch (...) {
-        return Exiv2::ImageType::none;
-    }
-}
 
-// Runs `body`, turning any exception into PLM_FAILED and its text.
-template <typename Body>
-plm_status guarded(char *error, size_t error_size, Body body) {
-    try {
-        return body();
-    } catch (const Exiv2::AnyError &e) {
-        copyText(e.what(), error, error_size);
-    } catch (const std::exception &e) {
-        copyText(e.what(), error, error_size);
-    } catch (...) {
-        copyText("unknown error in exiv2", error, error_size);
-    }
-    return PLM_FAILED;
-}
 
 // A block that holds nothing but padding: what a packet stripped of all it had becomes.
 bool isBlank(const char *packet, size_t size) {
@@ -216,14 +191,6 @@ bool isBlank(const char *packet, size_t size) {
     return true;
 }
 
-// The image at `path` with its metadata read, and its format in `type`; null when exiv2 knows no format there.
-Exiv2::Image::AutoPtr openWithMetadata(const char *path, int &type) {
-    type = typeOf(path);
-    if (type == Exiv2::ImageType::none) return Exiv2::Image::AutoPtr();
-    auto image = Exiv2::ImageFactory::open(path);
-    image->readMetadata();
-    return image;
-}
 
 // Parses an XMP packet; false, with the error set, when it cannot be.
 bool parsedXmp(const char *packet, size_t size, Exiv2::XmpData &xmp, char *error, size_t error_size) {

@@ -63,7 +63,7 @@ enum Exiv2Metadata {
     }
 
     /// Runs one call with an error buffer; `nil` for an unknown format.
-    private static func call(_ body: (UnsafeMutablePointer<CChar>, Int) -> plm_status) throws(DerivativeProblem) -> Bool {
+    static func call(_ body: (UnsafeMutablePointer<CChar>, Int) -> plm_status) throws(DerivativeProblem) -> Bool {
         var error = [CChar](repeating: 0, count: 512)
         let status = error.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
         switch status {

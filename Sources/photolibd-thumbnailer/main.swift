@@ -1,7 +1,8 @@
 import Foundation
 
 // photolibd-thumbnailer: one of the page server's decoder processes (or, with --to-jpeg, the
-// daemon's converter of one picked photo for an app that cannot read its format). It makes thumbnails
+// daemon's converter of one picked photo for an app that cannot read its format; with --from-preview,
+// a raw file's embedded JPEG). It makes thumbnails
 // with libvips (ffmpegthumbnailer for a video's frame) for requests on its standard input,
 // a socket pair with photolibd-page, which starts it; it is not for running by hand.
 // Its own executable so that the page server maps no image decoder at all: a crash, a hang
@@ -9,7 +10,7 @@ import Foundation
 
 let usage = """
     usage: photolibd-thumbnailer [--memory BYTES] [--idle SECONDS]   (started by photolibd-page)
-           photolibd-thumbnailer --to-jpeg [--memory BYTES] < IMAGE > JPEG   (started by photolibd for a pick)
+           photolibd-thumbnailer --to-jpeg [--from-preview] [--memory BYTES] < IMAGE > JPEG   (started by photolibd for a pick)
     """
 
 func refuse(_ why: String) -> Never {
@@ -20,6 +21,7 @@ func refuse(_ why: String) -> Never {
 var memory: UInt64 = 1 << 30
 var idle: Double = 30
 var toJPEG = false
+var fromPreview = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -31,6 +33,8 @@ while let argument = arguments.popFirst() {
         idle = value
     case "--to-jpeg":
         toJPEG = true
+    case "--from-preview":
+        fromPreview = true
     case "--help":
         print(usage)
         exit(0)
@@ -41,4 +45,8 @@ while let argument = arguments.popFirst() {
         refuse("'\(argument)' is not an option.")
     }
 }
-exit(toJPEG ? JPEGConverter.run(memoryBytes: memory) : DecoderWorker.run(memoryBytes: memory, idleSeconds: idle))
+if fromPreview && !toJPEG { refuse("--from-preview goes with --to-jpeg.") }
+if toJPEG {
+    exit(fromPreview ? PreviewExtractor.run(memoryBytes: memory) : JPEGConverter.run(memoryBytes: memory))
+}
+exit(DecoderWorker.run(memoryBytes: memory, idleSeconds: idle))

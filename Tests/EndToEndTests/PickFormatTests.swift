@@ -42,7 +42,7 @@ struct PickFormatTests {
             guard heic.status == 0 else { throw TestFailure("heif-enc: \(heic.stderr)") }
             try lib.copy(made, to: "Trip/IMG_1.HEIC")  // the owner's, as a photo copied off a phone is
             unlink(made)
-            try lib.write("Trip/raw.dng", contents: "a camera's raw file")
+            try lib.write("Trip/raw.cr3", contents: "a camera's raw file")
         }
         #expect(try PickMetadataTests.tags(of: daemon.library.path("Trip/IMG_1.HEIC"))["ExifIFD:SerialNumber"] as? String == "CAM-0042",
                 "the HEIC carries the JPEG's Exif")
@@ -65,8 +65,13 @@ struct PickFormatTests {
         #expect(jpeg.file["name"] as? String == "photo.jpg" && jpeg.file["converted"] as? String == nil && jpeg.file["copy"] as? Bool == false,
                 "a JPEG that loses nothing is the original: \(jpeg.file)")
 
-        // A raw file, which no app-readable JPEG is made of here: refused with why, and the pick waits.
-        let output = daemon.library.root + "/raw.out"
+        // Canon's CR3, of which no app-readable JPEG is made here: refused with why, and the pick waits.
+        try await refusedThenAnswered(daemon, "Trip/raw.cr3", saying: ["image/x-canon-cr3", "it reads image/jpeg"], then: "Trip/photo.jpg")
+    }
+
+    /// A pick by an app reading only JPEG, answered with `refused` (the answer fails, saying each of `saying`), then with `then`.
+    func refusedThenAnswered(_ daemon: RunningDaemon, _ refused: String, saying: [String], then: String) async throws {
+        let output = daemon.library.root + "/refused-\(UInt32.random(in: 0..<UInt32.max)).out"
         let process = try SpawnedProcess("/usr/bin/setpriv", ["--reuid=\(Self.app.uid)", "--regid=\(Self.app.uid)", "--clear-groups", "/usr/bin/python3",
                                                              try ReachableCopies.example("pick_photos.py"), "--socket", daemon.library.socket,
                                                              "--accepts", "image/jpeg"], output: output)
@@ -76,9 +81,46 @@ struct PickFormatTests {
             return request != nil
         }
         let id = String(try #require(request))
-        let refused = try daemon.ctl("answer", id, "Trip/raw.dng")
-        #expect(refused.status != 0 && refused.stderr.contains("image/x-adobe-dng") && refused.stderr.contains("it reads image/jpeg"), "\(refused.stderr)")
-        _ = try daemon.ctlOK(["answer", id, "Trip/photo.jpg"])
+        let answer = try daemon.ctl("answer", id, refused)
+        #expect(answer.status != 0 && saying.allSatisfy { answer.stderr.contains($0) }, "\(answer.stderr)")
+        _ = try daemon.ctlOK(["answer", id, then])
         #expect(await process.exited(timeout: 30) == 0)
+    }
+
+    @Test("a raw file picked by an app that reads only JPEG arrives as the camera's JPEG it carries: its size, the raw file's orientation and date, no serial, caption or location; one whose only JPEG is a thumbnail is refused with why, and the pick waits")
+    func rawBecomesItsPreview() async throws {
+        let daemon = try await PageTests.startedWithPhotos(["Trip/photo.jpg"]) { lib in
+            chmod(lib.root, 0o711)
+            for (name, width, height) in [("IMG_2.DNG", 1536, 1024), ("small.dng", 160, 120)] {
+                let preview = lib.root + "/preview.jpg", made = lib.root + "/made.dng"
+                let drawn = try run("/usr/bin/vips", ["gaussnoise", preview + "[Q=85]", String(width), String(height)])
+                guard drawn.status == 0 else { throw TestFailure("vips: \(drawn.stderr)") }
+                let raw = try run("/usr/bin/python3", [RunningDaemon.script("make-raw-with-preview"), made, preview, "6"])
+                guard raw.status == 0 else { throw TestFailure("make-raw-with-preview: \(raw.stderr)") }
+                let tagged = try run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-SerialNumber=CAM-0042", "-ImageDescription=Alice at the beach",
+                                                           "-DateTimeOriginal=2024:07:14 10:00:00", "-GPSLatitude=48.112", "-GPSLatitudeRef=N",
+                                                           "-GPSLongitude=1.68", "-GPSLongitudeRef=W", made])
+                guard tagged.status == 0 else { throw TestFailure("exiftool: \(tagged.stderr)") }
+                try lib.copy(made, to: "Trip/" + name)
+                unlink(made)
+                unlink(preview)
+            }
+        }
+        let original = try PickMetadataTests.tags(of: daemon.library.path("Trip/IMG_2.DNG"))
+        #expect(original["IFD1:ThumbnailLength"] != nil && original["ExifIFD:SerialNumber"] as? String == "CAM-0042", "a raw file with its JPEG: \(original)")
+        try daemon.ok("app", "add", Self.app.id, "--uid", String(Self.app.uid))  // location none, captions removed
+
+        let raw = try await pick(daemon, accepts: "image/jpeg", answer: ["Trip/IMG_2.DNG"])
+        #expect(raw.file["name"] as? String == "IMG_2.jpg" && raw.file["converted"] as? String == "image/x-adobe-dng", "\(raw.file)")
+        #expect(Self.firstBytes(raw.saved, 3) == [0xFF, 0xD8, 0xFF], "a JPEG")
+        let header = try run("/usr/bin/vipsheader", [raw.saved]).stdout
+        #expect(header.contains("1536x1024") && header.contains("jpegload"), "the camera's full-size JPEG, which decodes: \(header)")
+        let tags = try PickMetadataTests.tags(of: raw.saved)
+        #expect(tags["IFD0:Orientation"] as? String == "Rotate 90 CW" && tags["ExifIFD:DateTimeOriginal"] as? String == "2024:07:14 10:00:00"
+                && tags["IFD0:Make"] as? String == "Testcam", "the raw file's orientation, date and camera: \(tags)")
+        #expect(tags["GPS:GPSLatitude"] == nil && tags["ExifIFD:SerialNumber"] == nil && tags["IFD0:ImageDescription"] == nil,
+                "the same rules as for any photo: \(tags)")
+
+        try await refusedThenAnswered(daemon, "Trip/small.dng", saying: ["160 × 120", "a thumbnail"], then: "Trip/photo.jpg")
     }
 }

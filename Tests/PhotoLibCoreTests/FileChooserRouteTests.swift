@@ -37,10 +37,30 @@ struct FileChooserRouteTests {
         #expect(FormatDecision.decide(name: "a.avif", accepts: ["image/jpeg"]) == .jpeg(from: "image/avif"))
         #expect(FormatDecision.decide(name: "a.jpg", accepts: ["image/*"]) == .original)
         #expect(FormatDecision.decide(name: "a.JPEG", accepts: ["image/jpeg"]) == .original)
-        #expect(FormatDecision.decide(name: "a.dng", accepts: ["image/jpeg"]) == .unreadable(mime: "image/x-adobe-dng"), "no raw loader here")
+        #expect(FormatDecision.decide(name: "a.dng", accepts: ["image/jpeg"]) == .jpeg(from: "image/x-adobe-dng"))
+        #expect(FileFormat.jpegMaking(from: "image/x-adobe-dng") == .embeddedPreview && FileFormat.jpegMaking(from: "image/heic") == .decoding,
+                "a raw file as the JPEG it carries: no raw loader here")
+        #expect(FormatDecision.decide(name: "a.CR3", accepts: ["image/jpeg"]) == .unreadable(mime: "image/x-canon-cr3"), "exiv2 0.27 reads no CR3 as built")
+        #expect(FormatDecision.decide(name: "a.nef", accepts: ["image/png"]) == .unreadable(mime: "image/x-nikon-nef"))
         #expect(FormatDecision.decide(name: "a.heic", accepts: ["image/png"]) == .unreadable(mime: "image/heic"), "it takes no JPEG either")
         #expect(FormatDecision.decide(name: "IMG_1.MOV", accepts: ["image/jpeg"]) == .original, "an app asking for photos says nothing of a Live Photo's video")
         #expect(FormatDecision.jpegName("IMG_1.HEIC") == "IMG_1.jpg" && FormatDecision.jpegName("noext") == "noext.jpg")
+    }
+
+    @Test("a raw file is handed as its largest JPEG preview, unless that is a thumbnail")
+    func rawPreviews() {
+        let thumbnail = EmbeddedPreview(width: 160, height: 120, bytes: 9_000, isJPEG: true)
+        let half = EmbeddedPreview(width: 1616, height: 1080, bytes: 400_000, isJPEG: true)
+        let full = EmbeddedPreview(width: 6000, height: 4000, bytes: 3_000_000, isJPEG: true)
+        let tiff = EmbeddedPreview(width: 8000, height: 6000, bytes: 9_000_000, isJPEG: false)
+        #expect(EmbeddedPreview.choose([thumbnail, half, full, tiff]) == .preview(index: 2), "the largest JPEG, not a larger TIFF")
+        #expect(EmbeddedPreview.choose([full, thumbnail]) == .preview(index: 0), "in any order")
+        #expect(EmbeddedPreview.choose([thumbnail]) == .tooSmall(width: 160, height: 120))
+        #expect(EmbeddedPreview.choose([tiff]) == .none && EmbeddedPreview.choose([]) == .none)
+        let unsized = EmbeddedPreview(width: 0, height: 0, bytes: 2_000_000, isJPEG: true)
+        #expect(EmbeddedPreview.choose([unsized, EmbeddedPreview(width: 0, height: 0, bytes: 5_000, isJPEG: true)]) == .preview(index: 0),
+                "without sizes, the longest")
+        #expect(EmbeddedPreview.choose([EmbeddedPreview(width: 640, height: 480, bytes: 50_000, isJPEG: true)]) == .preview(index: 0))
     }
 
     @Test("accepted types are checked when asked, and kept with the request")

@@ -100,6 +100,30 @@ plm_status plm_inspect_xmp(const char *packet, size_t size, plm_fields fields, p
 plm_status plm_strip_xmp(const char *packet, size_t size, plm_fields fields, plm_values drop, char *out, size_t capacity,
                          size_t *out_size, size_t *removed, char *error, size_t error_size);
 
+/// A picture a file carries besides its own image: a raw file's JPEG preview, an Exif thumbnail.
+typedef struct {
+    /// Its width and height in pixels, 0 when exiv2 cannot tell.
+    uint32_t width;
+    uint32_t height;
+    /// Its size in bytes.
+    uint32_t size;
+    /// Whether it is a JPEG.
+    int jpeg;
+} plm_preview;
+
+/// Lists the previews the file at `path` carries, smallest first: at most `capacity` in `out`, and how
+/// many there are in `count`.
+plm_status plm_list_previews(const char *path, plm_preview *out, size_t capacity, size_t *count, char *error, size_t error_size);
+
+/// Preview number `index` of `plm_list_previews` as a JPEG file in memory, carrying the file's own
+/// metadata: its Exif capture, camera and location fields and orientation (never its maker notes or
+/// the tags that describe its own image data), its XMP and its IPTC. `*bytes` is malloc'd: free it
+/// with `plm_free`. PLM_UNKNOWN_FORMAT when there is no such preview, or it is not a JPEG.
+plm_status plm_preview_jpeg(const char *path, size_t index, uint8_t **bytes, size_t *size, char *error, size_t error_size);
+
+/// Frees what a call handed over.
+void plm_free(void *pointer);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,9 +18,22 @@ public enum FileFormat {
         "image/heic": ["image/heif"], "image/heif": ["image/heic"], "image/jpeg": ["image/jpg", "image/pjpeg"],
     ]
 
-    /// The formats the converter (libvips, `photolibd-thumbnailer --to-jpeg`) reads and makes a JPEG of.
-    /// Raw files are not among them: Debian's libvips has no raw loader.
-    public static let convertibleToJPEG: Set<String> = ["image/heic", "image/heif", "image/avif", "image/webp", "image/tiff", "image/png", "image/gif"]
+    /// The formats the converter (libvips, `photolibd-thumbnailer --to-jpeg`) decodes and makes a JPEG of.
+    public static let decodedToJPEG: Set<String> = ["image/heic", "image/heif", "image/avif", "image/webp", "image/tiff", "image/png", "image/gif"]
+
+    /// Raw files, handed as the JPEG preview they carry (`EmbeddedPreview`; exiv2 reads it): Debian's libvips
+    /// has no raw loader. Canon's CR3 is not among them: exiv2 0.27 reads it only with its BMFF support switched on.
+    public static let previewedAsJPEG: Set<String> = [
+        "image/x-adobe-dng", "image/x-canon-cr2", "image/x-nikon-nef", "image/x-sony-arw", "image/x-fuji-raf",
+        "image/x-olympus-orf", "image/x-panasonic-rw2",
+    ]
+
+    /// How a JPEG is made of a file of type `mime`, when one can be.
+    public static func jpegMaking(from mime: String) -> JPEGMaking? {
+        if decodedToJPEG.contains(mime) { return .decoding }
+        if previewedAsJPEG.contains(mime) { return .embeddedPreview }
+        return nil
+    }
 
     /// The MIME type of a file named `name`; nil when its extension is none of the known ones.
     public static func mimeType(ofName name: String) -> String? {
@@ -45,6 +58,14 @@ public enum FileFormat {
     }
 }
 
+/// How a JPEG is made for an app that reads no other type of a picked file.
+public enum JPEGMaking: Sendable, Equatable {
+    /// Decoded and encoded again (libvips).
+    case decoding
+    /// The JPEG preview a raw file carries, with the raw file's metadata.
+    case embeddedPreview
+}
+
 /// How one picked file reaches an app that said which types it reads: as it is, as a JPEG made
 /// from it, or not at all (the person is told why and chooses another).
 public enum FormatDecision: Sendable, Equatable {
@@ -62,7 +83,7 @@ public enum FormatDecision: Sendable, Equatable {
         let family = String(mime.prefix { $0 != "/" })
         let namesFamily = accepts.contains { $0 == "*/*" || $0.hasPrefix(family + "/") }
         if !namesFamily || FileFormat.accepted(mime, by: accepts) { return .original }
-        if FileFormat.convertibleToJPEG.contains(mime), FileFormat.accepted("image/jpeg", by: accepts) { return .jpeg(from: mime) }
+        if FileFormat.jpegMaking(from: mime) != nil, FileFormat.accepted("image/jpeg", by: accepts) { return .jpeg(from: mime) }
         return .unreadable(mime: mime)
     }
 

@@ -287,7 +287,7 @@ extension Engine {
         var converted: String?
         let writable: FileDescriptor
         if case .jpeg(let from) = file.format {
-            writable = try convertedToJPEG(file, fallback: fallback, asset: asset, locationAllowed: locationAllowed)
+            writable = try convertedToJPEG(file, from: from, fallback: fallback, asset: asset, locationAllowed: locationAllowed)
             converted = from
         } else {
             let plan: AppMetadataStripper.Plan?
@@ -339,7 +339,7 @@ extension Engine {
 
     /// A JPEG made from the member by `photolibd-thumbnailer --to-jpeg`, in an unnamed writable file; without
     /// location when the app may not have it (made from the derivative, and checked again here).
-    private nonisolated static func convertedToJPEG(_ file: PreparedPick.OpenedMember, fallback: FileDescriptor?, asset: String,
+    private nonisolated static func convertedToJPEG(_ file: PreparedPick.OpenedMember, from: String, fallback: FileDescriptor?, asset: String,
                                                     locationAllowed: Bool) throws -> FileDescriptor {
         let path = file.member.path.escaped
         guard let converter else {
@@ -359,7 +359,9 @@ extension Engine {
             throw PhotoLibError.pick(.cannotCopy(asset: asset, path: path, errno: error.errno))
         }
         do {
-            try ConverterProcess.run(converter, ["--to-jpeg"], input: file.original, output: writable)
+            let making = FileFormat.jpegMaking(from: from) ?? .decoding
+            try ConverterProcess.run(converter, making == .embeddedPreview ? ["--to-jpeg", "--from-preview"] : ["--to-jpeg"],
+                                     input: file.original, output: writable)
             if !locationAllowed {
                 try LocationStripper.strip(writable, path: writable.procPath)
                 try LocationStripper.verifyStripped(writable)
