@@ -103,6 +103,30 @@ int photolib_convert_jpeg(const char *path, int out_fd, photolib_thumbnail_limit
     return 0;
 }
 
+int photolib_thumbnail_make_buffer(const void *bytes, size_t bytes_length, const char *uri, int64_t mtime,
+                                   photolib_thumbnail_limits limits, void **png, size_t *length, char *error, size_t error_size) {
+    VipsImage *header = vips_image_new_from_buffer(bytes, bytes_length, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (!header) {
+        say(error, error_size, "cannot read the preview's header");
+        return -1;
+    }
+    int64_t pixels = (int64_t)vips_image_get_width(header) * (int64_t)vips_image_get_height(header);
+    g_object_unref(header);
+    if (pixels > limits.max_pixels) {
+        snprintf(error, error_size, "the preview claims %lld pixels, more than the %lld allowed", (long long)pixels,
+                 (long long)limits.max_pixels);
+        return -1;
+    }
+    VipsImage *thumb = NULL;
+    // libvips reads the buffer without copying it: it outlives `thumb`, which save_png takes and frees.
+    if (vips_thumbnail_buffer((void *)bytes, bytes_length, &thumb, limits.size, "height", limits.size, "size", VIPS_SIZE_DOWN,
+                              "fail_on", VIPS_FAIL_ON_ERROR, NULL) != 0) {
+        say(error, error_size, "cannot make a thumbnail of the preview");
+        return -1;
+    }
+    return save_png(thumb, uri, mtime, limits, png, length, error, error_size);
+}
+
 // Writes `thumb` as a PNG with the cache's two fields and none of the original's metadata; takes `thumb`.
 static int save_png(VipsImage *thumb, const char *uri, int64_t mtime, photolib_thumbnail_limits limits,
                     void **png, size_t *length, char *error, size_t error_size) {

@@ -18,7 +18,7 @@ enum PreviewExtractor {
         } catch {
             return fail("\(error)")
         }
-        let input = "/proc/self/fd/0"
+        let input = Array("/proc/self/fd/0".utf8)
         let previews: [EmbeddedPreview]
         do {
             guard let found = try RawPreviews.previews(path: input) else {

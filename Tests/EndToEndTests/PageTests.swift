@@ -122,7 +122,7 @@ struct PageTests {
         #expect(refused.status == 429 && refused.body.contains("Too many wrong sign-in attempts"), "\(refused.status) \(refused.body)")
     }
 
-    @Test("every kind of photo a library holds gets a thumbnail (JPEG, PNG, WebP, TIFF, HEIC, AVIF), and a Live Photo shows its still with a Live badge")
+    @Test("every kind of photo a library holds gets a thumbnail (JPEG, PNG, WebP, TIFF, HEIC, AVIF, a raw file by the JPEG it carries), and a Live Photo shows its still with a Live badge")
     func everyFormatHasAThumbnail() async throws {
         let daemon = try await Self.startedWithPhotos(["source.jpg"]) { lib in
             let source = lib.path("source.jpg")
@@ -132,23 +132,38 @@ struct PageTests {
                                     ("photo.tif", ["/usr/bin/vips", "copy", source, made + ".tif"]),
                                     ("photo.heic", ["/usr/bin/heif-enc", "-q", "50", source, "-o", made + ".heic"]),
                                     ("photo.avif", ["/usr/bin/heif-enc", "--avif", "-q", "50", source, "-o", made + ".avif"]),
-                                    ("Live/IMG_7.HEIC", ["/usr/bin/heif-enc", "-q", "50", source, "-o", made + "-live.heic"])] {
+                                    ("Live/IMG_7.HEIC", ["/usr/bin/heif-enc", "-q", "50", source, "-o", made + "-live.heic"]),
+                                    // A raw file whose camera JPEG is the (wide) photo, turned a quarter by its Orientation.
+                                    ("preview.jpg", ["/usr/bin/vips", "resize", source, made + "-preview.jpg", "2"]),
+                                    ("photo.dng", ["/usr/bin/python3", RunningDaemon.script("make-raw-with-preview"), made + ".dng",
+                                                   made + "-preview.jpg", "6"])] {
                 let result = try run(command[0], Array(command.dropFirst()))
                 guard result.status == 0 else { throw TestFailure("\(command[0]) failed: \(result.stderr)") }
-                let output = command.last == made + "-live.heic" ? made + "-live.heic" : command.last!
+                let output = command.last == made + "-live.heic" ? made + "-live.heic" : name == "photo.dng" ? made + ".dng" : command.last!
+                guard name != "preview.jpg" else { continue }
                 try lib.copy(output, to: name)
                 unlink(output)
             }
+            unlink(made + "-preview.jpg")
             try lib.write("Live/IMG_7.MOV", contents: "the motion half")
         }
         try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
         try daemon.ok("authorize", Self.viewer.app, "limited")
         let page = try PageSession(daemon)
         let result = try await page.drive(["search", page.url, Self.viewer.app, ""])
-        let expected = ["IMG_7.HEIC", "photo.avif", "photo.heic", "photo.png", "photo.tif", "photo.webp", "source.jpg"]
+        let expected = ["IMG_7.HEIC", "photo.avif", "photo.dng", "photo.heic", "photo.png", "photo.tif", "photo.webp", "source.jpg"]
         #expect((result["shown"] as? [String: [String]])?[""] == expected, "one tile each, the Live Photo once: \(result)")
         #expect(result["painted"] as? [String] == expected, "each with its thumbnail painted: \(result)")
         #expect((result["badges"] as? [String: String])?["IMG_7.HEIC"] == "Live", "\(result)")
+        // The raw file's thumbnail is its camera JPEG's, stood upright: not the grey strip libvips would read as a TIFF.
+        let (cookie, _) = try page.signIn()
+        let raw = try page.request("GET", "/thumbs/\(try #require(try daemon.assets()["photo.dng"]))", headers: ["Cookie": cookie])
+        #expect(raw.status == 200 && raw.headers["content-type"] == "image/png", "\(raw.status) \(raw.headers)")
+        let thumbnail = daemon.library.root + "/raw-thumbnail.png"
+        try Data(raw.bodyBytes).write(to: URL(fileURLWithPath: thumbnail))
+        let size = try run("/usr/bin/vipsheader", ["-f", "width", thumbnail]).stdout + "x" + run("/usr/bin/vipsheader", ["-f", "height", thumbnail]).stdout
+        let sides = size.split(separator: "x").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(sides.count == 2 && sides[1] == 256 && sides[0] < sides[1], "the wide JPEG stood upright, 256 high (the strip would be wide): \(size)")
     }
 
     @Test("the search box finds photos by name, by album and by date (a year, a month, a day, \"July 2024\"), in the person's time zone")

@@ -61,6 +61,11 @@ struct FileChooserRouteTests {
         #expect(EmbeddedPreview.choose([unsized, EmbeddedPreview(width: 0, height: 0, bytes: 5_000, isJPEG: true)]) == .preview(index: 0),
                 "without sizes, the longest")
         #expect(EmbeddedPreview.choose([EmbeddedPreview(width: 640, height: 480, bytes: 50_000, isJPEG: true)]) == .preview(index: 0))
+
+        // A thumbnail is made from the smallest JPEG that is big enough, else the largest there is.
+        #expect(EmbeddedPreview.forThumbnail([full, half, thumbnail, tiff], side: 256) == 1)
+        #expect(EmbeddedPreview.forThumbnail([thumbnail], side: 256) == 0)
+        #expect(EmbeddedPreview.forThumbnail([tiff], side: 256) == nil)
     }
 
     @Test("accepted types are checked when asked, and kept with the request")

@@ -37,6 +37,10 @@ int photolib_thumbnail_video(const char *path, const char *uri, int64_t mtime, p
 /// The width and height libvips reads from a file's header, without decoding pixels. Returns 0 or -1.
 int photolib_thumbnail_dimensions(const char *path, int *width, int *height, char *error, size_t error_size);
 
+/// As `photolib_thumbnail_make`, for an image already in memory (a raw file's JPEG preview).
+int photolib_thumbnail_make_buffer(const void *bytes, size_t bytes_length, const char *uri, int64_t mtime,
+                                   photolib_thumbnail_limits limits, void **png, size_t *length, char *error, size_t error_size);
+
 void photolib_thumbnail_free(void *png);
 
 /// Writes the image at `path` whole as a JPEG (quality 90) to the open descriptor `out_fd`, for an

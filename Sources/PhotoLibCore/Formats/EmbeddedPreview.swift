@@ -39,6 +39,15 @@ public struct EmbeddedPreview: Sendable, Equatable {
         return .preview(index: best)
     }
 
+    /// The preview a thumbnail `side` pixels high is best made from: the smallest JPEG at least that
+    /// big on its longer side (a 6000 × 4000 one would be decoded for nothing), else the largest.
+    public static func forThumbnail(_ previews: [EmbeddedPreview], side: Int) -> Int? {
+        let jpegs = previews.indices.filter { previews[$0].isJPEG }
+        let bigEnough = jpegs.filter { max(previews[$0].width, previews[$0].height) >= side }
+        if let smallest = bigEnough.min(by: { order(previews[$0]) < order(previews[$1]) }) { return smallest }
+        return jpegs.max(by: { order(previews[$0]) < order(previews[$1]) })
+    }
+
     private static func order(_ preview: EmbeddedPreview) -> (Int, Int) {
         (preview.width * preview.height, preview.bytes)
     }
