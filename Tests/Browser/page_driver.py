@@ -207,9 +207,13 @@ def sheet(args):
             wait(driver, lambda d: all(d.execute_script("return arguments[0].complete", i) for i in sheet_now(d).find_elements(By.CSS_SELECTOR, ".tile img")),
                  "the sheet's thumbnails to load")
             shot(driver, args.shots, "sheet-chosen")
+            # Tiles the app cannot open are there but cannot be chosen.
+            unreadable = sorted(b.accessible_name.split(",")[0] for b in sheet_now(driver).find_elements(By.CSS_SELECTOR, ".tile input[type=checkbox]")
+                                if not b.is_enabled())
             press("Add (" if args.choice == "pick" else "Done")
         wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog.sheet[open]"), "the sheet to close")
-        print(json.dumps({"title": title, "kind": kind, "note": note, "notice": driver.find_element(By.ID, "notice").text}))
+        print(json.dumps({"title": title, "kind": kind, "note": note, "notice": driver.find_element(By.ID, "notice").text,
+                          "unreadable": unreadable if args.choice in ("pick", "select") else []}))
 
 
 def keys(args):

@@ -51,17 +51,19 @@ extension PageTests {
         #expect(try daemon.ok("selection", Self.viewer.app).contains("beach.jpg"))
     }
 
-    @Test("a pick from examples/pick_photos.py is answered on the page by clicking three tiles in an order: the app receives those files, in that order, byte for byte")
+    @Test("a pick from examples/pick_photos.py is answered on the page by clicking three tiles in an order: the app receives those files, in that order, byte for byte; a photo the app cannot open is shown but cannot be chosen")
     func pickAnsweredOnThePage() async throws {
-        let daemon = try await Self.startedWithPhotos(["a.jpg", "b.jpg", "c.jpg", "d.jpg"])
+        let daemon = try await Self.startedWithPhotos(["a.jpg", "b.jpg", "c.jpg", "d.jpg", "raw.cr3"])
         try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid), "--location", "precise")
         chmod(daemon.library.root, 0o711)
         let page = try PageSession(daemon)
         let picker = ["/usr/bin/setpriv", "--reuid=\(Self.viewer.uid)", "--regid=\(Self.viewer.uid)", "--clear-groups",
                       "/usr/bin/python3", try ReachableCopies.example("pick_photos.py"), "--socket", daemon.library.socket,
-                      "--limit", "3", "--ordered", "--types", "image"]
-        let (sheet, app) = try await answerOnThePage(page, picker, "pick", ["c.jpg", "a.jpg", "d.jpg"], shots: daemon.library.root + "/shots")
+                      "--limit", "3", "--ordered", "--types", "image", "--accepts", "image/jpeg"]
+        let (sheet, app) = try await answerOnThePage(page, picker, "pick", ["c.jpg", "a.jpg", "d.jpg"],
+                                                     shots: ProcessInfo.processInfo.environment["PHOTOLIBD_SHOTS"] ?? daemon.library.root + "/shots")
         #expect(sheet["kind"] as? String == "pick", "\(sheet)")
+        #expect(sheet["unreadable"] as? [String] == ["raw.cr3"], "the app reads JPEG, and no JPEG is made of a CR3: \(sheet)")
         #expect((sheet["note"] as? String)?.hasSuffix("once, with where they were taken; nothing else is shared.") == true,
                 "an app with precise location is said to get it: \(sheet)")
         #expect(await app.exited(timeout: 60) == 0, "\(app.ending)")

@@ -24,6 +24,18 @@ enum AssetRoutes {
         let size: Int64
         /// Where it was taken ("Rennes, Brittany Region, France"): the person's own page only.
         let place: String?
+        /// For a pick whose app said which types it reads (`accepts`): "jpeg" when the app will get a
+        /// JPEG made from it, "unreadable" when it can get none (the sheet will not let it be chosen).
+        let format: String?
+    }
+
+    /// What `FormatDecision` says of a file named `name` for an app reading `accepts`, as a tile says it.
+    static func format(of name: String, accepts: [String]) -> String? {
+        switch FormatDecision.decide(name: name, accepts: accepts) {
+        case .original: nil
+        case .jpeg: "jpeg"
+        case .unreadable: "unreadable"
+        }
     }
 
     static func add(to router: Router<BasicRequestContext>, _ page: PageContext, book: PathBook) {
@@ -34,14 +46,17 @@ enum AssetRoutes {
                 search: query.get("search").flatMap { $0.isEmpty ? nil : $0 }, order: "newest",
                 offset: query.get("offset", as: Int.self) ?? 0, limit: min(query.get("limit", as: Int.self) ?? 120, 500),
                 takenFrom: query.get("takenFrom", as: Int64.self), takenTo: query.get("takenTo", as: Int64.self))
+            // A pick's sheet says which types its app reads, comma-separated.
+            let accepts = (query.get("accepts") ?? "").split(separator: ",").map(String.init).filter(FileFormat.isPattern)
             return try await AppRoutes.answer(page) {
                 let result = try await page.daemon.call(.assets, params, returning: AssetsResult.self)
                 await book.remember(result.assets)
                 let tiles = result.assets.map { asset in
                     let slash = asset.path.lastIndex(of: "/")
-                    return Tile(id: asset.id, name: slash.map { String(asset.path[asset.path.index(after: $0)...]) } ?? asset.path,
-                                album: slash.map { String(asset.path[..<$0]) } ?? "", path: asset.path, mediaType: asset.mediaType,
-                                mtime: asset.mtime, size: asset.size, place: asset.place)
+                    let name = slash.map { String(asset.path[asset.path.index(after: $0)...]) } ?? asset.path
+                    return Tile(id: asset.id, name: name, album: slash.map { String(asset.path[..<$0]) } ?? "", path: asset.path,
+                                mediaType: asset.mediaType, mtime: asset.mtime, size: asset.size, place: asset.place,
+                                format: format(of: name, accepts: accepts))
                 }
                 struct Page: Encodable { let assets: [Tile]; let total: Int }
                 return try PageServer.json(Page(assets: tiles, total: result.total ?? tiles.count))

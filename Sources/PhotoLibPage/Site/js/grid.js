@@ -25,8 +25,10 @@ export function dateSpan(text) {
 }
 
 export class Grid {
-  constructor({ checked = new Set(), limit = 0, ordered = false, types = null } = {}) {
+  constructor({ checked = new Set(), limit = 0, ordered = false, types = null, accepts = [] } = {}) {
     this.types = types;
+    // For a pick: the types its app reads. Each tile then says whether the app can open it.
+    this.accepts = accepts;
     this.checked = new Set(checked);
     this.order = [];
     this.limit = limit;
@@ -82,8 +84,9 @@ export class Grid {
     return get(`/api/assets?${Grid.params(0, query)}`);
   }
 
-  static params(offset, query) {
+  static params(offset, query, accepts = []) {
     const params = new URLSearchParams({ offset, limit: pageSize, type: query.type });
+    if (accepts.length) params.set('accepts', accepts.join(','));
     const span = dateSpan((query.search ?? '').trim());
     if (span) {
       params.set('takenFrom', Math.floor(span[0].getTime() / 1000));
@@ -100,7 +103,7 @@ export class Grid {
     if (this.loading || (this.total !== null && this.offset >= this.total)) return;
     this.loading = true;
     const generation = this.generation;
-    const page = prefetched ?? await get(`/api/assets?${Grid.params(this.offset, this.query)}`);
+    const page = prefetched ?? await get(`/api/assets?${Grid.params(this.offset, this.query, this.accepts)}`);
     if (generation !== this.generation) return;  // asked for an earlier search: not this grid's any more
     this.total = page.total;
     const start = this.offset;
@@ -122,11 +125,16 @@ export class Grid {
       this.element.insertBefore(section, this.sentinel);
     }
     const day = date.toLocaleDateString('en', { day: 'numeric', month: 'long', year: 'numeric' });
-    const box = element('input', { type: 'checkbox', 'aria-label': `${asset.name}, ${day}`, 'data-id': asset.id,
-      checked: this.checked.has(asset.id), onchange: () => this.toggle(asset.id, box) });
-    const kind = asset.mediaType === 'video' ? 'Video' : asset.mediaType === 'live' ? 'Live' : null;
-    // A tile's details: where the file is, and where it was taken once that is known.
-    const tile = element('label', { class: 'tile', title: asset.place ? `${asset.path}\n${asset.place}` : asset.path },
+    // A photo the picking app cannot open, in any form photolibd can make, cannot be chosen: said on the
+    // tile before the person chooses, rather than refused after.
+    const unreadable = asset.format === 'unreadable';
+    const box = element('input', { type: 'checkbox', 'aria-label': `${asset.name}, ${day}${unreadable ? ', the app cannot open this type' : ''}`,
+      'data-id': asset.id, checked: this.checked.has(asset.id), disabled: unreadable, onchange: () => this.toggle(asset.id, box) });
+    const kind = unreadable ? 'Can’t open' : asset.mediaType === 'video' ? 'Video' : asset.mediaType === 'live' ? 'Live' : null;
+    // A tile's details: where the file is, where it was taken once that is known, and in what form the app gets it.
+    const details = [asset.path, asset.place, asset.format === 'jpeg' ? 'The app gets it as a JPEG.' : null,
+      unreadable ? 'The app cannot open this type, and no JPEG can be made of it.' : null].filter(Boolean).join('\n');
+    const tile = element('label', { class: unreadable ? 'tile unreadable' : 'tile', title: details },
       box,
       // The first screenful is asked for at once; further tiles when they come near the screen.
       element('img', { src: `/thumbs/${encodeURIComponent(asset.id)}`, alt: '', loading: position < 60 ? 'eager' : 'lazy', decoding: 'async' }),

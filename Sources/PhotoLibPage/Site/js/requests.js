@@ -174,7 +174,7 @@ function pickSheet(request) {
     if (ids.length === 0) return notice('Choose at least one photo, or Cancel.');
     return answer(request, { answer: 'pick', assets: ids, location: options.location, captions: options.captions },
       `${ids.length} handed to ${request.name}, once.`);
-  }, { types: pick.types, limit: pick.limit, ordered: pick.ordered, label: (n) => `Add (${n})`, note, options: panel });
+  }, { types: pick.types, limit: pick.limit, ordered: pick.ordered, accepts: pick.accepts ?? [], label: (n) => `Add (${n})`, note, options: panel });
   return sheet;
 }
 
