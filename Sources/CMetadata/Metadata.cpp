@@ -201,13 +201,26 @@ bool parsedXmp(const char *packet, size_t size, Exiv2::XmpData &xmp, char *error
 
 std::once_flag initialized;
 
+// exiv2 registers the namespaces it meets in a packet in the XMP toolkit's global tables: with
+// files read on several threads at once (places, picks, derivatives), those registrations take turns.
+std::recursive_mutex xmpNamespaces;
+
+void lockXmpNamespaces(void *mutex, bool lock) {
+    auto held = static_cast<std::recursive_mutex *>(mutex);
+    if (lock) {
+        held->lock();
+    } else {
+        held->unlock();
+    }
+}
+
 }  // namespace
 
 extern "C" void plm_initialize(void) {
     std::call_once(initialized, [] {
         // Its warnings would go to the daemon's stderr, unstructured; failures come back as errors.
         Exiv2::LogMsg::setLevel(Exiv2::LogMsg::mute);
-        Exiv2::XmpParser::initialize();
+        Exiv2::XmpParser::initialize(lockXmpNamespaces, &xmpNamespaces);
     });
 }
 

@@ -10,9 +10,17 @@
 /// entry within `reach`, so it costs a few dozen distances, whatever the gazetteer's size.
 public struct Gazetteer: Sendable {
     public let entries: [GazetteerEntry]
+    /// Each entry's centre and radius, apart from its names: the look-up's loop reads these alone,
+    /// and an entry's strings would cost it a retain and a release each.
+    private let points: [Point]
     private let cells: [Cell: [Int32]]
     /// How far from the nearest entry a photo may be and still be said to be taken there, km.
     public let reach: Double
+
+    private struct Point {
+        let coordinate: GeoCoordinate
+        let radius: Double
+    }
 
     private struct Cell: Hashable {
         let latitude: Int16
@@ -35,6 +43,7 @@ public struct Gazetteer: Sendable {
 
     public init(_ entries: [GazetteerEntry], reach: Double = 100) {
         self.entries = entries
+        self.points = entries.map { Point(coordinate: $0.coordinate, radius: $0.radius) }
         self.reach = reach
         var cells: [Cell: [Int32]] = [:]
         for (index, entry) in entries.enumerated() { cells[Cell(entry.coordinate), default: []].append(Int32(index)) }
@@ -56,7 +65,9 @@ public struct Gazetteer: Sendable {
                 : (-longitudeSpan...longitudeSpan).map { (Int(origin.longitude) + $0 + 540) % 360 - 180 }
             for longitude in longitudes {
                 for index in cells[Cell(latitude: latitude, longitude: longitude)] ?? [] {
-                    let entry = entries[Int(index)]
+                    let entry = points[Int(index)]
+                    // Farther north or south than `reach` alone: out of reach without the trigonometry.
+                    guard abs(entry.coordinate.latitude - point.latitude) * Self.kilometresPerDegree <= reach else { continue }
                     let distance = point.kilometres(to: entry.coordinate)
                     guard distance <= reach else { continue }
                     // Ties go to the lower index, whatever order the cells are read in.

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Logging
 import Synchronization
 import PhotoLibCore
@@ -86,14 +87,36 @@ final class PlaceFinder: Sendable {
 
     /// Each file's finding; a file that cannot be opened or read now is `unreadable`, never `nowhere`.
     /// Throws when the library itself cannot be opened.
+    ///
+    /// The chunk is cut into a slice per core, each read on a thread of its own with its own
+    /// descriptors (`LibraryAccess` is one thread's): the daemon is otherwise idle after a scan, and
+    /// each look is mostly waiting on a read and parsing a header.
     static func look(at members: [MemberRecord], albums: AlbumTree, library: String, in gazetteer: Gazetteer)
         throws(SystemCallError) -> [PlaceResult] {
-        let root = try Directory.open(path: library)
-        let access = LibraryAccess(root: root)
-        defer { access.invalidate() }
-        return members.map { member in
-            PlaceResult(member: member.rowID, file: member.file, finding: finding(member, albums: albums, access: access, gazetteer: gazetteer))
+        let slices = max(1, min(ProcessInfo.processInfo.activeProcessorCount, members.count / 32))
+        let size = (members.count + slices - 1) / max(1, slices)
+        let found = Mutex<[Int: Result<[PlaceResult], SystemCallError>]>([:])
+        DispatchQueue.concurrentPerform(iterations: slices) { slice in
+            let part = members[min(members.count, slice * size)..<min(members.count, (slice + 1) * size)]
+            let outcome = Result { () throws(SystemCallError) -> [PlaceResult] in
+                let access = LibraryAccess(root: try Directory.open(path: library))
+                defer { access.invalidate() }
+                return part.map { member in
+                    PlaceResult(member: member.rowID, file: member.file, finding: finding(member, albums: albums, access: access, gazetteer: gazetteer))
+                }
+            }
+            found.withLock { $0[slice] = outcome }
         }
+        var results: [PlaceResult] = []
+        results.reserveCapacity(members.count)
+        for slice in 0..<slices {
+            switch found.withLock({ $0[slice] }) {
+            case .success(let part)?: results += part
+            case .failure(let error)?: throw error
+            case nil: break
+            }
+        }
+        return results
     }
 
     private static func finding(_ member: MemberRecord, albums: AlbumTree, access: LibraryAccess, gazetteer: Gazetteer) -> PlaceFinding {
