@@ -66,6 +66,37 @@ struct WriteTransactionTests {
         if rules { #expect(try library.store.read { try $0.membersWithoutCaptureTime() }.isEmpty, "the probe's capture times were stored") }
     }
 
+    @Test("a full scan: files added, edited, moved and removed while nobody watched, an album that cannot be read; the walk comes first",
+          arguments: [false, true])
+    func fullScan(rules: Bool) throws {
+        let audit = SystemCallAudit()
+        let library = try TemporaryLibrary(observer: audit)
+        if rules { library.index.captureClock = CaptureClock(access: library.index.access) }
+        for name in ["a.jpg", "Trip/b.jpg", "Trip/c.jpg", "Old/d.jpg", "Locked/e.jpg"] { try library.write(name) }
+        try library.scan()
+        let before = try library.assets()
+        audit.reset()
+
+        try library.write("new.jpg")
+        try library.write("Trip/Deep/f.jpg")
+        try library.write("a.jpg", "photo, edited")
+        try library.move("Trip/b.jpg", "Old/b-moved.jpg")
+        try library.remove("Trip/c.jpg")
+        chmod(library.root + "/Locked", 0o000)
+        defer { chmod(library.root + "/Locked", 0o755) }
+        try library.scan()
+        #expect(audit.callsInTransactions == [], "the walk and the capture times were read before the transaction")
+
+        let after = try library.assets()
+        if getuid() != 0 {
+            #expect(library.index.unreadable.keys.contains(Self.path("Locked")), "said to be unreadable, not empty")
+        }
+        #expect(after["Locked/e.jpg"] == before["Locked/e.jpg"], "an album that cannot be read keeps its rows")
+        #expect(after["Old/b-moved.jpg"] == before["Trip/b.jpg"], "moved while nobody watched: the same asset")
+        #expect(after["a.jpg"] == before["a.jpg"] && after["Trip/c.jpg"] == nil && after["new.jpg"] != nil && after["Trip/Deep/f.jpg"] != nil)
+        if rules { #expect(try library.store.read { try $0.membersWithoutCaptureTime() }.isEmpty, "the scan's capture times were stored") }
+    }
+
     @Test("the audit sees a system call made inside a write transaction")
     func auditWorks() throws {
         let audit = SystemCallAudit()

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Logging
 import PhotoLibCore
@@ -74,7 +75,7 @@ extension LibraryIndex {
         switch pending.directory {
         case .found(let fd)?:
             directory = fd
-            listing = prefetcher?.take(path) ?? list(fd)
+            listing = list(fd)
         case .gone?: listing = .gone
         case .unreadable(let failure)?: listing = .unreadable(failure)
         case nil: listing = probe?.listings[path] ?? .gone
@@ -184,6 +185,11 @@ extension LibraryIndex {
     /// Assets that disappeared from one place and an inode that appeared in
     /// another are the same asset moved while the daemon was not watching:
     /// it keeps its ID (and so its selections).
+    ///
+    /// The walk comes first, outside any transaction (`listWholeLibrary`), then, while rule grants
+    /// exist, when each file the index will add or change was taken; the write transaction then
+    /// reads those answers, as a batch's does its probe's, and makes no system call but SQLite's.
+    /// A crash anywhere before its commit leaves the old index, and the next start scans again.
     func fullScan(recorder: ChangeRecorder, inTransaction: (StoreTransaction, ChangeRecorder) throws -> Void = { _, _ in }) throws {
         access.invalidate()
         unreadable = [:]
@@ -192,30 +198,24 @@ extension LibraryIndex {
             $0.scannedDirectories = 0
             $0.scannedFiles = 0
         }
-        // One transaction for the whole walk: a crash midway leaves the old
-        // index, and the next start scans again anyway.
-        // The walk's listings are made ahead on the other core (`ListingPrefetcher`); without one
-        // (no descriptor left for it), the index lists every directory itself, as it always could.
-        let policy = self.policy
-        prefetcher = try? ListingPrefetcher(root: access.root) { LibraryListing.list($0, policy: policy) }
+        let started = ContinuousClock.now
+        var walked = LibraryProbe()
+        walked.listings = listWholeLibrary()
+        if let captureClock {
+            walked.takenAt = try store.read { tx in try captureTimes(of: walked.listings, clock: captureClock, tx: tx) }
+        }
+        access.invalidate()  // the walk's descriptors are closed before the write lock is taken
+        probe = walked
+        let looked = ContinuousClock.now
         defer {
-            if let prefetcher {
-                prefetcher.stop()
-                let (made, missed) = prefetcher.taken
-                logger.debug("The scan took \(made) listings made ahead and listed \(missed) directories itself.")
-            }
-            prefetcher = nil
+            probe = nil
+            logger.debug("The scan listed \(walked.listings.count) directories in \(looked - started); its transaction took \(ContinuousClock.now - looked).")
         }
         try store.write { tx in
             let watermark = try tx.maxMemberRowID()
             var vanished: [(MemberRecord, LocatedAsset?)] = []
-            let root: Lookup<FileDescriptor>
-            do throws(SystemCallError) {
-                root = .found(try Directory.duplicate(access.root))
-            } catch {
-                root = .unreadable(error.failure)
-            }
-            var pending: [Pending] = [Pending(album: AlbumTree.rootID, directory: root, path: .root)]
+            // Every listing is the walk's (`directory: nil`): the root's, and each album's below it.
+            var pending: [Pending] = [Pending(album: AlbumTree.rootID, directory: nil, path: .root)]
             while let next = pending.popLast() {
                 let result = try reconcileDirectory(next, tx: tx, recorder: recorder)
                 vanished += result.vanished
@@ -251,5 +251,35 @@ extension LibraryIndex {
             try pairTouched(tx: tx, recorder: recorder)
             try inTransaction(tx, recorder)
         }
+    }
+
+    /// Lists the root and every album below it, before the scan's transaction, on every core (`TreeListing`).
+    func listWholeLibrary() -> [RelativePath: Lookup<[DirectoryPlan.Entry]>] {
+        let policy = self.policy
+        let root: Lookup<FileDescriptor>
+        do throws(SystemCallError) {
+            // Opened anew, not duplicated: a duplicate shares its read position with the index's own descriptor.
+            root = .found(try Directory.reopen(access.root))
+        } catch {
+            root = .unreadable(error.failure)
+        }
+        return TreeListing.list(root: root, threads: ProcessInfo.processInfo.activeProcessorCount) { LibraryListing.list($0, policy: policy) }
+    }
+
+    /// When each media file the scan will add or change was taken (nil: it could not be opened), read
+    /// before its transaction: the same plans the transaction will make, made here against the index as it is.
+    func captureTimes(of listings: [RelativePath: Lookup<[DirectoryPlan.Entry]>], clock: CaptureClock,
+                      tx: StoreTransaction) throws -> [RelativePath: Int64?] {
+        var taken: [RelativePath: Int64?] = [:]
+        for (path, listing) in listings {
+            let album = albums.album(at: path)
+            let known = try album.map { try tx.indexedFiles(inAlbum: $0) } ?? [:]
+            let plan = DirectoryPlan.plan(listing: listing, knownFiles: known, knownAlbums: album.map { albums.children(of: $0) } ?? [:],
+                                          policy: policy, daemonUID: daemonUID)
+            for (name, facts) in plan.newFiles.map({ ($0.name, $0.facts) }) + plan.changedFiles.map({ ($0.name, $0.facts) }) {
+                taken[path.appending(name)] = clock.takenAt(album: path, name: name, file: facts)
+            }
+        }
+        return taken
     }
 }

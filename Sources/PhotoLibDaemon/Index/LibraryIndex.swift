@@ -34,8 +34,6 @@ final class LibraryIndex {
     var touchedAlbums: Set<AlbumTree.ID> = []
     /// Set while some app has a rule grant: new and changed files are looked at for when they were taken.
     var captureClock: CaptureClock?
-    /// Set during a full scan: the listings made ahead on the other core.
-    var prefetcher: ListingPrefetcher?
     /// Set while a batch's write transaction is open: what it looked at before (`LibraryProbe`).
     var probe: LibraryProbe?
 
