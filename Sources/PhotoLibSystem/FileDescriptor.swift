@@ -12,6 +12,7 @@ public struct FileDescriptor: Sendable, Hashable {
     /// releases the descriptor even when close reports one, so retrying would
     /// close someone else's.
     public func close() {
+        SystemCallAudit.note("close")
         _ = Glibc.close(rawValue)
     }
 

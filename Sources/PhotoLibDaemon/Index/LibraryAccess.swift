@@ -15,6 +15,8 @@ import PhotoLibSystem
 final class LibraryAccess {
     private(set) var root: FileDescriptor
     private var cache: [RelativePath: FileDescriptor] = [:]
+    /// Descriptors no longer looked up (`retire`), closed by the next `invalidate`.
+    private var retired: [FileDescriptor] = []
     private let cacheLimit = 64
 
     init(root: FileDescriptor) {
@@ -77,6 +79,16 @@ final class LibraryAccess {
 
     func invalidate() {
         for fd in cache.values { fd.close() }
+        cache.removeAll()
+        for fd in retired { fd.close() }
+        retired.removeAll()
+    }
+
+    /// Stops handing out every cached descriptor (a directory moved or went, so a path may name
+    /// another one now) without closing them yet: inside a write transaction, which makes no system
+    /// call, they wait for the `invalidate` that ends the batch.
+    func retire() {
+        retired += cache.values
         cache.removeAll()
     }
 }

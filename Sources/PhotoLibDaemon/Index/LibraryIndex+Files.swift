@@ -82,7 +82,7 @@ extension LibraryIndex {
     }
 
     func moveAlbum(from: RelativePath, to: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws {
-        access.invalidate()
+        access.retire()
         forgetUnreadable(within: from)
         guard LibraryScope.isAlbum(to) else {
             try removeAlbum(from, tx: tx, recorder: recorder)  // into a dot-directory: it left the library
@@ -106,7 +106,7 @@ extension LibraryIndex {
     }
 
     func removeAlbum(_ path: RelativePath, tx: StoreTransaction, recorder: ChangeRecorder) throws {
-        access.invalidate()
+        access.retire()
         forgetUnreadable(within: path)
         guard let id = albums.album(at: path), id != AlbumTree.rootID else { return }
         if recorder.isRecording {

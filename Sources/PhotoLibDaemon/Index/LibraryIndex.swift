@@ -95,8 +95,8 @@ final class LibraryIndex {
                 case .refreshFile(let path, let admission):
                     try refreshFile(path, tx: tx, recorder: recorder, admission: admission)
                 case .rescanSubtree(let path):
-                    // Readable again (or no longer): look at the whole subtree anew.
-                    access.invalidate()
+                    // Readable again (or no longer): look at the whole subtree anew (the probe listed it with fresh descriptors).
+                    access.retire()
                     let wasUnreadable = unreadable.keys.contains(where: { $0.isWithin(path) })
                     if albums.album(at: path) != nil || wasUnreadable {
                         try scanNewDirectory(path, tx: tx, recorder: recorder)
