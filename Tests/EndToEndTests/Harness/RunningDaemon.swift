@@ -92,10 +92,25 @@ final class RunningDaemon {
         let deadline = Date().addingTimeInterval(30)
         while process.isRunning, Date() < deadline { usleep(10_000) }
         if process.isRunning {
+            // What each thread was waiting in, read before the kill: the next time this happens, it says why.
+            let threads = Self.threads(of: process.processIdentifier)
             Glibc.kill(process.processIdentifier, SIGKILL)
-            Issue.record("photolibd did not stop within 30 s of SIGTERM")
+            Issue.record("photolibd did not stop within 30 s of SIGTERM; its threads: \(threads); the end of its log: \(log.suffix(3000))")
         }
         process.waitUntilExit()
+    }
+
+    /// Each thread of a process: its name, state and the kernel function it waits in (`wchan`).
+    static func threads(of pid: Int32) -> String {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.sorted().map { tid in
+            let read = { (name: String) in
+                ((try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/\(name)", encoding: .utf8)) ?? "?")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let state = read("stat").split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? "?"
+            return "\(tid) \(read("comm")) \(state) \(read("wchan"))"
+        }.joined(separator: "; ")
     }
 
     /// Kills the daemon at once, as a crash would.
