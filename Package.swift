@@ -215,7 +215,7 @@ let package = Package(
 
         .testTarget(name: "PhotoLibCoreTests", dependencies: ["PhotoLibCore"], swiftSettings: strict),
         .testTarget(name: "PhotoLibProtocolTests", dependencies: ["PhotoLibProtocol"], swiftSettings: strict),
-        .testTarget(name: "PhotoLibStoreTests", dependencies: ["PhotoLibStore", "PhotoLibCore", .product(name: "GRDB", package: "GRDB.swift")],
+        .testTarget(name: "PhotoLibStoreTests", dependencies: ["PhotoLibStore", "PhotoLibCore", "PhotoLibSystem", .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: strict),
         .testTarget(name: "PhotoLibSystemTests", dependencies: ["PhotoLibSystem", "PhotoLibCore"], swiftSettings: strict),
         // The daemon's executors on a temporary library and store, without starting the daemon.

@@ -13,12 +13,15 @@ extension StoreTransaction {
         return found
     }
 
-    /// Every month with assets, newest first, in the process's time zone: when each was taken
-    /// once looked at, else when it was last written (as `ListingFilter.takenFrom` reads it).
-    public func months() throws -> [(month: String, assets: Int)] {
-        try Row.fetchAll(db, sql: """
-            SELECT strftime('%Y-%m', COALESCE(takenAt, mtime / 1000000000), 'unixepoch', 'localtime') AS month, count(DISTINCT asset)
-            FROM member GROUP BY month ORDER BY month DESC
-            """).map { (month: $0[0], assets: $0[1]) }
+    /// Every asset's file with the time it counts for in a month: when it was taken once looked at,
+    /// else when it was last written (as `ListingFilter.takenFrom` reads it). `MonthTally` names the
+    /// months: SQLite's `localtime` asked for each of 100,000 rows took most of a 170 ms timeline.
+    public func datedAssets() throws -> [MonthTally.Dated] {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT COALESCE(takenAt, mtime / 1000000000), asset FROM member"))
+        var dated: [MonthTally.Dated] = []
+        while let row = try rows.next() {
+            dated.append(MonthTally.Dated(seconds: row[0], asset: row[1]))
+        }
+        return dated
     }
 }

@@ -4,6 +4,7 @@ import NIOCore
 import PhotoLibCore
 import PhotoLibProtocol
 import PhotoLibStore
+import PhotoLibSystem
 
 /// Turns one request line into one reply line.
 ///
@@ -114,7 +115,9 @@ struct RequestRouter: Sendable {
         case .albums:
             return reply(id, try albums(try params(AlbumsParams.self, line)))
         case .timeline:
-            return reply(id, TimelineResult(months: try store.read { try $0.months() }.map { MonthSummary(month: $0.month, assets: $0.assets) }))
+            let dated = try store.read { try $0.datedAssets() }
+            let months = MonthTally.tally(dated, monthOf: LocalTime.month(containing:))
+            return reply(id, TimelineResult(months: months.map { MonthSummary(month: $0.month, assets: $0.assets) }))
         case .apps:
             return reply(id, AppsResult(apps: try store.read { tx in try tx.apps().map { try appInfo($0, tx) } }))
         case .installedApps:
