@@ -4,6 +4,9 @@ import { get } from './api.js';
 import { element } from './dom.js';
 
 const pageSize = 120;
+// Made once: toLocaleString with options builds a new formatter on every call, two per tile.
+export const monthWords = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric' });
+const dayWords = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'long', year: 'numeric' });
 const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 // A search that names a date ("2024", "2024-07", "2024-07-14", "July 2024") is a span of when
@@ -116,7 +119,7 @@ export class Grid {
   add(asset, position) {
     if (this.types && !this.types.includes(asset.mediaType)) return;
     const date = new Date(asset.mtime / 1e6);
-    const month = date.toLocaleString('en', { month: 'long', year: 'numeric' });
+    const month = monthWords.format(date);
     let section = this.sections.get(month);
     if (!section) {
       section = element('div', { class: 'grid', role: 'group', 'aria-label': month });
@@ -124,7 +127,7 @@ export class Grid {
       this.element.insertBefore(element('h3', { class: 'section', text: month }), this.sentinel);
       this.element.insertBefore(section, this.sentinel);
     }
-    const day = date.toLocaleDateString('en', { day: 'numeric', month: 'long', year: 'numeric' });
+    const day = dayWords.format(date);
     // A photo the picking app cannot open, in any form photolibd can make, cannot be chosen: said on the
     // tile before the person chooses, rather than refused after.
     const unreadable = asset.format === 'unreadable';

@@ -4,6 +4,9 @@
 import { get } from './api.js';
 import { element } from './dom.js';
 import { notice } from './notice.js';
+import { monthWords } from './grid.js';
+
+const counted = new Intl.NumberFormat('en');
 
 export function outline(grid) {
   const photos = element('button', { type: 'button', text: 'Photos', 'aria-pressed': 'true', onclick: () => showPhotos() });
@@ -23,8 +26,8 @@ export function outline(grid) {
     get('/api/timeline').then(({ months }) => {
       for (const { month: key, assets } of months) {
         const [year, number] = key.split('-').map(Number);
-        const words = new Date(year, number - 1, 1).toLocaleString('en', { month: 'long', year: 'numeric' });
-        month.append(element('option', { value: key, text: `${words} (${assets.toLocaleString('en')})` }));
+        const words = monthWords.format(new Date(year, number - 1, 1));
+        month.append(element('option', { value: key, text: `${words} (${counted.format(assets)})` }));
       }
     }, (error) => { monthsAsked = false; notice(error.message); });
   }
