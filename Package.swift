@@ -66,8 +66,8 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
         // Video frames with ffmpegthumbnailer (Debian libffmpegthumbnailer-dev), what desktop thumbnailers use.
-        .target(name: "CThumbnail", dependencies: ["CVips"], path: "Sources/CThumbnail",
-                linkerSettings: [.linkedLibrary("ffmpegthumbnailer")]),
+        // ffmpegthumbnailer is loaded when the first video is shown, not linked (see thumbnail.c).
+        .target(name: "CThumbnail", dependencies: ["CVips"], path: "Sources/CThumbnail"),
         // GLib alone (the thumbnail cache's names: MD5 and file URIs exactly as GLib writes them), for the page server.
         // GeoNames' cities (Debian libgeonames-dev): the offline gazetteer that names where photos were taken.
         .systemLibrary(name: "CGeonames", path: "Sources/CGeonames", pkgConfig: "geonames", providers: [.apt(["libgeonames-dev"])]),

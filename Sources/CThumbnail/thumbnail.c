@@ -1,5 +1,7 @@
 #include "thumbnail.h"
 
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -198,22 +200,64 @@ static int with_cache_fields(const void *bare, size_t bare_length, const char *u
 
 void photolib_thumbnail_free(void *png) { g_free(png); }
 
+// ffmpegthumbnailer, and FFmpeg's hundred libraries behind it, are loaded when the first video is
+// shown, not linked: linked, the dynamic loader bound them at every start of this executable, which
+// is also the daemon's converter of one picked photo (`--to-jpeg`), started once per photo; that
+// start was a third of the converter's lag behind `vips copy`. Debian's package names the library
+// in its Depends by hand (scripts/make-deb), as dpkg-shlibdeps cannot see a dlopen.
+static struct {
+    video_thumbnailer *(*create)(void);
+    void (*destroy)(video_thumbnailer *);
+    image_data *(*create_image_data)(void);
+    void (*destroy_image_data)(image_data *);
+    int (*set_size)(video_thumbnailer *, int, int);
+    int (*to_buffer)(video_thumbnailer *, const char *, image_data *);
+    char problem[384];
+} video;
+static pthread_once_t video_loaded = PTHREAD_ONCE_INIT;
+
+static void load_video(void) {
+    const char *name = "libffmpegthumbnailer.so.4";
+    void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        const char *why = dlerror();
+        snprintf(video.problem, sizeof video.problem, "videos cannot be read: %s (install ffmpegthumbnailer's library; Debian: libffmpegthumbnailer4v5)",
+                 why ? why : name);
+        return;
+    }
+    *(void **)&video.create = dlsym(library, "video_thumbnailer_create");
+    *(void **)&video.destroy = dlsym(library, "video_thumbnailer_destroy");
+    *(void **)&video.create_image_data = dlsym(library, "video_thumbnailer_create_image_data");
+    *(void **)&video.destroy_image_data = dlsym(library, "video_thumbnailer_destroy_image_data");
+    *(void **)&video.set_size = dlsym(library, "video_thumbnailer_set_size");
+    *(void **)&video.to_buffer = dlsym(library, "video_thumbnailer_generate_thumbnail_to_buffer");
+    if (!video.create || !video.destroy || !video.create_image_data || !video.destroy_image_data || !video.set_size || !video.to_buffer) {
+        snprintf(video.problem, sizeof video.problem, "videos cannot be read: %s lacks a function photolibd calls (a version older than 2.0?)", name);
+        video.create = NULL;
+    }
+}
+
 int photolib_thumbnail_video(const char *path, const char *uri, int64_t mtime, photolib_thumbnail_limits limits,
                              void **png, size_t *length, char *error, size_t error_size) {
-    video_thumbnailer *thumbnailer = video_thumbnailer_create();
-    image_data *frame = video_thumbnailer_create_image_data();
-    if (!thumbnailer || !frame) {
-        snprintf(error, error_size, "ffmpegthumbnailer could not start");
-        if (thumbnailer) video_thumbnailer_destroy(thumbnailer);
-        if (frame) video_thumbnailer_destroy_image_data(frame);
+    pthread_once(&video_loaded, load_video);
+    if (!video.create) {
+        snprintf(error, error_size, "%s", video.problem);
         return -1;
     }
-    video_thumbnailer_set_size(thumbnailer, limits.size, 0);
+    video_thumbnailer *thumbnailer = video.create();
+    image_data *frame = video.create_image_data();
+    if (!thumbnailer || !frame) {
+        snprintf(error, error_size, "ffmpegthumbnailer could not start");
+        if (thumbnailer) video.destroy(thumbnailer);
+        if (frame) video.destroy_image_data(frame);
+        return -1;
+    }
+    video.set_size(thumbnailer, limits.size, 0);
     thumbnailer->thumbnail_image_type = Rgb;
     thumbnailer->seek_percentage = 10;
     thumbnailer->overlay_film_strip = 0;
     thumbnailer->maintain_aspect_ratio = 1;
-    int status = video_thumbnailer_generate_thumbnail_to_buffer(thumbnailer, path, frame);
+    int status = video.to_buffer(thumbnailer, path, frame);
     int result = -1;
     if (status != 0 || !frame->image_data_ptr || frame->image_data_width <= 0 || frame->image_data_height <= 0) {
         snprintf(error, error_size, "no frame could be read from the video");
@@ -227,7 +271,7 @@ int photolib_thumbnail_video(const char *path, const char *uri, int64_t mtime, p
             result = save_png(image, uri, mtime, limits, png, length, error, error_size);
         }
     }
-    video_thumbnailer_destroy_image_data(frame);
-    video_thumbnailer_destroy(thumbnailer);
+    video.destroy_image_data(frame);
+    video.destroy(thumbnailer);
     return result;
 }
