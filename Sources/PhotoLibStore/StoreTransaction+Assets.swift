@@ -83,10 +83,10 @@ extension StoreTransaction {
     /// member, that asset's selections are added to `asset` first (nobody
     /// loses a grant), then the old asset goes.
     public func moveMember(_ member: Int64, toAsset asset: Int64) throws {
-        guard let old = try Int64.fetchOne(db, sql: "SELECT asset FROM member WHERE rowid = ?", arguments: [member]), old != asset else { return }
-        if try Int.fetchOne(db, sql: "SELECT count(*) FROM member WHERE asset = ?", arguments: [old]) == 1 {
-            try db.execute(sql: "INSERT OR IGNORE INTO selectedAsset (app, asset) SELECT app, ? FROM selectedAsset WHERE asset = ?",
-                           arguments: [asset, old])
+        guard let old = try Int64.fetchOne(db.cachedStatement(sql: "SELECT asset FROM member WHERE rowid = ?"), arguments: [member]), old != asset else { return }
+        if try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM member WHERE asset = ?"), arguments: [old]) == 1 {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO selectedAsset (app, asset) SELECT app, ? FROM selectedAsset WHERE asset = ?")
+                .execute(arguments: [asset, old])
         }
         try db.cachedStatement(sql: "UPDATE member SET asset = ? WHERE rowid = ?").execute(arguments: [asset, member])
     }

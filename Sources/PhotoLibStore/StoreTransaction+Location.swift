@@ -28,7 +28,7 @@ extension StoreTransaction {
     /// Stores a check (nil: forgets it), for a member file that still exists.
     public func setLocationCheck(_ check: LocationCheck?, memberRowID: Int64) throws {
         guard let check else {
-            try db.execute(sql: "DELETE FROM locationCheck WHERE member = ?", arguments: [memberRowID])
+            try db.cachedStatement(sql: "DELETE FROM locationCheck WHERE member = ?").execute(arguments: [memberRowID])
             return
         }
         var outcome = "none", derivedInode: Int64?, derivedSize: Int64?, problem: String?
@@ -37,10 +37,11 @@ extension StoreTransaction {
         case .derived(let inode, let size): (outcome, derivedInode, derivedSize) = ("derived", Int64(bitPattern: inode), size)
         case .cannotTell(let reason): (outcome, problem) = ("cannotTell", reason)
         }
-        try db.execute(sql: """
+        // Cached: a directory moved in records one check per file, and parsing this each time was most of that write.
+        try db.cachedStatement(sql: """
             INSERT OR REPLACE INTO locationCheck (member, inode, size, mtime, mode, outcome, derivedInode, derivedSize, problem)
             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM member WHERE rowid = ?)
-            """, arguments: [memberRowID, Int64(bitPattern: check.inode), check.size, check.modificationTime, check.permissions.map { Int64($0) },
+            """).execute(arguments: [memberRowID, Int64(bitPattern: check.inode), check.size, check.modificationTime, check.permissions.map { Int64($0) },
                              outcome, derivedInode, derivedSize, problem, memberRowID])
     }
 }

@@ -9,11 +9,13 @@ extension StoreTransaction {
     public func selectAssets(_ app: AppID, rowIDs: [Int64], endsAt: Int64? = nil) throws -> [Int64] {
         var added: [Int64] = []
         for rowID in rowIDs {
-            try db.execute(sql: "INSERT OR IGNORE INTO selectedAsset (app, asset, endsAt) VALUES (?, ?, ?)", arguments: [app.rawValue, rowID, endsAt])
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO selectedAsset (app, asset, endsAt) VALUES (?, ?, ?)")
+                .execute(arguments: [app.rawValue, rowID, endsAt])
             if db.changesCount > 0 {
                 added.append(rowID)
             } else {
-                try db.execute(sql: "UPDATE selectedAsset SET endsAt = ? WHERE app = ? AND asset = ?", arguments: [endsAt, app.rawValue, rowID])
+                try db.cachedStatement(sql: "UPDATE selectedAsset SET endsAt = ? WHERE app = ? AND asset = ?")
+                    .execute(arguments: [endsAt, app.rawValue, rowID])
             }
         }
         return added
@@ -23,7 +25,7 @@ extension StoreTransaction {
     public func deselectAssets(_ app: AppID, rowIDs: [Int64]) throws -> [Int64] {
         var removed: [Int64] = []
         for rowID in rowIDs {
-            try db.execute(sql: "DELETE FROM selectedAsset WHERE app = ? AND asset = ?", arguments: [app.rawValue, rowID])
+            try db.cachedStatement(sql: "DELETE FROM selectedAsset WHERE app = ? AND asset = ?").execute(arguments: [app.rawValue, rowID])
             if db.changesCount > 0 { removed.append(rowID) }
         }
         return removed
@@ -33,11 +35,13 @@ extension StoreTransaction {
     public func selectAlbums(_ app: AppID, albums: [AlbumTree.ID], endsAt: Int64? = nil) throws -> [AlbumTree.ID] {
         var added: [AlbumTree.ID] = []
         for album in albums {
-            try db.execute(sql: "INSERT OR IGNORE INTO selectedAlbum (app, album, endsAt) VALUES (?, ?, ?)", arguments: [app.rawValue, album, endsAt])
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO selectedAlbum (app, album, endsAt) VALUES (?, ?, ?)")
+                .execute(arguments: [app.rawValue, album, endsAt])
             if db.changesCount > 0 {
                 added.append(album)
             } else {
-                try db.execute(sql: "UPDATE selectedAlbum SET endsAt = ? WHERE app = ? AND album = ?", arguments: [endsAt, app.rawValue, album])
+                try db.cachedStatement(sql: "UPDATE selectedAlbum SET endsAt = ? WHERE app = ? AND album = ?")
+                    .execute(arguments: [endsAt, app.rawValue, album])
             }
         }
         return added
@@ -46,7 +50,7 @@ extension StoreTransaction {
     public func deselectAlbums(_ app: AppID, albums: [AlbumTree.ID]) throws -> [AlbumTree.ID] {
         var removed: [AlbumTree.ID] = []
         for album in albums {
-            try db.execute(sql: "DELETE FROM selectedAlbum WHERE app = ? AND album = ?", arguments: [app.rawValue, album])
+            try db.cachedStatement(sql: "DELETE FROM selectedAlbum WHERE app = ? AND album = ?").execute(arguments: [app.rawValue, album])
             if db.changesCount > 0 { removed.append(album) }
         }
         return removed
