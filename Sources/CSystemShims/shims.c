@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/random.h>
@@ -416,4 +419,17 @@ int photolibd_filesystem_type(int fd, unsigned long *type) {
 
 int photolibd_name_thread(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
+}
+
+int photolibd_thread_nice(int nice) {
+    return setpriority(PRIO_PROCESS, (id_t)gettid(), nice);
+}
+
+int photolibd_thread_io_last(void) {
+    // <linux/ioprio.h> is not in every libc's headers: IOPRIO_WHO_PROCESS is 1, best effort is class 2 above bit 13.
+    return (int)syscall(SYS_ioprio_set, 1, 0, (2 << 13) | 7);
+}
+
+int photolibd_thread_io_priority(void) {
+    return (int)syscall(SYS_ioprio_get, 1, 0);
 }

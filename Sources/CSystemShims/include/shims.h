@@ -58,6 +58,14 @@ int photolibd_mount_id(int fd, uint64_t *mount_id);
 int photolibd_release_free_memory(void);
 /// Names the calling thread (prctl PR_SET_NAME: the first 15 bytes), as `ps -L` and `top -H` show it. Returns 0, or -1 with errno set.
 int photolibd_name_thread(const char *name);
+/// setpriority(PRIO_PROCESS, gettid(), nice): on Linux the nice value is the calling thread's alone.
+/// A thread cannot lower it again without CAP_SYS_NICE, so only threads that end after their work use it. Returns 0, or -1 with errno set.
+int photolibd_thread_nice(int nice);
+/// ioprio_set(IOPRIO_WHO_PROCESS, 0, best effort, level 7): the calling thread's reads go after others'
+/// (for the schedulers that honour priorities). Returns 0, or -1 with errno set.
+int photolibd_thread_io_last(void);
+/// ioprio_get(IOPRIO_WHO_PROCESS, 0): the calling thread's I/O priority (its class above bit 13, its level below), or -1 with errno set.
+int photolibd_thread_io_priority(void);
 /// Unblocks every signal in the calling thread (and so in threads it starts later).
 int photolibd_unblock_all_signals(void);
 

@@ -89,14 +89,14 @@ final class PlaceFinder: Sendable {
     /// Throws when the library itself cannot be opened.
     ///
     /// The chunk is cut into a slice per core, each read on a thread of its own with its own
-    /// descriptors (`LibraryAccess` is one thread's): the daemon is otherwise idle after a scan, and
-    /// each look is mostly waiting on a read and parsing a header.
+    /// descriptors (`LibraryAccess` is one thread's), at idle priority (`BackgroundThreads`): each
+    /// look is mostly waiting on a read and parsing a header, and changes to the library come first.
     static func look(at members: [MemberRecord], albums: AlbumTree, library: String, in gazetteer: Gazetteer)
         throws(SystemCallError) -> [PlaceResult] {
         let slices = max(1, min(ProcessInfo.processInfo.activeProcessorCount, members.count / 32))
         let size = (members.count + slices - 1) / max(1, slices)
         let found = Mutex<[Int: Result<[PlaceResult], SystemCallError>]>([:])
-        DispatchQueue.concurrentPerform(iterations: slices) { slice in
+        BackgroundThreads.run(count: slices, name: "photolibd-places") { slice in
             let part = members[min(members.count, slice * size)..<min(members.count, (slice + 1) * size)]
             let outcome = Result { () throws(SystemCallError) -> [PlaceResult] in
                 let access = LibraryAccess(root: try Directory.open(path: library))
