@@ -136,6 +136,15 @@ struct PortalTests {
         func pending() throws -> [RequestInfo] {
             try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests
         }
+        /// Waits for the daemon to hold `client`'s pick; a client that ended first is reported with the session's log,
+        /// where the portals' own words are.
+        func askedBy(_ client: SpawnedProcess) async throws {
+            do {
+                try await waitUntil("the pick to be asked", while: client) { try !pending().isEmpty }
+            } catch {
+                throw TestFailure("\(error); the session: \(desktop.log.suffix(6000))")
+            }
+        }
 
         // Copies left by a backend that stopped (a logout) are removed when it next starts; what it never made is left alone.
         let leftover = desktop.picks + "/1000000000-0abc"
@@ -147,7 +156,7 @@ struct PortalTests {
 
         // The person cancels the sheet: 1.
         let cancelled = try ask("cancelled")
-        try await waitUntil("the pick to be asked", while: cancelled) { try !pending().isEmpty }
+        try await askedBy(cancelled)
         let request = try #require(try pending().first)
         #expect(request.kind == "pick" && request.app == Self.app, "\(request)")
         try daemon.ok("answer", String(request.request), "cancel")
@@ -158,7 +167,7 @@ struct PortalTests {
 
         // The app closes its own dialog (Request.Close): 2, and the pick is withdrawn.
         let closing = try ask("closing", ["--close-when", "/out/close"])
-        try await waitUntil("the pick to be asked", while: closing) { try !pending().isEmpty }
+        try await askedBy(closing)
         try Data().write(to: URL(fileURLWithPath: out + "/close"))
         #expect(await closing.exited(timeout: 60) == 0, "\(closing.printed); the session: \(desktop.log)")
         #expect(try Self.json(closing.printed)["closed"] as? Bool == true, "\(closing.printed)")

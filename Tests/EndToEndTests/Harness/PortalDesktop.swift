@@ -28,12 +28,14 @@ final class PortalDesktop {
     /// - Parameters:
     ///   - forwardTo: the backend every other call goes to.
     ///   - environment: more for the session (DISPLAY for a desktop under Xvfb).
-    ///   - withGtk: whether xdg-desktop-portal-gtk is installed for the session. Without a display it cannot start,
-    ///     and xdg-desktop-portal 1.16 then crashes on any SaveFile (its Lockdown proxy is missing), so a session
-    ///     with no display leaves it out.
+    ///   - withGtk: whether xdg-desktop-portal-gtk is installed for the session; by default, when `environment`
+    ///     gives a display. Without one it cannot start, and xdg-desktop-portal 1.16 then meets a backend that dies
+    ///     at each activation: it crashes on any SaveFile (its Lockdown proxy is missing), and a loaded machine saw
+    ///     it leave the bus while answering an app's first call. A session with no display leaves it out.
     static func start(for library: TestLibrary, owner: TestOwner, keepPicks: Int = 600, sheetTimeout: Int = 600,
-                      forwardTo: String = "org.freedesktop.impl.portal.desktop.gtk", withGtk: Bool = true,
+                      forwardTo: String = "org.freedesktop.impl.portal.desktop.gtk", withGtk: Bool? = nil,
                       environment: [String: String] = [:]) async throws -> PortalDesktop {
+        let withGtk = withGtk ?? (environment["DISPLAY"] != nil)
         let root = library.root
         let runtime = root + "/run", portals = root + "/portals", services = root + "/services", picks = root + "/picks"
         for directory in [runtime, portals, services] {
