@@ -218,6 +218,8 @@ let package = Package(
         .testTarget(name: "PhotoLibStoreTests", dependencies: ["PhotoLibStore", "PhotoLibCore", "PhotoLibSystem", .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: strict),
         .testTarget(name: "PhotoLibSystemTests", dependencies: ["PhotoLibSystem", "PhotoLibCore"], swiftSettings: strict),
+        // The metadata reader on real files made by vips and exiftool.
+        .testTarget(name: "PhotoLibMetadataTests", dependencies: ["PhotoLibMetadata", "PhotoLibSystem", "PhotoLibCore"], swiftSettings: strict),
         // The daemon's executors on a temporary library and store, without starting the daemon.
         .testTarget(name: "PhotoLibDaemonTests",
                     dependencies: ["PhotoLibDaemon", "PhotoLibCore", "PhotoLibStore", "PhotoLibSystem", "PhotoLibMetadata", "PhotoLibConfiguration",

@@ -4,6 +4,7 @@
 
 #include <exiv2/exiv2.hpp>
 
+#include <array>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -123,45 +124,70 @@ void deliver(const std::string &listing, char *out, size_t capacity, size_t *nee
     if (listing.size() <= capacity && !listing.empty()) std::memcpy(out, listing.data(), listing.size());
 }
 
-// The first of these keys that is set, in order of how exactly each says when the picture was taken.
-std::string captureDate(const Exiv2::ExifData *exif, const Exiv2::XmpData *xmp) {
-    if (exif != nullptr) {
-        for (const char *key : {"Exif.Photo.DateTimeOriginal", "Exif.Photo.DateTimeDigitized"}) {
-            auto it = exif->findKey(Exiv2::ExifKey(key));
-            if (it != exif->end() && it->count() > 0) return it->toString();
+// The keys an inspection reads, and the first datum under each, found in one walk over the data
+// with each datum's key built once (exiv2's findKey walks the whole list again for every key).
+constexpr std::array<const char *, 6> exifKeys = {"Exif.Photo.DateTimeOriginal", "Exif.Photo.DateTimeDigitized", "Exif.GPSInfo.GPSLatitude",
+                                                  "Exif.GPSInfo.GPSLongitude", "Exif.GPSInfo.GPSLatitudeRef", "Exif.GPSInfo.GPSLongitudeRef"};
+enum ExifKey { dateOriginal, dateDigitized, latitude, longitude, latitudeRef, longitudeRef };
+constexpr std::array<const char *, 5> xmpKeys = {"Xmp.exif.DateTimeOriginal", "Xmp.photoshop.DateCreated", "Xmp.xmp.CreateDate",
+                                                 "Xmp.exif.GPSLatitude", "Xmp.exif.GPSLongitude"};
+enum XmpKey { xmpDateOriginal, xmpDateCreated, xmpCreateDate, xmpLatitude, xmpLongitude };
+
+template <typename Datum, typename Data, size_t N>
+std::array<const Datum *, N> firstUnder(const Data &data, const std::array<const char *, N> &keys, plm_fields fields, size_t &matching) {
+    std::array<const Datum *, N> found{};
+    matching = 0;
+    for (const auto &datum : data) {
+        const std::string key = datum.key();
+        if (matches(key, fields)) matching++;
+        for (size_t i = 0; i < N; i++) {
+            if (found[i] == nullptr && key == keys[i]) found[i] = &datum;
         }
     }
-    if (xmp != nullptr) {
-        for (const char *key : {"Xmp.exif.DateTimeOriginal", "Xmp.photoshop.DateCreated", "Xmp.xmp.CreateDate"}) {
-            auto it = xmp->findKey(Exiv2::XmpKey(key));
-            if (it != xmp->end() && it->count() > 0) return it->toString();
-        }
+    return found;
+}
+
+using ExifFound = std::array<const Exiv2::Exifdatum *, exifKeys.size()>;
+using XmpFound = std::array<const Exiv2::Xmpdatum *, xmpKeys.size()>;
+
+bool isSet(const Exiv2::Metadatum *datum) { return datum != nullptr && datum->count() > 0; }
+
+// The first of these keys that is set, in order of how exactly each says when the picture was taken.
+std::string captureDate(const ExifFound &exif, const XmpFound &xmp) {
+    for (auto datum : {exif[dateOriginal], exif[dateDigitized]}) {
+        if (isSet(datum)) return datum->toString();
+    }
+    for (auto datum : {xmp[xmpDateOriginal], xmp[xmpDateCreated], xmp[xmpCreateDate]}) {
+        if (isSet(datum)) return datum->toString();
     }
     return "";
 }
 
 // Where the picture was taken, as written: Exif's GPS rationals and references, else XMP's text.
-void coordinates(const Exiv2::ExifData *exif, const Exiv2::XmpData *xmp, plm_inspection *out) {
-    auto exifText = [&](const char *key, char *into, size_t size) {
-        if (exif == nullptr) return false;
-        auto it = exif->findKey(Exiv2::ExifKey(key));
-        if (it == exif->end() || it->count() == 0) return false;
-        copyText(it->toString(), into, size);
-        return true;
-    };
-    if (exifText("Exif.GPSInfo.GPSLatitude", out->latitude, sizeof out->latitude)
-        && exifText("Exif.GPSInfo.GPSLongitude", out->longitude, sizeof out->longitude)) {
-        exifText("Exif.GPSInfo.GPSLatitudeRef", out->latitudeRef, sizeof out->latitudeRef);
-        exifText("Exif.GPSInfo.GPSLongitudeRef", out->longitudeRef, sizeof out->longitudeRef);
+void coordinates(const ExifFound &exif, const XmpFound &xmp, plm_inspection *out) {
+    out->latitude[0] = out->longitude[0] = out->latitudeRef[0] = out->longitudeRef[0] = '\0';
+    if (isSet(exif[latitude]) && isSet(exif[longitude])) {
+        copyText(exif[latitude]->toString(), out->latitude, sizeof out->latitude);
+        copyText(exif[longitude]->toString(), out->longitude, sizeof out->longitude);
+        if (isSet(exif[latitudeRef])) copyText(exif[latitudeRef]->toString(), out->latitudeRef, sizeof out->latitudeRef);
+        if (isSet(exif[longitudeRef])) copyText(exif[longitudeRef]->toString(), out->longitudeRef, sizeof out->longitudeRef);
         return;
     }
-    out->latitude[0] = out->longitude[0] = out->latitudeRef[0] = out->longitudeRef[0] = '\0';
-    if (xmp == nullptr) return;
-    auto latitude = xmp->findKey(Exiv2::XmpKey("Xmp.exif.GPSLatitude"));
-    auto longitude = xmp->findKey(Exiv2::XmpKey("Xmp.exif.GPSLongitude"));
-    if (latitude == xmp->end() || longitude == xmp->end()) return;
-    copyText(latitude->toString(), out->latitude, sizeof out->latitude);
-    copyText(longitude->toString(), out->longitude, sizeof out->longitude);
+    if (xmp[xmpLatitude] == nullptr || xmp[xmpLongitude] == nullptr) return;
+    copyText(xmp[xmpLatitude]->toString(), out->latitude, sizeof out->latitude);
+    copyText(xmp[xmpLongitude]->toString(), out->longitude, sizeof out->longitude);
+}
+
+// Counts the matching fields of Exif and XMP data, and reads the date and place, into `out`.
+void inspect(const Exiv2::ExifData *exifData, const Exiv2::XmpData *xmpData, plm_fields fields, plm_inspection *out, size_t &exifMatching,
+             size_t &xmpMatching) {
+    ExifFound exif{};
+    XmpFound xmp{};
+    exifMatching = xmpMatching = 0;
+    if (exifData != nullptr) exif = firstUnder<Exiv2::Exifdatum>(*exifData, exifKeys, fields, exifMatching);
+    if (xmpData != nullptr) xmp = firstUnder<Exiv2::Xmpdatum>(*xmpData, xmpKeys, fields, xmpMatching);
+    copyText(captureDate(exif, xmp), out->captureDate, sizeof out->captureDate);
+    coordinates(exif, xmp, out);
 }
 
 void clear(plm_inspection *out) {
@@ -214,6 +240,16 @@ void lockXmpNamespaces(void *mutex, bool lock) {
     }
 }
 
+// What an image's metadata, read already, holds.
+void describe(Exiv2::Image &image, int type, plm_fields fields, plm_inspection *out) {
+    size_t exif = 0, xmp = 0;
+    inspect(&image.exifData(), &image.xmpData(), fields, out, exif, xmp);
+    size_t iptc = countMatching(image.iptcData(), fields);
+    out->matching = exif + xmp + iptc;
+    out->writable = (exif == 0 || canWrite(type, Exiv2::mdExif)) && (xmp == 0 || canWrite(type, Exiv2::mdXmp))
+                    && (iptc == 0 || canWrite(type, Exiv2::mdIptc));
+}
+
 }  // namespace
 
 extern "C" void plm_initialize(void) {
@@ -224,20 +260,34 @@ extern "C" void plm_initialize(void) {
     });
 }
 
+
 extern "C" plm_status plm_inspect_file(const char *path, plm_fields fields, plm_inspection *out, char *error, size_t error_size) {
     clear(out);
     return guarded(error, error_size, [&]() -> plm_status {
         int type = 0;
         auto image = openWithMetadata(path, type);
         if (image.get() == nullptr) return PLM_UNKNOWN_FORMAT;
-        size_t exif = countMatching(image->exifData(), fields);
-        size_t xmp = countMatching(image->xmpData(), fields);
-        size_t iptc = countMatching(image->iptcData(), fields);
-        out->matching = exif + xmp + iptc;
-        out->writable = (exif == 0 || canWrite(type, Exiv2::mdExif)) && (xmp == 0 || canWrite(type, Exiv2::mdXmp))
-                        && (iptc == 0 || canWrite(type, Exiv2::mdIptc));
-        copyText(captureDate(&image->exifData(), &image->xmpData()), out->captureDate, sizeof out->captureDate);
-        coordinates(&image->exifData(), &image->xmpData(), out);
+        describe(*image, type, fields, out);
+        return PLM_OK;
+    });
+}
+
+extern "C" plm_status plm_inspect_bytes(const uint8_t *bytes, size_t size, int whole, plm_fields fields, plm_inspection *out, char *error,
+                                        size_t error_size) {
+    clear(out);
+    return guarded(error, error_size, [&]() -> plm_status {
+        int type = Exiv2::ImageType::none;
+        try {
+            type = Exiv2::ImageFactory::getType(bytes, static_cast<long>(size));
+        } catch (...) {
+        }
+        if (type == Exiv2::ImageType::none) return whole ? PLM_UNKNOWN_FORMAT : PLM_FAILED;
+        // Only a JPEG's metadata is known to lie in its first bytes, read in order up to the image
+        // data, so that bytes ending too soon fail the read rather than go unread.
+        if (!whole && type != Exiv2::ImageType::jpeg) return PLM_FAILED;
+        auto image = Exiv2::ImageFactory::open(bytes, static_cast<long>(size));
+        image->readMetadata();
+        describe(*image, type, fields, out);
         return PLM_OK;
     });
 }
@@ -268,10 +318,9 @@ extern "C" plm_status plm_inspect_exif(const uint8_t *tiff, size_t size, plm_fie
     return guarded(error, error_size, [&]() -> plm_status {
         Exiv2::ExifData exif;
         Exiv2::ExifParser::decode(exif, tiff, static_cast<uint32_t>(size));
-        out->matching = countMatching(exif, fields);
+        size_t none = 0;
+        inspect(&exif, nullptr, fields, out, out->matching, none);
         out->writable = 1;
-        copyText(captureDate(&exif, nullptr), out->captureDate, sizeof out->captureDate);
-        coordinates(&exif, nullptr, out);
         return PLM_OK;
     });
 }
@@ -307,10 +356,9 @@ extern "C" plm_status plm_inspect_xmp(const char *packet, size_t size, plm_field
         if (isBlank(packet, size)) return PLM_OK;
         Exiv2::XmpData xmp;
         if (!parsedXmp(packet, size, xmp, error, error_size)) return PLM_FAILED;
-        out->matching = countMatching(xmp, fields);
+        size_t none = 0;
+        inspect(nullptr, &xmp, fields, out, none, out->matching);
         out->writable = 1;
-        copyText(captureDate(nullptr, &xmp), out->captureDate, sizeof out->captureDate);
-        coordinates(nullptr, &xmp, out);
         return PLM_OK;
     });
 }

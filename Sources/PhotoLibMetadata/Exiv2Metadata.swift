@@ -95,6 +95,29 @@ enum Exiv2Metadata {
         return known ? inspection(raw) : nil
     }
 
+    /// A file's metadata read from its first bytes, `whole` when they are all of it, sparing exiv2 opening
+    /// and reading the file again. Nil when the bytes cannot tell: a prefix of a format whose metadata may lie
+    /// anywhere (only a JPEG's comes first, read in order up to its image data), a prefix that ends before
+    /// the metadata does, or bytes exiv2 fails to read; the file itself is read then, and says why.
+    static func inspect(prefix bytes: [UInt8], whole: Bool, fields: FieldSet = .location) -> PrefixReading? {
+        var raw = plm_inspection()
+        do {
+            let known = try call { error, size in
+                withFields(fields) { f in plm_inspect_bytes(bytes, bytes.count, whole ? 1 : 0, f, &raw, error, size) }
+            }
+            return known ? .inspected(inspection(raw)) : .unknownFormat
+        } catch {
+            return nil
+        }
+    }
+
+    /// What a file's first bytes told.
+    enum PrefixReading {
+        case inspected(Inspection)
+        /// They are a whole file, in no format exiv2 knows.
+        case unknownFormat
+    }
+
     /// Strips the file at `path` in place; returns how many fields and values went (nil: unknown format).
     static func strip(path: String, fields: FieldSet = .location, drop: DroppedValues = .none) throws(DerivativeProblem) -> Int? {
         var removed = 0

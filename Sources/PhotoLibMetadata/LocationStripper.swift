@@ -25,12 +25,19 @@ public enum LocationStripper {
     /// Looks at an open file (read-only; nothing is changed). With `requireWritable`, a location exiv2
     /// could not write away is an error (`notWritable`): a derivative could not be made of it.
     public static func inspect(_ fd: FileDescriptor, requireWritable: Bool = true) throws(DerivativeProblem) -> Finding {
-        let header = try MetadataFileIO.io { () throws(SystemCallError) in try PositionalIO.read(fd, at: 0, count: MetadataContainer.headerLength) }
-        switch MetadataContainer.sniff(header) {
+        // One read that holds a small file whole, and the metadata of most JPEGs (Exif is at most 64 KiB).
+        let start = try MetadataFileIO.io { () throws(SystemCallError) in try PositionalIO.read(fd, at: 0, count: prefixLength) }
+        switch MetadataContainer.sniff(Array(start.prefix(MetadataContainer.headerLength))) {
         case .none:
             return Finding(hasLocation: false)
         case .exiv2:
-            guard let inspection = try Exiv2Metadata.inspect(path: fd.procPath) else { return Finding(hasLocation: false) }
+            let read: Exiv2Metadata.Inspection?
+            switch Exiv2Metadata.inspect(prefix: start, whole: start.count < prefixLength) {
+            case .inspected(let inspection)?: read = inspection
+            case .unknownFormat?: read = nil
+            case nil: read = try Exiv2Metadata.inspect(path: fd.procPath)
+            }
+            guard let inspection = read else { return Finding(hasLocation: false) }
             if requireWritable && inspection.locationFields > 0 && !inspection.writable { throw .notWritable }
             return Finding(hasLocation: inspection.locationFields > 0, captureDate: inspection.captureDate, coordinate: inspection.coordinate)
         case .isoMedia:
@@ -53,6 +60,9 @@ public enum LocationStripper {
             return found
         }
     }
+
+    /// How much of a file `inspect` reads at once.
+    static let prefixLength = 128 * 1024
 
     /// Removes every location field from `copy`, an exact copy of the
     /// original that the caller made, opened read-write; `path` reaches the

@@ -4,10 +4,11 @@ public import PhotoLibCore
 
 /// Where photos were taken (`member.place`, the `place` table), for the person's search and page only.
 extension StoreTransaction {
-    /// Member files not looked at for a place yet (new, or edited since), images and videos, oldest rows first.
-    public func membersWithoutPlace(limit: Int) throws -> [MemberRecord] {
-        try fetchMembers(sql: "SELECT \(Self.memberColumns) FROM member m WHERE place IS NULL ORDER BY rowid LIMIT ?",
-                         arguments: [limit])
+    /// Member files not looked at for a place yet (new, or edited since), images and videos, oldest rows first,
+    /// from the row after `after` on: a pass reads on while what it looked at is still being recorded.
+    public func membersWithoutPlace(after: Int64 = 0, limit: Int) throws -> [MemberRecord] {
+        try fetchMembers(sql: "SELECT \(Self.memberColumns) FROM member m WHERE place IS NULL AND rowid > ? ORDER BY rowid LIMIT ?",
+                         arguments: [after, limit])
     }
 
     /// How many member files are still to be looked at.

@@ -69,6 +69,12 @@ void plm_initialize(void);
 /// Reads the metadata of the file at `path`.
 plm_status plm_inspect_file(const char *path, plm_fields fields, plm_inspection *out, char *error, size_t error_size);
 
+/// Reads the metadata of a file from its first `size` bytes, all of it when `whole` is non-zero. A prefix is
+/// read only for a JPEG, whose metadata comes before its image data: it fails (PLM_FAILED) when the bytes end
+/// before the image data starts, and is PLM_FAILED for any other format; the caller reads the file then.
+plm_status plm_inspect_bytes(const uint8_t *bytes, size_t size, int whole, plm_fields fields, plm_inspection *out, char *error,
+                             size_t error_size);
+
 /// Removes every matching field from the file at `path` (rewritten in place
 /// by exiv2; the image data is copied unchanged), and the values `drop` names.
 /// `removed` counts fields and values.

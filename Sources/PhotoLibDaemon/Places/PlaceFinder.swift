@@ -20,7 +20,7 @@ final class PlaceFinder: Sendable {
     let store: Store
     let logger: Logger
     /// How many files one chunk looks at before the engine records them.
-    static let chunk = 256
+    static let chunk = 1024
     /// Set when the daemon is asked to stop: a pass ends after the chunk it is in, not after the library.
     private let stopping = Atomic<Bool>(false)
 
@@ -35,54 +35,85 @@ final class PlaceFinder: Sendable {
         stopping.store(true, ordering: .relaxed)
     }
 
+    /// Files to look at, and the albums they are in, as the store has them now.
+    private struct Chunk: Sendable {
+        let members: [MemberRecord]
+        let albums: AlbumTree
+    }
+
     /// Looks at every file not looked at yet; returns how many it looked at.
+    ///
+    /// While the engine records one chunk's findings, the next chunk is being looked at: the files'
+    /// reads and the write transaction overlap, and both cores stay busy.
     @discardableResult
     func pass(recording record: (_ results: [PlaceResult], _ newPlaces: [PlaceRecord]) async throws -> Void) async throws -> Int {
         var gazetteer: Gazetteer?
         var looked = 0, named = 0
         let started = ContinuousClock.now
-        while !Task.isCancelled && !stopping.load(ordering: .relaxed) {
-            let (pending, albums) = try store.read { tx in (try tx.membersWithoutPlace(limit: Self.chunk), try tx.albumTree()) }
-            if pending.isEmpty { break }
+        var found: [PlaceResult]?
+        var next = try chunk(after: 0)
+        while !Task.isCancelled && !stopping.load(ordering: .relaxed), !next.members.isEmpty {
+            let current = next
             let loaded = gazetteer ?? Gazetteer(GeoNamesData.cities())
             gazetteer = loaded
-            let library = library
-            // Off Swift's few task threads: each look opens and reads a file.
-            let outcome = await withCheckedContinuation { continuation in
-                DispatchQueue.global(qos: .utility).async {
-                    continuation.resume(returning: Result { () throws(SystemCallError) in
-                        try Self.look(at: pending, albums: albums, library: library, in: loaded)
-                    })
-                }
+            async let looking = look(at: current, in: loaded)
+            if let previous = found {
+                named += try await recordFindings(previous, recording: record)
+                looked += previous.count
             }
-            let results: [PlaceResult]
-            switch outcome {
-            case .success(let found):
-                results = found
-            case .failure(let error):
-                // Not "no place": each is looked at again at the next start, and the log says why.
-                logger.warning("Cannot open the library \(library) to see where photos were taken: \(error); tried again at the next start.")
-                results = pending.map { PlaceResult(member: $0.rowID, file: $0.file, finding: .unreadable) }
-            }
-            let known = try store.read { try $0.placeIDs() }
-            var newEntries: [Int64: GazetteerEntry] = [:]
-            for result in results {
-                if case .place(let entry) = result.finding, !known.contains(entry.id) { newEntries[entry.id] = entry }
-            }
-            var newPlaces: [PlaceRecord] = []
-            if !newEntries.isEmpty {
-                let (catalogs, unreadable) = GeoNamesData.catalogs()
-                for problem in unreadable.prefix(3) { logger.warning("Place names in one language cannot be read: \(problem).") }
-                newPlaces = newEntries.values.sorted { $0.id < $1.id }.map { PlaceRecord($0, catalogs: catalogs) }
-            }
-            try await record(results, newPlaces)
-            looked += results.count
-            named += newPlaces.count
+            next = try chunk(after: current.members.last!.rowID)
+            found = await looking
+        }
+        if let last = found {
+            named += try await recordFindings(last, recording: record)
+            looked += last.count
         }
         if looked > 0 {
             logger.info("Places: looked at \(looked) files in \(ContinuousClock.now - started); \(named) new places named.")
         }
         return looked
+    }
+
+    private func chunk(after rowID: Int64) throws -> Chunk {
+        try store.read { tx in Chunk(members: try tx.membersWithoutPlace(after: rowID, limit: Self.chunk), albums: try tx.albumTree()) }
+    }
+
+    /// One chunk's findings, read off Swift's few task threads: each look opens and reads a file.
+    private func look(at chunk: Chunk, in gazetteer: Gazetteer) async -> [PlaceResult] {
+        let library = library
+        let outcome = await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async {
+                continuation.resume(returning: Result { () throws(SystemCallError) in
+                    try Self.look(at: chunk.members, albums: chunk.albums, library: library, in: gazetteer)
+                })
+            }
+        }
+        switch outcome {
+        case .success(let found):
+            return found
+        case .failure(let error):
+            // Not "no place": each is looked at again at the next start, and the log says why.
+            logger.warning("Cannot open the library \(library) to see where photos were taken: \(error); tried again at the next start.")
+            return chunk.members.map { PlaceResult(member: $0.rowID, file: $0.file, finding: .unreadable) }
+        }
+    }
+
+    /// Names the places found for the first time and has the engine record the findings; returns how many places were new.
+    private func recordFindings(_ results: [PlaceResult], recording record: (_ results: [PlaceResult], _ newPlaces: [PlaceRecord]) async throws -> Void)
+        async throws -> Int {
+        let known = try store.read { try $0.placeIDs() }
+        var newEntries: [Int64: GazetteerEntry] = [:]
+        for result in results {
+            if case .place(let entry) = result.finding, !known.contains(entry.id) { newEntries[entry.id] = entry }
+        }
+        var newPlaces: [PlaceRecord] = []
+        if !newEntries.isEmpty {
+            let (catalogs, unreadable) = GeoNamesData.catalogs()
+            for problem in unreadable.prefix(3) { logger.warning("Place names in one language cannot be read: \(problem).") }
+            newPlaces = newEntries.values.sorted { $0.id < $1.id }.map { PlaceRecord($0, catalogs: catalogs) }
+        }
+        try await record(results, newPlaces)
+        return newPlaces.count
     }
 
     /// Each file's finding; a file that cannot be opened or read now is `unreadable`, never `nowhere`.
