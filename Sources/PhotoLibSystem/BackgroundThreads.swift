@@ -21,23 +21,16 @@ public enum BackgroundThreads {
         var started: [pthread_t] = []
         var inline: [Int] = []
         for index in 0..<count {
-            let box = Unmanaged.passRetained(Work {
+            let made = NewThread.make {
                 _ = photolibd_name_thread(name)
                 // Each failure leaves the thread at the daemon's priority: slower for others, the same work.
                 _ = try? systemCall("setpriority") { photolibd_thread_nice(nice) }
                 _ = try? systemCall("ioprio_set") { photolibd_thread_io_last() }
                 body(index)
-            })
-            var thread = pthread_t()
-            let failed = pthread_create(&thread, nil, { context in
-                Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().run()
-                return nil
-            }, box.toOpaque())
-            if failed == 0 {
-                started.append(thread)
-            } else {
-                box.release()
-                inline.append(index)
+            }
+            switch made {
+            case .success(let thread): started.append(thread)
+            case .failure: inline.append(index)
             }
         }
         for index in inline { body(index) }
@@ -48,10 +41,5 @@ public enum BackgroundThreads {
     public static func ioPriorityOfThisThread() throws(SystemCallError) -> (ioClass: Int, level: Int) {
         let value = Int(try systemCall("ioprio_get") { photolibd_thread_io_priority() })
         return (value >> 13, value & 0x1FFF)
-    }
-
-    private final class Work: Sendable {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 }

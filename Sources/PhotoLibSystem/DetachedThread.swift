@@ -8,26 +8,11 @@ public enum DetachedThread {
     /// Starts `body` on a new thread, named `name` in `ps -L` and `top -H` (the kernel keeps 15 bytes).
     /// Fails only when the system cannot make one (EAGAIN: out of threads or memory), which the caller reports as itself.
     public static func start(name: String? = nil, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
-        let box = Unmanaged.passRetained(Body {
+        let made = NewThread.make {
             // A thread without its name is still the same thread: a failure here is not worth stopping for.
             if let name { _ = photolibd_name_thread(name) }
             body()
-        })
-        var thread = pthread_t()
-        // pthread_create returns its error rather than setting errno, and is never interrupted.
-        let failed = pthread_create(&thread, nil, { context in
-            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, box.toOpaque())
-        guard failed == 0 else {
-            box.release()
-            throw SystemCallError("pthread_create", errno: failed)
         }
-        pthread_detach(thread)
-    }
-
-    private final class Body: Sendable {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        pthread_detach(try made.get())
     }
 }
