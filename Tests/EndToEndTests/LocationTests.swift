@@ -250,6 +250,35 @@ struct LocationTests {
         #expect(bad.stderr.contains("not a location policy"))
     }
 
+    @Test("a Canon CR3 placed by its GPS block (CMT4), which exiv2 0.27 cannot read: an app with location none gets a copy where exiftool finds no GPS, every other byte the original's; a precise app gets the original")
+    func canonRawWithoutLocation() async throws {
+        let media = try Self.media()
+        defer { _ = try? run("/bin/rm", ["-rf", media]) }
+        let daemon = try await RunningDaemon.startedByOwner { lib in
+            try lib.copy(media + "/photo.cr3", to: "Raw/IMG_0001.CR3")
+        }
+        let lib = daemon.library
+        try daemon.ok("app", "add", Self.hidden, "--uid", "4242")
+        try daemon.ok("app", "add", Self.shown, "--uid", "4243", "--location", "precise")
+        try daemon.ok("authorize", Self.hidden, "authorized")
+        try daemon.ok("authorize", Self.shown, "authorized")
+        let original = lib.path("Raw/IMG_0001.CR3")
+        let hidden = daemon.view(Self.hidden) + "/Raw/IMG_0001.CR3", shown = daemon.view(Self.shown) + "/Raw/IMG_0001.CR3"
+        #expect(try Self.location(original).contains { $0.contains("GPSLatitude") }, "the test's CR3 has a location to hide")
+        #expect(inode(shown) == inode(original), "precise: the original itself")
+        #expect(inode(hidden) != nil && inode(hidden) != inode(original), "none: a copy of its own")
+        #expect(try Self.location(hidden) == [], "none: exiftool finds no GPS field in the copy")
+        // The GPS block became a free box of the same size; nothing else moved.
+        let before = try Self.bytes(original), after = try Self.bytes(hidden)
+        #expect(before.count == after.count)
+        let differing = (0..<min(before.count, after.count)).filter { before[$0] != after[$0] }
+        let blockAt = try #require((0..<before.count - 4).first { before[$0..<$0 + 4].elementsEqual("CMT4".utf8) })
+        let blockLength = Int(before[blockAt - 4]) << 24 | Int(before[blockAt - 3]) << 16 | Int(before[blockAt - 2]) << 8 | Int(before[blockAt - 1])
+        #expect(differing.allSatisfy { $0 >= blockAt && $0 < blockAt - 4 + blockLength }, "only the GPS block changed")
+        #expect(after[blockAt..<blockAt + 4].elementsEqual("free".utf8))
+        #expect(try daemon.status().withheldFromNoLocation == 0)
+    }
+
     @Test("a geotagged photo its owner may not read is left out for an app without location and named as such; chmod u+r brings its copy, and the app hears it")
     func unreadableByOwner() async throws {
         let media = try Self.media()

@@ -84,6 +84,41 @@ struct LocationRuleTests {
         #expect(plan.blankBoxes.isEmpty)
     }
 
+    /// A little-endian TIFF of one IFD holding these tags (each a SHORT of value 1), as a CR3's `CMT` blocks are.
+    static func tiff(tags: [UInt16]) -> [UInt8] {
+        var bytes: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, UInt8(tags.count), 0]
+        for tag in tags { bytes += [UInt8(tag & 0xFF), UInt8(tag >> 8), 3, 0, 1, 0, 0, 0, 1, 0, 0, 0] }
+        return bytes + [0, 0, 0, 0]
+    }
+
+    @Test("a CR3's GPS IFD (CMT4 in Canon's uuid box of moov) is location when it holds any field, or cannot be read; CMT1 never is")
+    func canonRawPlan() throws {
+        let ftyp = Self.box("ftyp", Array("crx ".utf8) + [0, 0, 0, 1] + Array("crx isom".utf8))
+        func file(cmt4: [UInt8]) -> (bytes: [UInt8], cmt4At: Int, cmt4Length: Int) {
+            let cmt1 = Self.box("CMT1", Self.tiff(tags: [0x010F, 0x0110, 0x8825]))
+            let gps = Self.box("CMT4", cmt4)
+            let canon = Self.box("uuid", CanonRawGPS.metadataUUID + Self.box("CNCV", Array("CanonCR3_001/00.09.00/00.00.00".utf8)) + cmt1 + gps
+                                 + Self.box("THMB", [UInt8](repeating: 0, count: 32)))
+            let moov = Self.box("moov", canon + Self.box("mvhd", [UInt8](repeating: 0, count: 100)))
+            let bytes = ftyp + moov + Self.box("mdat", [UInt8](repeating: 7, count: 64))
+            return (bytes, ftyp.count + 8 + 8 + 16 + 8 + 30 + cmt1.count, gps.count)
+        }
+        // Latitude and its reference, longitude and its reference, the version: a camera with GPS.
+        let located = file(cmt4: Self.tiff(tags: [0, 1, 2, 3, 4]))
+        #expect(try IsoLocationPlan.plan(IsoMediaBytes(located.bytes)).blankBoxes == [.init(offset: UInt64(located.cmt4At), length: located.cmt4Length)])
+        // The version alone is still the GPS IFD, as a JPEG's would be.
+        let version = file(cmt4: Self.tiff(tags: [0]))
+        #expect(try IsoLocationPlan.plan(IsoMediaBytes(version.bytes)).blankBoxes.count == 1)
+        // An empty IFD says nothing.
+        #expect(try IsoLocationPlan.plan(IsoMediaBytes(file(cmt4: Self.tiff(tags: [])).bytes)).blankBoxes.isEmpty)
+        // Not a TIFF, or one whose entries run past the block: may hold a location.
+        #expect(try IsoLocationPlan.plan(IsoMediaBytes(file(cmt4: Array("not a tiff at all".utf8)).bytes)).blankBoxes.count == 1)
+        #expect(try IsoLocationPlan.plan(IsoMediaBytes(file(cmt4: Array(Self.tiff(tags: [1, 2, 3]).prefix(20))).bytes)).blankBoxes.count == 1)
+        // Big-endian blocks are read as well.
+        #expect(CanonRawGPS.holdsLocation([0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0, 2, 0, 5, 0, 0, 0, 3, 0, 0, 0, 26, 0, 0, 0, 0]))
+        #expect(!CanonRawGPS.holdsLocation([0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0]))
+    }
+
     @Test("a box that claims more than its parent holds is malformed, not skipped")
     func malformed() {
         let file = Self.ftyp + [0, 0, 0x10, 0] + Array("moov".utf8) + [1, 2, 3]

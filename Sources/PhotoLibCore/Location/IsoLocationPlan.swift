@@ -1,4 +1,4 @@
-/// Where an ISO base media file (MP4, MOV, HEIF/HEIC) keeps its location, and
+/// Where an ISO base media file (MP4, MOV, HEIF/HEIC, Canon's CR3) keeps its location, and
 /// so what a derivative must change: found by walking its boxes, decided here,
 /// carried out by the daemon on a copy.
 ///
@@ -8,6 +8,7 @@
 /// - A location atom (`©xyz`, `loci`, or an `ilst` item whose `mdta` key is
 ///   Apple's `com.apple.quicktime.location.*`) becomes a `free` box of the same
 ///   size with its payload zeroed (`blankBoxes`).
+/// - A CR3's GPS IFD (`CMT4`, `CanonRawGPS`) that holds a field becomes `free` the same way.
 /// - An Exif block (a HEIF `Exif` item) and an XMP packet (HEIF
 ///   `application/rdf+xml` item, the XMP `uuid` box, QuickTime's `XMP_`) are
 ///   handed to exiv2, which removes `LocationFields`; the shorter result is
@@ -136,6 +137,12 @@ public struct IsoLocationPlan: Sendable, Equatable {
                     plan.xmpBlocks.append(Span(offset: base + UInt64(payload.lowerBound), length: payload.count))
                 } else if box.header.type == FourCC("uuid"), payload.count >= 16, Array(bytes[payload.prefix(16)]) == xmpUUID {
                     plan.xmpBlocks.append(Span(offset: base + UInt64(payload.lowerBound + 16), length: payload.count - 16))
+                } else if box.header.type == FourCC("uuid"), parent == FourCC("moov"), payload.count >= 16,
+                          Array(bytes[payload.prefix(16)]) == CanonRawGPS.metadataUUID {
+                    for block in try children(payload.lowerBound + 16..<payload.upperBound) where block.header.type == FourCC("CMT4") {
+                        let tiff = block.offset + block.header.payloadStart..<block.offset + Int(block.header.size)
+                        if CanonRawGPS.holdsLocation(bytes[tiff]) { blank(block) }
+                    }
                 }
             }
         }
