@@ -4,11 +4,14 @@
 /// they encode. The store keeps each member's name folded this way, so a search
 /// compares bytes instead of folding 100,000 names again for every keystroke.
 public enum NameFolding {
-    /// `bytes` with A–Z turned to a–z, every other byte as it is.
+    /// `bytes` with A–Z turned to a–z, every other byte as it is. Inlinable: the store folds every
+    /// name it writes, and a generic call across modules would go through witness tables per byte.
+    @inlinable
     public static func fold(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         bytes.map(fold)
     }
 
+    @inlinable
     public static func fold(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
     }
