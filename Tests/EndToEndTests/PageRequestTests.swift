@@ -25,7 +25,11 @@ extension PageTests {
                 FileHandle.standardError.write(Data("chromium died under the sheet; answering again: \(driver.printed.suffix(300))\n".utf8))
                 driver = try page.browser(["sheet", try page.freshLink()] + rest, output: driverOutput + ".again")
             }
-            guard await driver.exited(timeout: 120) == 0 else { throw TestFailure("the browser driver \(driver.ending)") }
+            guard await driver.exited(timeout: 120) == 0 else {
+                // What the app heard and what the daemon did with its request: a sheet that never came is one of them.
+                throw TestFailure("the browser driver \(driver.ending); the app \(started.ending); "
+                                  + "the daemon: \(page.daemon.log.suffix(4000))")
+            }
             return (driver, started)
         }
         let last = driver.printed.split(separator: "\n").last.map(String.init) ?? ""

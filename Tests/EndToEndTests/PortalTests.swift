@@ -160,7 +160,7 @@ struct PortalTests {
         let request = try #require(try pending().first)
         #expect(request.kind == "pick" && request.app == Self.app, "\(request)")
         try daemon.ok("answer", String(request.request), "cancel")
-        #expect(await cancelled.exited(timeout: 60) == 0, "\(cancelled.printed)")
+        #expect(await cancelled.exited(timeout: 60) == 0, "\(cancelled.ending); the session: \(desktop.log.suffix(6000))")
         #expect(try Self.json(cancelled.printed)["response"] as? Int == 1, "\(cancelled.printed)")
         #expect(!FileManager.default.fileExists(atPath: leftover), "an expired pick left from before is removed at start: \(desktop.log)")
         #expect(FileManager.default.fileExists(atPath: desktop.picks + "/not-a-pick"))
@@ -176,7 +176,7 @@ struct PortalTests {
 
         // Nobody answers within the sheet's time (15 s here): 2.
         let unanswered = try ask("unanswered")
-        #expect(await unanswered.exited(timeout: 60) == 0, "\(unanswered.printed)")
+        #expect(await unanswered.exited(timeout: 60) == 0, "\(unanswered.ending); the session: \(desktop.log.suffix(6000))")
         #expect(try Self.json(unanswered.printed)["response"] as? Int == 2, "\(unanswered.printed)")
         #expect(try pending().isEmpty, "the timed-out pick is withdrawn")
         #expect(desktop.log.contains("nobody answered within 15 s"), "\(desktop.log)")
@@ -192,7 +192,7 @@ struct PortalTests {
         // photolibd is not running: 2 at once, and the log says how to start it.
         daemon.stop()
         let noDaemon = try ask("nodaemon")
-        #expect(await noDaemon.exited(timeout: 60) == 0, "\(noDaemon.printed)")
+        #expect(await noDaemon.exited(timeout: 60) == 0, "\(noDaemon.ending); the session: \(desktop.log.suffix(6000))")
         #expect(try Self.json(noDaemon.printed)["response"] as? Int == 2, "\(noDaemon.printed)")
         #expect(desktop.log.contains("photolibd is not running"), "\(desktop.log)")
     }

@@ -98,10 +98,11 @@ struct FlatpakUser {
         chmod(runtimeDirectory, 0o700)
         try writeFile(".config/user-dirs.dirs", "XDG_PICTURES_DIR=\"$HOME/lib\"\nXDG_DOWNLOAD_DIR=\"$HOME/Downloads\"\n")
         try ok(["/usr/bin/flatpak", "--user", "remote-add", "--no-gpg-verify", "test", "file://" + repo])
-        // Installing asks the system bus (for the system helper); one of its own where none runs.
-        let bus = try SystemBus.ensure()
-        defer { bus?.stop() }
-        let command = ownersCommand(["/usr/bin/flatpak", "--user", "install", "-y", "--noninteractive", "test"] + apps)
+        // Installing asks the system bus (for the system helper): one of its own, which nothing else sees.
+        let bus = try PrivateSystemBus.start(in: runtimeDirectory)
+        defer { bus.stop() }
+        let command = owner.command("/usr/bin/env") + ["-i"] + environment.map { "\($0.key)=\($0.value)" }
+            + ["DBUS_SYSTEM_BUS_ADDRESS=" + bus.address, "/usr/bin/flatpak", "--user", "install", "-y", "--noninteractive", "test"] + apps
         let installed = try await runOffPool(command[0], Array(command.dropFirst()))
         guard installed.status == 0 else { throw TestFailure("flatpak install failed (\(installed.status)): \(installed.stderr)") }
     }
@@ -174,32 +175,30 @@ struct FlatpakUser {
     func picturesFolder(_ app: String) -> String { home + "/.var/app/" + app + "/lib" }
 }
 
-/// The system bus `flatpak install` wants: the machine's, or a private one started here and stopped after.
-struct SystemBus {
+/// The system bus `flatpak install` wants, started for it alone: a bus at the machine's address
+/// (`/run/dbus/system_bus_socket`) would be met by every program that starts while it runs, and the
+/// tests run many at once. xdg-desktop-portal connects to the system bus at start (for RealtimeKit)
+/// and, as GLib makes a program do, exits when that bus goes away: the portal tests' dialogs then
+/// never got their answer. This one listens at a private address, given to flatpak alone in
+/// `DBUS_SYSTEM_BUS_ADDRESS`, keeps no pid file, and is stopped by its pid.
+struct PrivateSystemBus {
     let pid: pid_t
+    let address: String
 
-    static func ensure() throws -> SystemBus? {
-        var st = stat()
-        if stat("/run/dbus/system_bus_socket", &st) == 0, st.st_mode & S_IFMT == S_IFSOCK,
-           (try? run("/usr/bin/dbus-send", ["--system", "--dest=org.freedesktop.DBus", "/", "org.freedesktop.DBus.Peer.Ping"]))?.status == 0 {
-            return nil
-        }
-        mkdir("/run/dbus", 0o755)
-        unlink("/run/dbus/system_bus_socket")
-        // A pid file left by a bus that is gone stops a new one from starting; one whose process lives is not ours to touch.
-        if let text = try? String(contentsOfFile: "/run/dbus/pid", encoding: .utf8),
-           let old = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), kill(old, 0) != 0 {
-            unlink("/run/dbus/pid")
-        }
+    /// Starts one with the system bus's own configuration, listening in `directory` (which the
+    /// user who connects can enter).
+    static func start(in directory: String) throws -> PrivateSystemBus {
+        let address = "unix:path=" + directory + "/system_bus_socket"
         // Its output to a file: the forked bus keeps what it was given open, and a pipe would never end.
-        let printed = "/run/dbus/photolibd-test-pid"
-        let started = try run("/bin/sh", ["-c", "exec /usr/bin/dbus-daemon --system --fork --print-pid >\(printed) 2>&1 </dev/null"])
+        let printed = directory + "/system-bus.pid"
+        let started = try run("/bin/sh", ["-c", "exec /usr/bin/dbus-daemon --system --address=\(address) --nopidfile --fork --print-pid"
+                                              + " >\(printed) 2>&1 </dev/null"])
         let output = (try? String(contentsOfFile: printed, encoding: .utf8)) ?? ""
         unlink(printed)
         guard started.status == 0, let pid = pid_t(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw TestFailure("cannot start a system bus for flatpak install: \(output)")
+            throw TestFailure("cannot start a system bus for flatpak install (\(started.status)): \(output)")
         }
-        return SystemBus(pid: pid)
+        return PrivateSystemBus(pid: pid, address: address)
     }
 
     func stop() {
