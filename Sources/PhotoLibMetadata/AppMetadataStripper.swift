@@ -7,8 +7,8 @@ public import PhotoLibSystem
 /// Location is not this type's: a pick's file is already the original or its derivative without
 /// location (`LocationStripper`, which also covers videos' own location boxes). JPEG, PNG, TIFF,
 /// WebP and the raw formats exiv2 writes are rewritten by exiv2; HEIF's Exif and XMP blocks are
-/// rewritten in place, each keeping its size. A video's own text atoms (a QuickTime title) are
-/// not read.
+/// rewritten in place, each keeping its size, and so are a CR3's own TIFF blocks (`CanonRawFields`).
+/// A video's own text atoms (a QuickTime title) are not read.
 public enum AppMetadataStripper {
     /// What one file loses: fields by prefix, and people's names out of the keyword lists.
     public struct Plan: Sendable, Equatable {
@@ -59,6 +59,11 @@ public enum AppMetadataStripper {
                     listed += try Exiv2Metadata.values(xmp: packet, fields: keywords)
                 }
             }
+            for canon in plan.canonBlocks {
+                let block = try MetadataFileIO.read(file, canon.span)
+                let tags = CanonRawFields.removedTags(canon.block, removal: removal)
+                fieldCount += try canonRaw(canon) { () throws(CanonRawFields.Problem) in try CanonRawFields.count(of: tags, in: block) }
+            }
         }
         let names = PeopleNames.names(in: people)
         let namedInKeywords = listed.filter { names.contains($0.value) }.count
@@ -83,9 +88,25 @@ public enum AppMetadataStripper {
                     try MetadataFileIO.write(copy, XMPPadding.fit(stripped, into: span.length), at: span.offset)
                 }
             }
+            for canon in iso.canonBlocks {
+                let block = try MetadataFileIO.read(file, canon.span)
+                let tags = CanonRawFields.removedTags(canon.block, removal: removal)
+                if let stripped = try canonRaw(canon, { () throws(CanonRawFields.Problem) in try CanonRawFields.removing(tags, from: block) }) {
+                    try MetadataFileIO.write(copy, stripped, at: canon.span.offset)
+                }
+            }
         } else {
             _ = try Exiv2Metadata.strip(path: path, fields: fields(removal), drop: drop)
         }
         if let left = try self.plan(copy, removal: removal) { throw .metadataRemains(fields: left.fields + left.names.count) }
+    }
+
+    /// A CR3 block's reading or edit, its problem worded as the file's.
+    private static func canonRaw<T>(_ canon: IsoLocationPlan.CanonBlock, _ body: () throws(CanonRawFields.Problem) -> T) throws(DerivativeProblem) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .metadata("its Canon \(canon.block.rawValue) block at byte \(canon.span.offset): \(error)")
+        }
     }
 }

@@ -37,15 +37,15 @@ struct PickMetadataTests {
         return value.map { ["\($0)"] } ?? []
     }
 
-    /// Picks `photo.jpg` as the app and answers with `options`; the saved bytes' tags, and whether the app was told it got a copy.
-    func pick(_ daemon: RunningDaemon, _ options: [String]) async throws -> (tags: [String: Any], copy: Bool?, file: String) {
+    /// Picks `asset` as the app and answers with `options`; the saved bytes' tags, and whether the app was told it got a copy.
+    func pick(_ daemon: RunningDaemon, _ options: [String], asset: String = "Trip/photo.jpg") async throws -> (tags: [String: Any], copy: Bool?, file: String) {
         let save = daemon.library.root + "/received-\(UInt32.random(in: 0..<UInt32.max))"
         try FileManager.default.createDirectory(atPath: save, withIntermediateDirectories: true)
         chown(save, uid_t(Self.app.uid), gid_t(Self.app.uid))
         let examples = try ReachableCopies.examples()
         let command = ["/usr/bin/setpriv", "--reuid=\(Self.app.uid)", "--regid=\(Self.app.uid)", "--clear-groups",
                        "/usr/bin/python3", examples + "/pick_photos.py", "--socket", daemon.library.socket, "--save", save]
-        let run = try await PickTests().runAnswering(daemon, command, answer: ["Trip/photo.jpg"] + options)
+        let run = try await PickTests().runAnswering(daemon, command, answer: [asset] + options)
         #expect(run.status == 0, "\(run.output)")
         let picked = try #require(PickTests().step(run.lines, "picked"), "\(run.output); the daemon: \(daemon.log.suffix(2000))")
         let file = try #require(((picked["assets"] as? [[String: Any]])?.first?["files"] as? [[String: Any]])?.first)
@@ -115,5 +115,50 @@ struct PickMetadataTests {
         _ = try daemon.ctlOK(["answer", id, "Trip/photo.jpg"])
         #expect(await process.exited(timeout: 30) == 0)
         #expect(daemon.log.contains("1 assets handed to \(Self.app.id) once"), "the pick waited for a right answer")
+    }
+
+    @Test("a Canon CR3, which exiv2 cannot write, leaves without its body's, lens's and Canon's serial numbers and, unless shared, its caption; nothing else in it changes")
+    func canonRawPick() async throws {
+        let media = try LocationTests.media()
+        defer { _ = try? run("/bin/rm", ["-rf", media]) }
+        let daemon = try await PageTests.startedWithPhotos([]) { lib in
+            chmod(lib.root, 0o711)
+            try lib.copy(media + "/photo.cr3", to: "Raw/IMG_0001.CR3")
+        }
+        let originalPath = daemon.library.path("Raw/IMG_0001.CR3")
+        let original = try Self.tags(of: originalPath)
+        let serials = ["ExifIFD:SerialNumber", "ExifIFD:LensSerialNumber", "Canon:SerialNumber", "Canon:InternalSerialNumber", "Canon:LensSerialNumber"]
+        #expect(serials.allSatisfy { original[$0] != nil } && original["IFD0:ImageDescription"] != nil && original["ExifIFD:UserComment"] != nil,
+                "the test's CR3 holds what is to go: \(original)")
+        try daemon.ok("app", "add", Self.app.id, "--uid", String(Self.app.uid))
+
+        // The app's settings: no location, captions removed.
+        let byDefault = try await pick(daemon, [], asset: "Raw/IMG_0001.CR3")
+        #expect(byDefault.copy == true)
+        for tag in serials + ["IFD0:ImageDescription", "ExifIFD:UserComment", "GPS:GPSLatitude"] {
+            #expect(byDefault.tags[tag] == nil, "\(tag) is gone: \(byDefault.tags[tag] ?? "")")
+        }
+        for tag in ["IFD0:Make", "IFD0:Model", "ExifIFD:ExposureTime", "ExifIFD:LensModel", "Canon:CanonImageType"] {
+            #expect(byDefault.tags[tag] as? String == original[tag] as? String, "\(tag) stays: \(byDefault.tags)")
+        }
+        // Only the metadata blocks changed: every byte of the image data, and the boxes, where it was.
+        let before = try LocationTests.bytes(originalPath), after = try LocationTests.bytes(byDefault.file)
+        #expect(before.count == after.count)
+        let blocks = (1...4).map { number -> Range<Int> in
+            let name = Array("CMT\(number)".utf8)
+            let at = (0..<before.count - 4).first { before[$0..<$0 + 4].elementsEqual(name) } ?? 0
+            let length = Int(before[at - 4]) << 24 | Int(before[at - 3]) << 16 | Int(before[at - 2]) << 8 | Int(before[at - 1])
+            return at - 4..<at - 4 + length
+        }
+        let differing = (0..<min(before.count, after.count)).filter { before[$0] != after[$0] }
+        #expect(!differing.isEmpty && differing.allSatisfy { index in blocks.contains { $0.contains(index) } }, "only CMT1-CMT4 changed")
+        #expect(try LocationTests.mediaData(originalPath) == LocationTests.mediaData(byDefault.file))
+
+        // Captions shared for this pick: they come, and no serial does.
+        let shared = try await pick(daemon, ["--captions", "on"], asset: "Raw/IMG_0001.CR3")
+        #expect(shared.tags["IFD0:ImageDescription"] as? String == "Ana at the beach" && shared.tags["ExifIFD:UserComment"] as? String == "Ana at the beach",
+                "\(shared.tags)")
+        #expect(serials.allSatisfy { shared.tags[$0] == nil }, "\(shared.tags)")
+        #expect(try Self.tags(of: originalPath)["Canon:SerialNumber"] != nil, "the original keeps everything")
     }
 }

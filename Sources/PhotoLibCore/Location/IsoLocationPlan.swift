@@ -8,7 +8,8 @@
 /// - A location atom (`©xyz`, `loci`, or an `ilst` item whose `mdta` key is
 ///   Apple's `com.apple.quicktime.location.*`) becomes a `free` box of the same
 ///   size with its payload zeroed (`blankBoxes`).
-/// - A CR3's GPS IFD (`CMT4`, `CanonRawGPS`) that holds a field becomes `free` the same way.
+/// - A CR3's GPS IFD (`CMT4`, `CanonRawGPS`) that holds a field becomes `free` the same way;
+///   its other TIFF blocks are listed for `CanonRawFields` (`canonBlocks`).
 /// - An Exif block (a HEIF `Exif` item) and an XMP packet (HEIF
 ///   `application/rdf+xml` item, the XMP `uuid` box, QuickTime's `XMP_`) are
 ///   handed to exiv2, which removes `LocationFields`; the shorter result is
@@ -31,6 +32,8 @@ public struct IsoLocationPlan: Sendable, Equatable {
     public var exifBlocks: [Span] = []
     /// XMP packets.
     public var xmpBlocks: [Span] = []
+    /// A CR3's `CMT1`-`CMT3` TIFF blocks (their payloads), for what else an app may not have.
+    public var canonBlocks: [CanonBlock] = []
     /// The movie's creation time from `mvhd` (seconds since 1904), when set: when a video was taken.
     public var movieCreated: UInt64?
 
@@ -38,6 +41,16 @@ public struct IsoLocationPlan: Sendable, Equatable {
         self.blankBoxes = blankBoxes
         self.exifBlocks = exifBlocks
         self.xmpBlocks = xmpBlocks
+    }
+
+    /// One of a CR3's TIFF blocks: which, and where its bytes are.
+    public struct CanonBlock: Sendable, Equatable, Hashable {
+        public var block: CanonRawFields.Block
+        public var span: Span
+        public init(_ block: CanonRawFields.Block, _ span: Span) {
+            self.block = block
+            self.span = span
+        }
     }
 
     /// Metadata boxes larger than this are not read (a `moov` of a long video is a few MiB).
@@ -93,6 +106,7 @@ public struct IsoLocationPlan: Sendable, Equatable {
         blankBoxes += other.blankBoxes
         exifBlocks += other.exifBlocks
         xmpBlocks += other.xmpBlocks
+        canonBlocks += other.canonBlocks
     }
 
     private static func load(_ file: some IsoMediaFile, offset: UInt64, box: BoxHeader) throws(IsoMediaProblem) -> [UInt8] {
@@ -139,9 +153,13 @@ public struct IsoLocationPlan: Sendable, Equatable {
                     plan.xmpBlocks.append(Span(offset: base + UInt64(payload.lowerBound + 16), length: payload.count - 16))
                 } else if box.header.type == FourCC("uuid"), parent == FourCC("moov"), payload.count >= 16,
                           Array(bytes[payload.prefix(16)]) == CanonRawGPS.metadataUUID {
-                    for block in try children(payload.lowerBound + 16..<payload.upperBound) where block.header.type == FourCC("CMT4") {
+                    for block in try children(payload.lowerBound + 16..<payload.upperBound) {
                         let tiff = block.offset + block.header.payloadStart..<block.offset + Int(block.header.size)
-                        if CanonRawGPS.holdsLocation(bytes[tiff]) { blank(block) }
+                        if block.header.type == FourCC("CMT4") {
+                            if CanonRawGPS.holdsLocation(bytes[tiff]) { blank(block) }
+                        } else if let kind = CanonRawFields.Block.allCases.first(where: { $0.box == block.header.type }) {
+                            plan.canonBlocks.append(CanonBlock(kind, Span(offset: base + UInt64(tiff.lowerBound), length: tiff.count)))
+                        }
                     }
                 }
             }

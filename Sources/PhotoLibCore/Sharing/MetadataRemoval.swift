@@ -18,6 +18,7 @@ public struct MetadataRemoval: Sendable, Equatable, Hashable {
         "Exif.Image.CameraSerialNumber",
         "Exif.Canon.SerialNumber",
         "Exif.Canon.InternalSerialNumber",
+        "Exif.Canon.0x4019",  // LensInfo, which exiv2 0.27 does not name: it begins with the lens serial
         "Exif.CanonCs.LensSerialNumber",
         "Exif.Nikon3.SerialNumber",
         "Exif.Nikon3.SerialNO",
