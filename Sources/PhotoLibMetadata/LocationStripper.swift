@@ -18,7 +18,7 @@ public enum LocationStripper {
         public var captureDate: String?
         /// A movie's `mvhd` creation time, seconds since the epoch.
         public var movieCreated: Int64?
-        /// Where it was taken, from its Exif or XMP (a video's own location box is not read yet).
+        /// Where it was taken, from its Exif or XMP, or a CR3's GPS block (a video's own location box is not read yet).
         public var coordinate: GeoCoordinate?
     }
 
@@ -50,6 +50,13 @@ public enum LocationStripper {
                 found.hasLocation = found.hasLocation || exif.locationFields > 0
                 found.captureDate = found.captureDate ?? exif.captureDate
                 found.coordinate = found.coordinate ?? exif.coordinate
+            }
+            // A CR3's own blocks, which exiv2 0.27 does not read: its date in the Exif IFD, its place in the GPS IFD.
+            for canon in plan.canonBlocks where canon.block == .exifIFD && found.captureDate == nil {
+                found.captureDate = CanonRawFields.captureDate(exifBlock: try MetadataFileIO.read(file, canon.span))
+            }
+            if let gps = plan.canonGPS, found.coordinate == nil {
+                found.coordinate = CanonRawGPS.coordinate(try MetadataFileIO.read(file, gps))
             }
             for span in plan.xmpBlocks {
                 let xmp = try Exiv2Metadata.inspect(xmp: try MetadataFileIO.read(file, span))

@@ -16,11 +16,12 @@ struct LocationTests {
     static let files = ["Trip/photo.jpg", "Trip/photo.heic", "Trip/clip.mp4"]
 
     /// Makes the geotagged media once per test, in a directory of its own.
-    static func media() throws -> String {
+    static func media(latitude: Double? = nil, longitude: Double? = nil) throws -> String {
         var template = Array("/tmp/photolibd-media-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp: \(errno)") }
         let directory = String(cString: made)
-        let result = try run(RunningDaemon.script("make-geotagged-media"), [directory])
+        let place = latitude.flatMap { latitude in longitude.map { [String(latitude), String($0)] } } ?? []
+        let result = try run(RunningDaemon.script("make-geotagged-media"), [directory] + place)
         guard result.status == 0 else { throw TestFailure("make-geotagged-media failed: \(result.stderr)") }
         return directory
     }

@@ -73,6 +73,43 @@ struct CanonRawFieldsTests {
         }
     }
 
+    /// A GPS IFD as cameras write it: references, and degrees, minutes, seconds as rationals.
+    static func gpsBlock(_ north: String?, _ latitude: [(UInt32, UInt32)], _ east: String?, _ longitude: [(UInt32, UInt32)],
+                         bigEndian: Bool = false) -> [UInt8] {
+        func rationals(_ parts: [(UInt32, UInt32)]) -> [UInt8] {
+            parts.flatMap { part in [part.0, part.1].flatMap { value in
+                (0..<4).map { i in UInt8(truncatingIfNeeded: value >> UInt32(8 * (bigEndian ? 3 - i : i))) }
+            } }
+        }
+        var entries: [(tag: UInt16, type: UInt16, count: UInt32, value: [UInt8])] = [(0, 1, 4, [2, 3, 0, 0])]
+        if let north { entries.append((1, 2, 2, Array(north.utf8) + [0])) }
+        entries.append((2, 5, UInt32(latitude.count), rationals(latitude)))
+        if let east { entries.append((3, 2, 2, Array(east.utf8) + [0])) }
+        entries.append((4, 5, UInt32(longitude.count), rationals(longitude)))
+        return tiff(entries, bigEndian: bigEndian)
+    }
+
+    @Test("a CR3's place is read from its GPS IFD, in both byte orders, south and west negative; its date from its Exif IFD")
+    func placeAndDate() throws {
+        let paris = try #require(CanonRawGPS.coordinate(Self.gpsBlock("N", [(48, 1), (51, 1), (2772, 100)], "E", [(2, 1), (17, 1), (42, 1)])))
+        #expect(abs(paris.latitude - 48.8577) < 1e-6 && abs(paris.longitude - 2.295) < 1e-6, "\(paris)")
+        let rio = try #require(CanonRawGPS.coordinate(Self.gpsBlock("S", [(22, 1), (54, 1), (0, 1)], "W", [(43, 1), (1236, 100)], bigEndian: true)))
+        #expect(abs(rio.latitude + 22.9) < 1e-6 && abs(rio.longitude + 43.206) < 1e-6, "minutes with decimals, big-endian: \(rio)")
+        let noReferences = try #require(CanonRawGPS.coordinate(Self.gpsBlock(nil, [(10, 1)], nil, [(20, 1)])))
+        #expect(noReferences.latitude == 10 && noReferences.longitude == 20, "no reference reads as north and east")
+        #expect(CanonRawGPS.coordinate(Self.gpsBlock("N", [(0, 1)], "E", [(0, 1)])) == nil, "(0, 0): a camera without a fix")
+        #expect(CanonRawGPS.coordinate(Self.gpsBlock("N", [(48, 0)], "E", [(2, 1)])) == nil, "a zero denominator")
+        #expect(CanonRawGPS.coordinate(Self.gpsBlock("Q", [(48, 1)], "E", [(2, 1)])) == nil, "an unknown reference")
+        #expect(CanonRawGPS.coordinate(Self.tiff([(0, 1, 4, [2, 3, 0, 0])])) == nil, "a version alone places nothing")
+        #expect(CanonRawGPS.coordinate(Array("garbage".utf8)) == nil)
+
+        let date = Self.ascii("2024:07:14 10:00:00"), digitized = Self.ascii("2024:07:14 10:00:05")
+        #expect(CanonRawFields.captureDate(exifBlock: Self.tiff([(0x9003, date.0, date.1, date.2), (0x9004, digitized.0, digitized.1, digitized.2)]))
+                == "2024:07:14 10:00:00")
+        #expect(CanonRawFields.captureDate(exifBlock: Self.tiff([(0x9004, digitized.0, digitized.1, digitized.2)])) == "2024:07:14 10:00:05")
+        #expect(CanonRawFields.captureDate(exifBlock: Self.exifBlock()) == nil)
+    }
+
     @Test("a block that holds none of the fields is left alone")
     func nothingToTake() throws {
         let block = Self.tiff([(0x010F, 2, 6, Array("Canon\0".utf8)), (0x0110, 2, 4, Array("R5\0\0".utf8))])

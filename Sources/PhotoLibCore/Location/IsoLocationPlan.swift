@@ -34,6 +34,8 @@ public struct IsoLocationPlan: Sendable, Equatable {
     public var xmpBlocks: [Span] = []
     /// A CR3's `CMT1`-`CMT3` TIFF blocks (their payloads), for what else an app may not have.
     public var canonBlocks: [CanonBlock] = []
+    /// A CR3's GPS IFD (`CMT4`'s payload), where its place is read.
+    public var canonGPS: Span?
     /// The movie's creation time from `mvhd` (seconds since 1904), when set: when a video was taken.
     public var movieCreated: UInt64?
 
@@ -107,6 +109,7 @@ public struct IsoLocationPlan: Sendable, Equatable {
         exifBlocks += other.exifBlocks
         xmpBlocks += other.xmpBlocks
         canonBlocks += other.canonBlocks
+        canonGPS = canonGPS ?? other.canonGPS
     }
 
     private static func load(_ file: some IsoMediaFile, offset: UInt64, box: BoxHeader) throws(IsoMediaProblem) -> [UInt8] {
@@ -156,6 +159,7 @@ public struct IsoLocationPlan: Sendable, Equatable {
                     for block in try children(payload.lowerBound + 16..<payload.upperBound) {
                         let tiff = block.offset + block.header.payloadStart..<block.offset + Int(block.header.size)
                         if block.header.type == FourCC("CMT4") {
+                            plan.canonGPS = Span(offset: base + UInt64(tiff.lowerBound), length: tiff.count)
                             if CanonRawGPS.holdsLocation(bytes[tiff]) { blank(block) }
                         } else if let kind = CanonRawFields.Block.allCases.first(where: { $0.box == block.header.type }) {
                             plan.canonBlocks.append(CanonBlock(kind, Span(offset: base + UInt64(tiff.lowerBound), length: tiff.count)))

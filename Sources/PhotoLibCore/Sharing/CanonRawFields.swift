@@ -101,6 +101,13 @@ public enum CanonRawFields {
         return edited
     }
 
+    /// When the picture was taken, from the Exif IFD (`CMT2`): `DateTimeOriginal`, else
+    /// `DateTimeDigitized`, as a JPEG's is read ("2024:07:14 10:00:00"); nil when it has neither.
+    public static func captureDate(exifBlock: [UInt8]) -> String? {
+        guard let ifd = try? IFD(exifBlock) else { return nil }
+        return ifd.ascii(0x9003) ?? ifd.ascii(0x9004)
+    }
+
     /// A block's first IFD, read enough to find each entry and where its value is.
     struct IFD {
         struct Entry {
@@ -153,6 +160,25 @@ public enum CanonRawFields {
             let start = Self.uint(bytes, little, entry.position + 8, 4)
             guard start <= bytes.count, size <= bytes.count - start else { return nil }
             return start..<start + size
+        }
+
+        /// An ASCII field's text, up to its first NUL; nil when absent, of another type or empty.
+        func ascii(_ tag: UInt16) -> String? {
+            guard let entry = entries.first(where: { $0.tag == tag }), entry.type == 2, let range = valueRange(of: entry) else { return nil }
+            let text = String(decoding: bytes[range].prefix { $0 != 0 }, as: UTF8.self)
+            return text.isEmpty ? nil : text
+        }
+
+        /// A RATIONAL field's values; nil when absent, of another type, or one has a zero denominator.
+        func rationals(_ tag: UInt16) -> [Double]? {
+            guard let entry = entries.first(where: { $0.tag == tag }), entry.type == 5, let range = valueRange(of: entry) else { return nil }
+            var values: [Double] = []
+            for at in stride(from: range.lowerBound, to: range.upperBound, by: 8) {
+                let numerator = Self.uint(bytes, little, at, 4), denominator = Self.uint(bytes, little, at + 4, 4)
+                guard denominator != 0 else { return nil }
+                values.append(Double(numerator) / Double(denominator))
+            }
+            return values
         }
 
         func write(_ value: UInt32, size: Int, into bytes: inout [UInt8], at position: Int) {
