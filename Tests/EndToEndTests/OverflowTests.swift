@@ -16,16 +16,25 @@ struct OverflowTests {
         let original = try String(contentsOfFile: Self.sysctl, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let library = try TestLibrary()
         let daemon = try RunningDaemon(library)
-        // The queue size is fixed when the daemon creates its inotify instance:
-        // lower it only for that moment, and restore it whatever happens.
+        // The queue size is fixed when the daemon creates its inotify instance, and the setting is
+        // the machine's: every other test's inotify instance made meanwhile gets it too. So it is
+        // lowered only until the daemon's library watch exists (a watch on the library's root, in
+        // its fdinfo), not until it is ready, and restored whatever happens.
+        var root = stat()
+        guard stat(library.library, &root) == 0 else { throw TestFailure("cannot stat \(library.library)") }
         try "64".write(toFile: Self.sysctl, atomically: false, encoding: .utf8)
         do {
-            try await daemon.start()
+            try await daemon.start { pid in
+                defer { try? original.write(toFile: Self.sysctl, atomically: false, encoding: .utf8) }
+                try await waitUntil("the daemon to watch the library's root", timeout: 60) {
+                    RunningDaemon.watches(pid, inode: UInt64(root.st_ino))
+                }
+            }
         } catch {
             try original.write(toFile: Self.sysctl, atomically: false, encoding: .utf8)
             throw error
         }
-        try original.write(toFile: Self.sysctl, atomically: false, encoding: .utf8)
+        #expect(try String(contentsOfFile: Self.sysctl, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == original)
 
         try daemon.addApp("org.example.All", "authorized")
         try library.makeDirectory(library.path("burst"))

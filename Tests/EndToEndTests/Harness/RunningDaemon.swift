@@ -39,8 +39,9 @@ final class RunningDaemon {
     /// Starts the daemon and waits until its first scan and reconcile are done.
     /// `launcher` runs before the binary (for example `systemd-socket-activate -l SOCKET`).
     /// With `journal`, JOURNAL_STREAM names the log file, as systemd names the journal's stream.
+    /// `onceSpawned` runs as soon as the process exists, before it is ready (with its pid).
     func start(extraArguments: [String] = [], environment: [String: String] = [:], launcher: [String] = [],
-               journal: Bool = false) async throws {
+               journal: Bool = false, onceSpawned: ((Int32) async throws -> Void)? = nil) async throws {
         let process = Process()
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         var environment = environment
@@ -73,6 +74,7 @@ final class RunningDaemon {
         process.standardOutput = log
         try process.run()
         self.process = process
+        try await onceSpawned?(process.processIdentifier)
         // Polled in-process through the client library: cheaper than a
         // photolibctl per poll, and the first connection is what makes
         // systemd-socket-activate exec the daemon.
@@ -81,6 +83,17 @@ final class RunningDaemon {
             guard let connection = try? PhotoLibConnection(socketPath: self.library.socket, receiveTimeout: 30),
                   let status = try? connection.call(.status, NoParams(), returning: StatusResult.self) else { return false }
             return status.state == "ready" || status.state == "degraded"
+        }
+    }
+
+    /// Whether process `pid` has an inotify instance with a watch on `inode` (its descriptors'
+    /// `fdinfo` lists each watch's inode, in hex).
+    static func watches(_ pid: Int32, inode: UInt64) -> Bool {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fdinfo")) ?? []
+        let wanted = " ino:" + String(inode, radix: 16) + " "
+        return descriptors.contains { descriptor in
+            let info = (try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(descriptor)", encoding: .utf8)) ?? ""
+            return info.split(separator: "\n").contains { $0.hasPrefix("inotify wd:") && $0.contains(wanted) }
         }
     }
 
