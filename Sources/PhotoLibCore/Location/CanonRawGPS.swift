@@ -10,15 +10,15 @@ public enum CanonRawGPS {
     /// Whether a `CMT4` block (a TIFF header and one IFD) holds a GPS field. One that cannot be
     /// read is taken to: it may hold a location, and a copy without it loses nothing else.
     public static func holdsLocation(_ tiff: ArraySlice<UInt8>) -> Bool {
-        guard let count = entryCount(tiff) else { return true }
-        return count > 0
+        guard let ifd = try? TiffIFD(Array(tiff)) else { return true }
+        return !ifd.entries.isEmpty
     }
 
     /// Where the block says the picture was taken: latitude and longitude as degrees, minutes and
     /// seconds with their references (a missing one read as north or east, as exiftool reads it).
     /// nil when it holds no position or cannot be read: the photo then has no place, as a JPEG would.
     public static func coordinate(_ tiff: [UInt8]) -> GeoCoordinate? {
-        guard let ifd = try? CanonRawFields.IFD(tiff), let latitude = ifd.rationals(2), let longitude = ifd.rationals(4),
+        guard let ifd = try? TiffIFD(tiff), let latitude = ifd.rationals(2), let longitude = ifd.rationals(4),
               let north = degrees(latitude), let east = degrees(longitude),
               let northSign = sign(ifd.ascii(1), negative: "S"), let eastSign = sign(ifd.ascii(3), negative: "W") else { return nil }
         return GeoCoordinate(latitude: northSign * north, longitude: eastSign * east)
@@ -36,26 +36,5 @@ public enum CanonRawGPS {
         case "N", "E": 1
         default: nil
         }
-    }
-
-    /// The number of entries in the block's first IFD; nil when the block is not a TIFF of one.
-    static func entryCount(_ tiff: ArraySlice<UInt8>) -> Int? {
-        let bytes = Array(tiff)
-        guard bytes.count >= 8 else { return nil }
-        let little: Bool
-        switch (bytes[0], bytes[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return nil
-        }
-        func uint(_ at: Int, _ size: Int) -> Int {
-            (0..<size).reduce(0) { value, i in value | Int(bytes[at + i]) << (8 * (little ? i : size - 1 - i)) }
-        }
-        guard uint(2, 2) == 42 else { return nil }
-        let ifd = uint(4, 4)
-        guard ifd >= 8, ifd + 2 <= bytes.count else { return nil }
-        let count = uint(ifd, 2)
-        guard ifd + 2 + 12 * count <= bytes.count else { return nil }
-        return count
     }
 }
