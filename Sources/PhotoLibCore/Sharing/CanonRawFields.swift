@@ -8,8 +8,7 @@
 /// its value bytes are zeroed. Nothing else moves and the block keeps its size, so every offset
 /// in it, and in the file, stays right. A block that cannot be read is an error, never a pass.
 public enum CanonRawFields {
-    /// One of the blocks, by its box type, and the exiv2 group its tags are read in from a JPEG
-    /// (which `MetadataRemoval`'s prefixes name).
+    /// One of the blocks.
     public enum Block: String, Sendable, CaseIterable {
         case imageIFD = "CMT1"
         case exifIFD = "CMT2"
@@ -24,6 +23,7 @@ public enum CanonRawFields {
             }
         }
 
+        /// The exiv2 group its tags are read in from a JPEG ("Exif.Photo" for the Exif IFD).
         public var group: String {
             switch self {
             case .imageIFD: "Exif.Image"
