@@ -74,6 +74,10 @@ extension StoreTransaction {
     /// in a selected album or below it (album grants are live), and every asset
     /// one of its rules matches (a superset: `ViewPolicy` judges a rule by the
     /// asset's primary member, which this does not single out).
+    ///
+    /// The rules' branch starts from the app's rules (`CROSS JOIN` fixes SQLite's
+    /// order): left to the planner, it scanned every member of the library to
+    /// join the rules, 15 ms at 100,000 files for an app with none.
     public func visibleAssets(limitedApp app: AppID) throws -> [AssetRecord] {
         try fetchAssets(where: """
             a.rowid IN (
@@ -83,8 +87,8 @@ extension StoreTransaction {
                 )
                 SELECT asset FROM member WHERE album IN granted
                 UNION SELECT asset FROM selectedAsset WHERE app = ?1
-                UNION SELECT m.asset FROM member m JOIN asset ra ON ra.rowid = m.asset JOIN selectedRule r ON r.app = ?1
-                    WHERE m.takenAt >= r.takenFrom AND m.takenAt < r.takenTo AND (r.mediaType IS NULL OR r.mediaType = ra.mediaType)
+                UNION SELECT m.asset FROM selectedRule r CROSS JOIN member m CROSS JOIN asset ra ON ra.rowid = m.asset
+                    WHERE r.app = ?1 AND m.takenAt >= r.takenFrom AND m.takenAt < r.takenTo AND (r.mediaType IS NULL OR r.mediaType = ra.mediaType)
             )
             """, arguments: [app.rawValue])
     }
