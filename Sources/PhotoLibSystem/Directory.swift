@@ -56,6 +56,16 @@ public enum Directory {
     ///
     /// Names are bytes; nothing is decoded.
     public static func list(_ fd: FileDescriptor) throws(SystemCallError) -> [DirectoryEntry] {
+        try list(fd, keeping: { _ in true })
+    }
+
+    /// The directories in a directory, and the entries whose kind the filesystem does not say (`.unknown`):
+    /// the names of the other entries are never copied, which is most of a listing's cost in a view of files.
+    public static func listDirectories(_ fd: FileDescriptor) throws(SystemCallError) -> [DirectoryEntry] {
+        try list(fd, keeping: { $0 == .directory || $0 == .unknown })
+    }
+
+    private static func list(_ fd: FileDescriptor, keeping keep: (DirectoryEntry.Kind) -> Bool) throws(SystemCallError) -> [DirectoryEntry] {
         let copy = try duplicate(fd)
         guard let stream = fdopendir(copy.rawValue) else {
             let code = errno
@@ -71,10 +81,6 @@ public enum Directory {
                 if errno != 0 { throw SystemCallError("readdir", errno: errno) }
                 break
             }
-            let cName = photolibd_dirent_name(entry)!
-            let length = strlen(cName)
-            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self), count: length))
-            guard let name = FileName(bytes: bytes) else { continue }  // "." and ".."
             let kind: DirectoryEntry.Kind
             switch Int32(photolibd_dirent_type(entry)) {
             case Int32(DT_REG): kind = .regular
@@ -83,6 +89,11 @@ public enum Directory {
             case Int32(DT_UNKNOWN): kind = .unknown
             default: kind = .other
             }
+            guard keep(kind) else { continue }
+            let cName = photolibd_dirent_name(entry)!
+            let length = strlen(cName)
+            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(cName).assumingMemoryBound(to: UInt8.self), count: length))
+            guard let name = FileName(bytes: bytes) else { continue }  // "." and ".."
             out.append(DirectoryEntry(name: name, inode: UInt64(entry.pointee.d_ino), kind: kind))
         }
         return out

@@ -1,4 +1,5 @@
 import Logging
+import PhotoLibSystem
 import PhotoLibCore
 import PhotoLibProtocol
 import PhotoLibStore
@@ -29,12 +30,21 @@ extension Engine {
             let wanted = apps.union(dirty).sorted { $0.rawValue < $1.rawValue }
             records = wanted.isEmpty ? [] : try store.read { tx in try wanted.compactMap { try tx.app($0) } }
         }
-        for record in records {
-            _ = try views.reconcile(record, index: index, store: store, libraryAvailable: lifecycle.libraryAvailable)
+        let reconcile = { [self] in
+            for record in records {
+                _ = try views.reconcile(record, index: index, store: store, libraryAvailable: lifecycle.libraryAvailable)
+            }
         }
         if case .every = set.reconcile {
-            collectDerivatives()
+            // The open watches are placed on the other core while the views are checked on this one: a directory the
+            // check makes is watched through its parent's event, like one made at any other time; a view it makes
+            // whole is watched after.
+            let (report, watched) = (report, viewPaths(records))
+            try Alongside.run({ report.watch(watched, skippingMissing: true) }, while: reconcile)
             syncViewOpens(records)
+            collectDerivatives()
+        } else {
+            try reconcile()
         }
         switch set.derivatives {
         case .untouched:

@@ -30,8 +30,8 @@ final class AccessReport: Sendable {
     }
 
     /// Watches exactly these views (each app's view directory).
-    func watch(_ views: [AppID: String]) {
-        watcher?.sync(views)
+    func watch(_ views: [AppID: String], skippingMissing: Bool = false) {
+        watcher?.sync(views, skippingMissing: skippingMissing)
     }
 
     /// Writes a batch of opens to the access log, one line per app and asset a minute.

@@ -5,8 +5,12 @@ import PhotoLibCore
 extension Engine {
     /// Watches exactly the views of `apps`.
     func syncViewOpens(_ apps: [AppRecord]) {
-        report.watch(Dictionary(apps.map { ($0.id, $0.viewPath(views: configuration.views, pictures: views.pictures)) },
-                                uniquingKeysWith: { first, _ in first }))
+        report.watch(viewPaths(apps))
+    }
+
+    /// Each app's view directory, by app, for the open watches.
+    func viewPaths(_ apps: [AppRecord]) -> [AppID: String] {
+        Dictionary(apps.map { ($0.id, $0.viewPath(views: configuration.views, pictures: views.pictures)) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Writes a batch of opens to the access log.

@@ -40,8 +40,9 @@ final class ViewOpenWatcher: Sendable {
     }
 
     /// Watches exactly these apps' views (view directory paths), walking each
-    /// new one; the views of apps not named are no longer watched.
-    func sync(_ views: [AppID: String]) {
+    /// new one; the views of apps not named are no longer watched. With
+    /// `skippingMissing`, a view not made yet is left for the next call, unsaid.
+    func sync(_ views: [AppID: String], skippingMissing: Bool = false) {
         let gone = state.withLock { state -> [WatchDescriptor] in
             let leaving = Set(state.roots.keys).subtracting(views.keys)
             for app in leaving { state.roots.removeValue(forKey: app)?.close() }
@@ -55,6 +56,8 @@ final class ViewOpenWatcher: Sendable {
                 let root = try Directory.open(path: path)
                 state.withLock { $0.roots[app] = root }
                 walk(app, .root)
+            } catch where skippingMissing && error.isNotFound {
+                continue
             } catch {
                 logger.warning("Cannot watch the view of \(app) at \(path) for the access report: \(error). Its opens are not reported until the next start.")
             }
@@ -80,11 +83,18 @@ final class ViewOpenWatcher: Sendable {
         }
         let entries: [DirectoryEntry]
         do {
-            entries = try Directory.list(fd)
+            entries = try Directory.listDirectories(fd)
         } catch {
             return
         }
-        for entry in entries where entry.kind == .directory { walk(app, directory.appending(entry.name)) }
+        for entry in entries where entry.kind == .directory || (entry.kind == .unknown && isDirectory(entry.name, in: fd)) {
+            walk(app, directory.appending(entry.name))
+        }
+    }
+
+    /// Whether an entry a filesystem listed without its kind is a directory (one that cannot be looked at is not walked).
+    private func isDirectory(_ name: FileName, in directory: FileDescriptor) -> Bool {
+        (try? Directory.status(of: name, in: directory))??.kind == .directory
     }
 
     /// Walks an app's view again from the top (its directories moved).
