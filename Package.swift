@@ -70,6 +70,7 @@ let package = Package(
         .target(name: "CThumbnail", dependencies: ["CVips"], path: "Sources/CThumbnail"),
         // GLib alone (the thumbnail cache's names: MD5 and file URIs exactly as GLib writes them), for the page server.
         // GeoNames' cities (Debian libgeonames-dev): the offline gazetteer that names where photos were taken.
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CGeonames", path: "Sources/CGeonames", pkgConfig: "geonames", providers: [.apt(["libgeonames-dev"])]),
         .systemLibrary(name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .target(name: "CThumbnailNames", dependencies: ["CGLib"], path: "Sources/CThumbnailNames"),
@@ -103,7 +104,7 @@ let package = Package(
         // SQLite: schema, migrations, queries.
         .target(
             name: "PhotoLibStore",
-            dependencies: ["PhotoLibCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PhotoLibCore", "CZstd", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Sources/PhotoLibStore",
             swiftSettings: strict
         ),

@@ -6,7 +6,8 @@ public import PhotoLibCore
 extension StoreTransaction {
     /// Appends an event to an app's log under the next token, pruning the log to `retention` events.
     ///
-    /// `body` receives the new token, so the stored event carries it.
+    /// `body` receives the new token, so the stored event carries it. It is stored compressed where
+    /// that is smaller (`ChangeLogBody`); the event returned, and every one `events` reads, is the JSON.
     public func appendEvent(_ app: AppID, kind: LoggedEvent.Kind, retention: Int, body: (Int64) throws -> [UInt8]) throws -> LoggedEvent {
         try db.cachedStatement(sql: "UPDATE app SET lastToken = lastToken + 1 WHERE id = ?").execute(arguments: [app.rawValue])
         guard let token = try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastToken FROM app WHERE id = ?"), arguments: [app.rawValue]) else {
@@ -14,7 +15,7 @@ extension StoreTransaction {
         }
         let bytes = try body(token)
         try db.cachedStatement(sql: "INSERT INTO changeLog (app, token, kind, body) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [app.rawValue, token, kind.rawValue, Data(bytes)])
+            .execute(arguments: [app.rawValue, token, kind.rawValue, ChangeLogBody.pack(bytes)])
         let floor = token - Int64(retention)
         if floor > 0, token % 64 == 0 || retention < 64 {
             // Prune in steps, not on every event.
@@ -42,7 +43,11 @@ extension StoreTransaction {
             guard let kind = LoggedEvent.Kind(rawValue: text) else {
                 throw PhotoLibError.databaseFailed(path: path, detail: "the change log holds an event of unknown kind '\(text)'")
             }
-            return LoggedEvent(token: row[0], kind: kind, body: Array(body))
+            switch ChangeLogBody.unpack(body) {
+            case .success(let json): return LoggedEvent(token: row[0], kind: kind, body: json)
+            case .failure(let problem):
+                throw PhotoLibError.databaseFailed(path: path, detail: "the change log holds \(problem) (\(app) event \(row[0] as Int64))")
+            }
         }
     }
 }
