@@ -132,9 +132,8 @@ extension StoreTransaction {
         var counts: [Int64: Int] = [:]
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         while let row = try rows.next() {
-            let nameData: Data = row[2]
             let typeText: String = row[3]
-            guard let name = FileName(bytes: Array(nameData)), let type = MediaType(rawValue: typeText) else { continue }
+            guard let name = try Self.name(row, at: 2), let type = MediaType(rawValue: typeText) else { continue }
             if let stem, name.stem != stem { continue }  // a longer stem with a dot: IMG_1.x.jpg
             let asset: Int64 = row[1]
             members.append(LivePairing.Member(rowID: row[0], asset: asset, name: name, mediaType: type))
@@ -168,8 +167,7 @@ extension StoreTransaction {
         let rows = try Row.fetchCursor(statement, arguments: [album])
         var out: [FileName: IndexedFile] = [:]
         while let row = try rows.next() {
-            let nameData: Data = row[1]
-            guard let name = FileName(bytes: Array(nameData)) else { continue }
+            guard let name = try Self.name(row, at: 1) else { continue }
             let device: Int64 = row[2]
             let inode: Int64 = row[3]
             let mode: Int64 = row[6]
@@ -186,16 +184,23 @@ extension StoreTransaction {
         let rows = try Row.fetchCursor(try db.cachedStatement(sql: sql), arguments: arguments)
         var out: [MemberRecord] = []
         while let row = try rows.next() {
-            if let member = Self.member(from: row, at: 0) { out.append(member) }
+            if let member = try Self.member(from: row, at: 0) { out.append(member) }
         }
         return out
     }
 
+    /// The file name in a BLOB column, copied once from SQLite's buffer (through `Data`, it was copied twice:
+    /// a tenth of a restart's time went to reading names); nil when the column is not a valid name.
+    /// A value SQLite cannot give as bytes is thrown: the row is damaged, not a name to skip.
+    static func name(_ row: Row, at index: Int) throws -> FileName? {
+        try row.withUnsafeData(atIndex: index) { data in data.flatMap { FileName(bytes: Array($0)) } }
+    }
+
     /// Decodes `memberColumns` starting at column `base`, by index (the hot path of every scan).
-    static func member(from row: Row, at base: Int) -> MemberRecord? {
-        let nameData: Data = row[base + 3]
+    static func member(from row: Row, at base: Int) throws -> MemberRecord? {
+        guard let name = try name(row, at: base + 3) else { return nil }
         let typeText: String = row[base + 4]
-        guard let name = FileName(bytes: Array(nameData)), let mediaType = MediaType(rawValue: typeText) else { return nil }
+        guard let mediaType = MediaType(rawValue: typeText) else { return nil }
         let device: Int64 = row[base + 5]
         let inode: Int64 = row[base + 6]
         let mode: Int64 = row[base + 9]
@@ -281,7 +286,7 @@ extension StoreTransaction {
         var out: [AssetRecord] = []
         while let row = try rows.next() {
             let rowID: Int64 = row[0]
-            guard let member = Self.member(from: row, at: 3) else { continue }
+            guard let member = try Self.member(from: row, at: 3) else { continue }
             if let last = out.last, last.rowID == rowID {
                 // The photo of a Live Photo first: sorted here, not by SQL, so
                 // the join needs no sort (assets by row, members by the asset index).

@@ -79,9 +79,10 @@ public struct ViewPolicy: Sendable, Equatable {
 
     /// A full view, one album at a time (the whole-view reconcile reads the index so, not asset by
     /// asset): the album's files that have an entry, under their own names. The same rule as
-    /// `entries` for `.full`: every file granted, a refused one left out.
-    public static func fullViewFiles(inAlbum files: [FileName: IndexedFile]) -> [FileName: IndexedFile] {
-        files.filter { isLinked(refusal: $0.value.refusal) }
+    /// `entries` for `.full`: every file granted, a refused one left out. Lazy: a restart goes
+    /// through every file of the library so, and a filtered copy would hash each name once more.
+    public static func fullViewFiles(inAlbum files: [FileName: IndexedFile]) -> LazyFilterSequence<[FileName: IndexedFile]> {
+        files.lazy.filter { isLinked(refusal: $0.value.refusal) }
     }
 
     /// A file the library holds but photolibd will not link (owned by another user, writable by others…) has no entry.

@@ -210,15 +210,19 @@ final class ViewMaintainer {
                 // Every member file the owner can share, at its library path:
                 // `ViewPolicy`'s full layout, read album by album from the index.
                 if !path.isRoot, hasOwnUID(app) { restrictAccess(directory, to: app) }
+                let files = try tx.indexedFiles(inAlbum: album)
+                let children = index.albums.children(of: album)
                 var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
                 var sources: [FileName: LinkSource] = [:]
-                for (name, indexed) in ViewPolicy.fullViewFiles(inAlbum: try tx.indexedFiles(inAlbum: album)) {
+                // Sized once: grown entry by entry, each dictionary hashed every name again at each doubling.
+                wanted.reserveCapacity(files.count + children.count)
+                sources.reserveCapacity(files.count)
+                for (name, indexed) in ViewPolicy.fullViewFiles(inAlbum: files) {
                     let original = LinkSource(album: path, name: name, rowID: indexed.rowID, file: indexed.file)
                     guard let source = resolve(original, file: indexed.file, for: app) else { continue }
                     wanted[name] = .file(source.wanted(form))
                     sources[name] = source
                 }
-                let children = index.albums.children(of: album)
                 for name in children.keys { wanted[name] = .directory }
                 try sync(directory, app: app, wanted: wanted, sources: sources, tx: tx, report: &report)
                 for (name, child) in children {
@@ -246,6 +250,7 @@ final class ViewMaintainer {
         let form = making(for: app.id).form
         var present: [FileName: ViewDiff<FileName>.Present] = [:]
         let entries = try Directory.list(directory)
+        present.reserveCapacity(entries.count)
         // A clone is judged by its content stamp and link count too: each is looked at, on every core.
         let looks = form == .clones ? look(at: entries.filter { $0.kind == .regular }.map(\.name), in: directory) : [:]
         for entry in entries {
