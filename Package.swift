@@ -104,7 +104,7 @@ let package = Package(
         // SQLite: schema, migrations, queries.
         .target(
             name: "PhotoLibStore",
-            dependencies: ["PhotoLibCore", "CZstd", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PhotoLibCore", "CZstd", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
             path: "Sources/PhotoLibStore",
             swiftSettings: strict
         ),

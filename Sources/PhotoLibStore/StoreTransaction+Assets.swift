@@ -131,13 +131,13 @@ extension StoreTransaction {
         var members: [LivePairing.Member] = []
         var counts: [Int64: Int] = [:]
         let rows = try Row.fetchCursor(statement, arguments: arguments)
-        while let row = try rows.next() {
-            let typeText: String = row[3]
-            guard let name = try Self.name(row, at: 2), let type = MediaType(rawValue: typeText) else { continue }
+        let row = CurrentRow(statement)
+        while try rows.next() != nil {
+            guard let name = row.name(2), let type = row.text(3).flatMap(MediaType.init(rawValue:)) else { continue }
             if let stem, name.stem != stem { continue }  // a longer stem with a dot: IMG_1.x.jpg
-            let asset: Int64 = row[1]
-            members.append(LivePairing.Member(rowID: row[0], asset: asset, name: name, mediaType: type))
-            counts[asset] = row[4]
+            let asset = row.int64(1)
+            members.append(LivePairing.Member(rowID: row.int64(0), asset: asset, name: name, mediaType: type))
+            counts[asset] = Int(row.int64(4))
         }
         return (members, counts)
     }
@@ -165,51 +165,38 @@ extension StoreTransaction {
     public func indexedFiles(inAlbum album: AlbumTree.ID) throws -> [FileName: IndexedFile] {
         let statement = try db.cachedStatement(sql: "SELECT rowid, name, device, inode, size, mtime, mode, btime, refusal FROM member WHERE album = ?")
         let rows = try Row.fetchCursor(statement, arguments: [album])
+        let row = CurrentRow(statement)
         var out: [FileName: IndexedFile] = [:]
-        while let row = try rows.next() {
-            guard let name = try Self.name(row, at: 1) else { continue }
-            let device: Int64 = row[2]
-            let inode: Int64 = row[3]
-            let mode: Int64 = row[6]
-            let refusal: String? = row[8]
-            out[name] = IndexedFile(rowID: row[0], file: FileFacts(
-                device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), birthTime: row[7], size: row[4],
-                modificationTime: row[5], permissions: UInt32(truncatingIfNeeded: mode)),
-                refusal: refusal.flatMap(LinkRefusal.init(rawValue:)))
+        while try rows.next() != nil {
+            guard let name = row.name(1) else { continue }
+            out[name] = IndexedFile(rowID: row.int64(0), file: FileFacts(
+                device: UInt64(bitPattern: row.int64(2)), inode: UInt64(bitPattern: row.int64(3)), birthTime: row.optionalInt64(7),
+                size: row.int64(4), modificationTime: row.int64(5), permissions: UInt32(truncatingIfNeeded: row.int64(6))),
+                refusal: row.text(8).flatMap(LinkRefusal.init(rawValue:)))
         }
         return out
     }
 
     func fetchMembers(sql: String, arguments: StatementArguments) throws -> [MemberRecord] {
-        let rows = try Row.fetchCursor(try db.cachedStatement(sql: sql), arguments: arguments)
+        let statement = try db.cachedStatement(sql: sql)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        let row = CurrentRow(statement)
         var out: [MemberRecord] = []
-        while let row = try rows.next() {
-            if let member = try Self.member(from: row, at: 0) { out.append(member) }
+        while try rows.next() != nil {
+            if let member = Self.member(from: row, at: 0) { out.append(member) }
         }
         return out
     }
 
-    /// The file name in a BLOB column, copied once from SQLite's buffer (through `Data`, it was copied twice:
-    /// a tenth of a restart's time went to reading names); nil when the column is not a valid name.
-    /// A value SQLite cannot give as bytes is thrown: the row is damaged, not a name to skip.
-    static func name(_ row: Row, at index: Int) throws -> FileName? {
-        try row.withUnsafeData(atIndex: index) { data in data.flatMap { FileName(bytes: Array($0)) } }
-    }
-
     /// Decodes `memberColumns` starting at column `base`, by index (the hot path of every scan).
-    static func member(from row: Row, at base: Int) throws -> MemberRecord? {
-        guard let name = try name(row, at: base + 3) else { return nil }
-        let typeText: String = row[base + 4]
-        guard let mediaType = MediaType(rawValue: typeText) else { return nil }
-        let device: Int64 = row[base + 5]
-        let inode: Int64 = row[base + 6]
-        let mode: Int64 = row[base + 9]
-        let refusal: String? = row[base + 11]
+    static func member(from row: CurrentRow, at base: Int32) -> MemberRecord? {
+        guard let name = row.name(base + 3), let mediaType = row.text(base + 4).flatMap(MediaType.init(rawValue:)) else { return nil }
         return MemberRecord(
-            rowID: row[base], asset: row[base + 1], album: row[base + 2], name: name, mediaType: mediaType,
-            file: FileFacts(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), birthTime: row[base + 10],
-                            size: row[base + 7], modificationTime: row[base + 8], permissions: UInt32(truncatingIfNeeded: mode)),
-            refusal: refusal.flatMap(LinkRefusal.init(rawValue:)), takenAt: row[base + 12])
+            rowID: row.int64(base), asset: row.int64(base + 1), album: row.int64(base + 2), name: name, mediaType: mediaType,
+            file: FileFacts(device: UInt64(bitPattern: row.int64(base + 5)), inode: UInt64(bitPattern: row.int64(base + 6)),
+                            birthTime: row.optionalInt64(base + 10), size: row.int64(base + 7), modificationTime: row.int64(base + 8),
+                            permissions: UInt32(truncatingIfNeeded: row.int64(base + 9))),
+            refusal: row.text(base + 11).flatMap(LinkRefusal.init(rawValue:)), takenAt: row.optionalInt64(base + 12))
     }
 
     // MARK: Assets
@@ -283,10 +270,11 @@ extension StoreTransaction {
             """
         let statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
         let rows = try Row.fetchCursor(statement, arguments: arguments)
+        let row = CurrentRow(statement)
         var out: [AssetRecord] = []
-        while let row = try rows.next() {
-            let rowID: Int64 = row[0]
-            guard let member = try Self.member(from: row, at: 3) else { continue }
+        while try rows.next() != nil {
+            let rowID = row.int64(0)
+            guard let member = Self.member(from: row, at: 3) else { continue }
             if let last = out.last, last.rowID == rowID {
                 // The photo of a Live Photo first: sorted here, not by SQL, so
                 // the join needs no sort (assets by row, members by the asset index).
@@ -294,9 +282,7 @@ extension StoreTransaction {
                 out[out.count - 1].members.sort { ($0.mediaType == .image ? 0 : 1, $0.rowID) < ($1.mediaType == .image ? 0 : 1, $1.rowID) }
                 continue
             }
-            let idText: String = row[1]
-            let typeText: String = row[2]
-            guard let id = AssetID(idText), let mediaType = MediaType(rawValue: typeText) else { continue }
+            guard let id = row.text(1).flatMap(AssetID.init), let mediaType = row.text(2).flatMap(MediaType.init(rawValue:)) else { continue }
             out.append(AssetRecord(rowID: rowID, id: id, mediaType: mediaType, members: [member]))
         }
         return out
