@@ -13,6 +13,10 @@ struct CurrentRow {
         self.statement = statement.sqliteStatement
     }
 
+    init(_ statement: SQLiteStatement) {
+        self.statement = statement
+    }
+
     func int64(_ column: Int32) -> Int64 {
         sqlite3_column_int64(statement, column)
     }

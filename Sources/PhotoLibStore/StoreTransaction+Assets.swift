@@ -25,15 +25,16 @@ extension StoreTransaction {
         joining asset: Int64? = nil, generator: inout G
     ) throws -> MemberRecord {
         let owner = try asset ?? insertAssetRow(mediaType: mediaType, generator: &generator).row
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO member (asset, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal, folded)
-                VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
-                """
-        ).execute(arguments: [owner, album, Data(name.bytes), mediaType.rawValue,
-                              Int64(bitPattern: file.device), Int64(bitPattern: file.inode), file.size,
-                              file.modificationTime, Int64(file.permissions), file.birthTime, refusal?.rawValue,
-                              Data(NameFolding.fold(name.bytes))])
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO member (asset, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal, folded)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+            """)
+        try DirectWrite(insert, in: db).run([
+            .integer(owner), .integer(album), .blob(name.bytes), .text(mediaType.rawValue),
+            .integer(Int64(bitPattern: file.device)), .integer(Int64(bitPattern: file.inode)), .integer(file.size),
+            .integer(file.modificationTime), .integer(Int64(file.permissions)), .integer(file.birthTime), .text(refusal?.rawValue),
+            .blob(NameFolding.fold(name.bytes)),
+        ])
         return MemberRecord(rowID: db.lastInsertedRowID, asset: owner, album: album, name: name, mediaType: mediaType,
                             file: file, refusal: refusal)
     }
@@ -54,7 +55,8 @@ extension StoreTransaction {
         while true {
             let id = AssetID.random(using: &generator)
             do {
-                try db.cachedStatement(sql: "INSERT INTO asset (id, mediaType) VALUES (?, ?)").execute(arguments: [id.rawValue, mediaType.rawValue])
+                try DirectWrite(try db.cachedStatement(sql: "INSERT INTO asset (id, mediaType) VALUES (?, ?)"), in: db)
+                    .run([.text(id.rawValue), .text(mediaType.rawValue)])
                 return (db.lastInsertedRowID, id)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT
                 && (error.message ?? "").contains("asset.id") {
