@@ -33,6 +33,13 @@ public struct DirectoryPlan: Sendable, Equatable {
         public var mediaType: MediaType
         public var facts: FileFacts
         public var refusal: LinkRefusal?
+
+        public init(name: FileName, mediaType: MediaType, facts: FileFacts, refusal: LinkRefusal? = nil) {
+            self.name = name
+            self.mediaType = mediaType
+            self.facts = facts
+            self.refusal = refusal
+        }
     }
 
     public struct ChangedFile: Sendable, Equatable {

@@ -89,9 +89,7 @@ extension LibraryIndex {
         }
         var result = DirectoryResult(files: plan.fileCount)
         if !plan.newFiles.isEmpty || !plan.vanishedFiles.isEmpty { touchedAlbums.insert(album) }
-        for file in plan.newFiles {
-            var member = try tx.insertMember(album: album, name: file.name, mediaType: file.mediaType, file: file.facts,
-                                             refusal: file.refusal, generator: &generator)
+        for var member in try tx.insertNewAssets(album: album, files: plan.newFiles, generator: &generator) {
             try noteCaptureTime(&member, tx: tx)
             recorder.record(.asset(old: nil, new: try snapshot(member.asset, tx: tx, recorder: recorder)))
         }

@@ -1,0 +1,88 @@
+import GRDB
+public import PhotoLibCore
+
+/// New files of one album inserted as assets of their own, many rows to a statement: a scan meets
+/// a whole library of them at its first start, and a directory moved in brings thousands at once.
+/// One INSERT per file made SQLite open and close a statement journal for each (the member
+/// trigger makes every insert one that may change more than one row): most of a first start.
+extension StoreTransaction {
+    /// Inserts each file as a new asset under a fresh random ID, and returns their member rows in
+    /// the order given. A statement holds up to 256 files; its row count is a power of two, so a
+    /// handful of cached statements serve every album.
+    public func insertNewAssets<G: RandomNumberGenerator>(
+        album: AlbumTree.ID, files: [DirectoryPlan.NewFile], generator: inout G
+    ) throws -> [MemberRecord] {
+        var out: [MemberRecord] = []
+        out.reserveCapacity(files.count)
+        var start = files.startIndex
+        while start < files.endIndex {
+            let remaining = files.endIndex - start
+            let count = min(Self.newAssetBatch, 1 << (Int.bitWidth - 1 - remaining.leadingZeroBitCount))
+            let chunk = files[start..<start + count]
+            let assets = try insertAssetRows(chunk.map(\.mediaType), generator: &generator)
+            let rows = try insertMemberRows(album: album, chunk, assets: assets)
+            for (file, (asset, row)) in zip(chunk, zip(assets, rows)) {
+                out.append(MemberRecord(rowID: row, asset: asset, album: album, name: file.name, mediaType: file.mediaType,
+                                        file: file.facts, refusal: file.refusal))
+            }
+            start += count
+        }
+        return out
+    }
+
+    /// The most files one statement inserts (12 values each, well under SQLite's 32,766).
+    static let newAssetBatch = 256
+
+    /// Asset rows for these types under fresh random IDs, their row numbers in order. A collision
+    /// with an existing ID (or within the batch) fails the whole statement, which is drawn again.
+    private func insertAssetRows<G: RandomNumberGenerator>(_ types: [MediaType], generator: inout G) throws -> [Int64] {
+        let statement = try db.cachedStatement(sql: "INSERT INTO asset (id, mediaType) VALUES "
+            + Array(repeating: "(?,?)", count: types.count).joined(separator: ",") + " RETURNING rowid, id")
+        while true {
+            let ids = types.map { _ in AssetID.random(using: &generator) }
+            var rowByID: [String: Int64] = [:]
+            rowByID.reserveCapacity(ids.count)
+            do {
+                try DirectWrite(statement, in: db).run(zip(ids, types).flatMap { [.text($0.rawValue), .text($1.rawValue)] }) { row in
+                    if let id = row.text(1) { rowByID[id] = row.int64(0) }
+                }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT && (error.message ?? "").contains("asset.id") {
+                continue  // 80 random bits collided: draw the batch again
+            }
+            return try ids.map { id in
+                guard let row = rowByID[id.rawValue] else {
+                    throw PhotoLibError.databaseFailed(path: path, detail: "an asset inserted was not returned (ID \(id.rawValue))")
+                }
+                return row
+            }
+        }
+    }
+
+    /// Member rows for these files, each of its asset; their row numbers in order.
+    private func insertMemberRows(album: AlbumTree.ID, _ files: ArraySlice<DirectoryPlan.NewFile>, assets: [Int64]) throws -> [Int64] {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO member (asset, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal, folded) VALUES
+            \(Array(repeating: "(?,?,?,?,?,?,?,?,?,?,?,?)", count: files.count).joined(separator: ","))
+            RETURNING rowid, name
+            """)
+        var values: [DirectWrite.Value] = []
+        values.reserveCapacity(files.count * 12)
+        for (file, asset) in zip(files, assets) {
+            values += [.integer(asset), .integer(album), .blob(file.name.bytes), .text(file.mediaType.rawValue),
+                       .integer(Int64(bitPattern: file.facts.device)), .integer(Int64(bitPattern: file.facts.inode)), .integer(file.facts.size),
+                       .integer(file.facts.modificationTime), .integer(Int64(file.facts.permissions)), .integer(file.facts.birthTime),
+                       .text(file.refusal?.rawValue), .blob(NameFolding.fold(file.name.bytes))]
+        }
+        var rowByName: [FileName: Int64] = [:]
+        rowByName.reserveCapacity(files.count)
+        try DirectWrite(statement, in: db).run(values) { row in
+            if let name = row.name(1) { rowByName[name] = row.int64(0) }
+        }
+        return try files.map { file in
+            guard let row = rowByName[file.name] else {
+                throw PhotoLibError.databaseFailed(path: path, detail: "a member inserted was not returned (\(file.name.escaped))")
+            }
+            return row
+        }
+    }
+}
