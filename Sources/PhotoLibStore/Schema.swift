@@ -385,6 +385,20 @@ enum Schema {
                 UPDATE member SET folded = CAST(lower(CAST(name AS TEXT)) AS BLOB);
                 """)
         }
+        migrator.registerMigration("v21: a member's update recomputes its assets' types only when its asset or type changed") { db in
+            // updateMember sets every column, mediaType among them, so a rename, a move between
+            // albums or a chmod ran this trigger's delete check and three type queries to change
+            // nothing (10,000 moves: 0.19 -> 0.11 s in SQLite alone). Same body, run only when needed.
+            try db.execute(sql: """
+                DROP TRIGGER member_moved;
+                CREATE TRIGGER member_moved AFTER UPDATE OF asset, mediaType ON member
+                WHEN OLD.asset IS NOT NEW.asset OR OLD.mediaType IS NOT NEW.mediaType BEGIN
+                    DELETE FROM asset WHERE rowid = OLD.asset AND NOT EXISTS (SELECT 1 FROM member WHERE member.asset = OLD.asset);
+                    UPDATE asset SET mediaType = (\(typeOf("OLD.asset"))) WHERE rowid = OLD.asset;
+                    UPDATE asset SET mediaType = (\(typeOf("NEW.asset"))) WHERE rowid = NEW.asset;
+                END;
+                """)
+        }
         return migrator
     }
 

@@ -112,4 +112,26 @@ struct MigrationTests {
             #expect(folded[2] == [0x62, 0xFF, 0x7A, 0x80])
         }
     }
+
+    @Test("v21: an update that keeps a member's asset and type runs no type query; one that changes either still does")
+    func movedTriggerOnlyWhenNeeded() throws {
+        let queue = try DatabaseQueue()
+        try Schema.migrator.migrate(queue)
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO asset (rowid, id, mediaType) VALUES (1, 'aaaaaaaaaaaaaaaa', 'image'), (2, 'bbbbbbbbbbbbbbbb', 'image');
+                INSERT INTO member (rowid, asset, album, name, mediaType, device, inode, size, mtime, mode)
+                VALUES (1, 1, 1, x'612E6A7067', 'image', 1, 10, 1, 1, 420), (2, 2, 1, x'622E6A7067', 'image', 1, 11, 1, 1, 420);
+                -- A stored type the trigger would correct if it ran: it tells whether it did.
+                UPDATE asset SET mediaType = 'live' WHERE rowid = 1;
+                UPDATE member SET album = 1, name = x'632E6A7067', mediaType = 'image' WHERE rowid = 1;
+                """)
+            #expect(try String.fetchOne(db, sql: "SELECT mediaType FROM asset WHERE rowid = 1") == "live", "a rename ran the type queries")
+            try db.execute(sql: "UPDATE member SET mediaType = 'video' WHERE rowid = 1")
+            #expect(try String.fetchOne(db, sql: "SELECT mediaType FROM asset WHERE rowid = 1") == "video")
+            try db.execute(sql: "UPDATE member SET asset = 2 WHERE rowid = 1")
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM asset WHERE rowid = 1") == 0, "the emptied asset goes")
+            #expect(try String.fetchOne(db, sql: "SELECT mediaType FROM asset WHERE rowid = 2") == "live")
+        }
+    }
 }
