@@ -70,6 +70,10 @@ final class PlaceFinder: Sendable {
         }
         if looked > 0 {
             logger.info("Places: looked at \(looked) files in \(ContinuousClock.now - started); \(named) new places named.")
+            // The gazetteer and the chunks' rows are freed now; hand them back to the kernel, as after a
+            // burst, rather than keep the pass's peak until the next one (it follows every burst of new files).
+            gazetteer = nil
+            ProcessIdentity.releaseFreeMemory()
         }
         return looked
     }
