@@ -87,14 +87,20 @@ final class ViewOpenWatcher: Sendable {
         } catch {
             return
         }
-        for entry in entries where entry.kind == .directory || (entry.kind == .unknown && isDirectory(entry.name, in: fd)) {
+        for entry in entries where entry.kind == .directory || (entry.kind == .unknown && isDirectory(entry.name, in: fd, of: app, at: directory)) {
             walk(app, directory.appending(entry.name))
         }
     }
 
-    /// Whether an entry a filesystem listed without its kind is a directory (one that cannot be looked at is not walked).
-    private func isDirectory(_ name: FileName, in directory: FileDescriptor) -> Bool {
-        (try? Directory.status(of: name, in: directory))??.kind == .directory
+    /// Whether an entry a filesystem listed without its kind is a directory: one gone since the
+    /// listing is not; one that cannot be looked at is not walked, and said.
+    private func isDirectory(_ name: FileName, in directory: FileDescriptor, of app: AppID, at path: RelativePath) -> Bool {
+        do {
+            return try Directory.status(of: name, in: directory)?.kind == .directory
+        } catch {
+            logger.warning("Cannot look at \(path.appending(name).escaped) in the view of \(app) for the access report: \(error); opens below it are not reported.")
+            return false
+        }
     }
 
     /// Walks an app's view again from the top (its directories moved).
