@@ -25,18 +25,22 @@ extension StoreTransaction {
         joining asset: Int64? = nil, generator: inout G
     ) throws -> MemberRecord {
         let owner = try asset ?? insertAssetRow(mediaType: mediaType, generator: &generator).row
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO member (asset, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal, folded)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
-            """)
-        try DirectWrite(insert, in: db).run([
-            .integer(owner), .integer(album), .blob(name.bytes), .text(mediaType.rawValue),
-            .integer(Int64(bitPattern: file.device)), .integer(Int64(bitPattern: file.inode)), .integer(file.size),
-            .integer(file.modificationTime), .integer(Int64(file.permissions)), .integer(file.birthTime), .text(refusal?.rawValue),
-            .blob(NameFolding.fold(name.bytes)),
-        ])
+        let insert = try db.cachedStatement(sql: "INSERT INTO member (\(Self.newMemberColumns)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
+        try DirectWrite(insert, in: db).run(Self.newMemberValues(asset: owner, album: album, name: name, mediaType: mediaType,
+                                                                 file: file, refusal: refusal))
         return MemberRecord(rowID: db.lastInsertedRowID, asset: owner, album: album, name: name, mediaType: mediaType,
                             file: file, refusal: refusal)
+    }
+
+    /// The columns a new member row is inserted with (`newMemberValues` gives them in this order).
+    static let newMemberColumns = "asset, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal, folded"
+
+    static func newMemberValues(asset: Int64, album: AlbumTree.ID, name: FileName, mediaType: MediaType, file: FileFacts,
+                                refusal: LinkRefusal?) -> [DirectWrite.Value] {
+        [.integer(asset), .integer(album), .blob(name.bytes), .text(mediaType.rawValue),
+         .integer(Int64(bitPattern: file.device)), .integer(Int64(bitPattern: file.inode)), .integer(file.size),
+         .integer(file.modificationTime), .integer(Int64(file.permissions)), .integer(file.birthTime), .text(refusal?.rawValue),
+         .blob(NameFolding.fold(name.bytes))]
     }
 
     /// A new asset of one member file, under a fresh random ID, returned as

@@ -61,17 +61,15 @@ extension StoreTransaction {
     /// Member rows for these files, each of its asset; their row numbers in order.
     private func insertMemberRows(album: AlbumTree.ID, _ files: ArraySlice<DirectoryPlan.NewFile>, assets: [Int64]) throws -> [Int64] {
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO member (asset, album, name, mediaType, device, inode, size, mtime, mode, btime, refusal, folded) VALUES
+            INSERT INTO member (\(Self.newMemberColumns)) VALUES
             \(Array(repeating: "(?,?,?,?,?,?,?,?,?,?,?,?)", count: files.count).joined(separator: ","))
             RETURNING rowid, name
             """)
         var values: [DirectWrite.Value] = []
         values.reserveCapacity(files.count * 12)
         for (file, asset) in zip(files, assets) {
-            values += [.integer(asset), .integer(album), .blob(file.name.bytes), .text(file.mediaType.rawValue),
-                       .integer(Int64(bitPattern: file.facts.device)), .integer(Int64(bitPattern: file.facts.inode)), .integer(file.facts.size),
-                       .integer(file.facts.modificationTime), .integer(Int64(file.facts.permissions)), .integer(file.facts.birthTime),
-                       .text(file.refusal?.rawValue), .blob(NameFolding.fold(file.name.bytes))]
+            values += Self.newMemberValues(asset: asset, album: album, name: file.name, mediaType: file.mediaType, file: file.facts,
+                                           refusal: file.refusal)
         }
         var rowByName: [FileName: Int64] = [:]
         rowByName.reserveCapacity(files.count)

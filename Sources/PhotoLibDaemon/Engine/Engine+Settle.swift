@@ -1,8 +1,8 @@
 import Logging
-import PhotoLibSystem
 import PhotoLibCore
 import PhotoLibProtocol
 import PhotoLibStore
+import PhotoLibSystem
 
 /// The last step of every change, in one place: once its transaction has
 /// committed, links land, the views that need it are reconciled, derivatives
