@@ -33,7 +33,12 @@ struct CurrentRow {
 
     /// A file name stored as a BLOB, copied once; nil when it is not a valid name (an empty BLOB included).
     func name(_ column: Int32) -> FileName? {
-        guard let blob = sqlite3_column_blob(statement, column) else { return nil }
-        return FileName(bytes: Array(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(statement, column)))))
+        FileName(bytes: bytes(column))
+    }
+
+    /// A BLOB's bytes, copied once; empty for an empty BLOB or NULL.
+    func bytes(_ column: Int32) -> [UInt8] {
+        guard let blob = sqlite3_column_blob(statement, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(statement, column))))
     }
 }

@@ -56,15 +56,16 @@ extension StoreTransaction {
             + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
         let statement = conditions.isEmpty ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
         let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
+        let row = CurrentRow(statement)  // every member of the library, for the unfiltered grid
         var keys: [ListingKey] = []
         var rank: [Int64] = []  // the member row that gave each key: the primary is the image, then the lowest row
         var place: [Int64: Int] = [:]
-        while let row = try rows.next() {
-            let asset: Int64 = row[0]
-            let isImage = (row[3] as String) == MediaType.image.rawValue
-            let memberRow: Int64 = row[5]
+        while try rows.next() != nil {
+            let asset = row.int64(0)
+            let isImage = row.text(3) == MediaType.image.rawValue
+            let memberRow = row.int64(5)
             let order = isImage ? memberRow : memberRow + (Int64.max / 2)
-            let key = ListingKey(rowID: asset, album: row[1], name: [UInt8](row[2] as Data), modificationTime: row[4])
+            let key = ListingKey(rowID: asset, album: row.int64(1), name: row.bytes(2), modificationTime: row.int64(4))
             if let index = place[asset] {
                 if order < rank[index] { (keys[index], rank[index]) = (key, order) }
             } else {
