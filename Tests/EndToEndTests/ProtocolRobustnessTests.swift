@@ -108,7 +108,12 @@ struct ProtocolRobustnessTests {
             }
         }
         var lines: [String] = []
-        while let line = try client.line() { lines.append(String(decoding: line.prefix(2000), as: UTF8.self)) }
+        do {
+            while let line = try client.line() { lines.append(String(decoding: line.prefix(2000), as: UTF8.self)) }
+        } catch let error as SystemCallError where error.errno == ECONNRESET {
+            // The daemon disconnected with requests of ours still unread: Linux tells that as a reset,
+            // once every line it sent has been read (a CI run on a busy machine met it).
+        }
         #expect(lines.contains { $0.contains("MiB of them are waiting for replies") }, "\(lines.map { $0.prefix(100) })")
         #expect(lines.count < 9, "every piled-up request was answered: nothing bounded them")
         #expect(try daemon.ok("status").contains("ready"))
