@@ -6,13 +6,13 @@ public import PhotoLibCore
 /// One INSERT per file made SQLite open and close a statement journal for each (the member
 /// trigger makes every insert one that may change more than one row): most of a first start.
 extension StoreTransaction {
-    /// Inserts each file as a new asset under a fresh random ID, and returns their member rows in
-    /// the order given. A statement holds up to 256 files; its row count is a power of two, so a
+    /// Inserts each file as a new asset under a fresh random ID, and returns the assets (one member
+    /// each) in the order given. A statement holds up to 256 files; its row count is a power of two, so a
     /// handful of cached statements serve every album.
     public func insertNewAssets<G: RandomNumberGenerator>(
         album: AlbumTree.ID, files: [DirectoryPlan.NewFile], generator: inout G
-    ) throws -> [MemberRecord] {
-        var out: [MemberRecord] = []
+    ) throws -> [AssetRecord] {
+        var out: [AssetRecord] = []
         out.reserveCapacity(files.count)
         var start = files.startIndex
         while start < files.endIndex {
@@ -21,9 +21,10 @@ extension StoreTransaction {
             let chunk = files[start..<start + count]
             let assets = try insertAssetRows(chunk.map(\.mediaType), generator: &generator)
             let rows = try insertMemberRows(album: album, chunk, assets: assets)
-            for (file, (asset, row)) in zip(chunk, zip(assets, rows)) {
-                out.append(MemberRecord(rowID: row, asset: asset, album: album, name: file.name, mediaType: file.mediaType,
-                                        file: file.facts, refusal: file.refusal))
+            for (file, ((asset, id), row)) in zip(chunk, zip(assets, rows)) {
+                let member = MemberRecord(rowID: row, asset: asset, album: album, name: file.name, mediaType: file.mediaType,
+                                          file: file.facts, refusal: file.refusal)
+                out.append(AssetRecord(rowID: asset, id: id, mediaType: file.mediaType, members: [member]))
             }
             start += count
         }
@@ -33,9 +34,9 @@ extension StoreTransaction {
     /// The most files one statement inserts (12 values each, well under SQLite's 32,766).
     static let newAssetBatch = 256
 
-    /// Asset rows for these types under fresh random IDs, their row numbers in order. A collision
+    /// Asset rows for these types under fresh random IDs, their row numbers and IDs in order. A collision
     /// with an existing ID (or within the batch) fails the whole statement, which is drawn again.
-    private func insertAssetRows<G: RandomNumberGenerator>(_ types: [MediaType], generator: inout G) throws -> [Int64] {
+    private func insertAssetRows<G: RandomNumberGenerator>(_ types: [MediaType], generator: inout G) throws -> [(row: Int64, id: AssetID)] {
         let statement = try db.cachedStatement(sql: "INSERT INTO asset (id, mediaType) VALUES "
             + Array(repeating: "(?,?)", count: types.count).joined(separator: ",") + " RETURNING rowid, id")
         while true {
@@ -53,13 +54,14 @@ extension StoreTransaction {
                 guard let row = rowByID[id.rawValue] else {
                     throw PhotoLibError.databaseFailed(path: path, detail: "an asset inserted was not returned (ID \(id.rawValue))")
                 }
-                return row
+                return (row, id)
             }
         }
     }
 
     /// Member rows for these files, each of its asset; their row numbers in order.
-    private func insertMemberRows(album: AlbumTree.ID, _ files: ArraySlice<DirectoryPlan.NewFile>, assets: [Int64]) throws -> [Int64] {
+    private func insertMemberRows(album: AlbumTree.ID, _ files: ArraySlice<DirectoryPlan.NewFile>,
+                                  assets: [(row: Int64, id: AssetID)]) throws -> [Int64] {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO member (\(Self.newMemberColumns)) VALUES
             \(Array(repeating: "(?,?,?,?,?,?,?,?,?,?,?,?)", count: files.count).joined(separator: ","))
@@ -68,7 +70,7 @@ extension StoreTransaction {
         var values: [DirectWrite.Value] = []
         values.reserveCapacity(files.count * 12)
         for (file, asset) in zip(files, assets) {
-            values += Self.newMemberValues(asset: asset, album: album, name: file.name, mediaType: file.mediaType, file: file.facts,
+            values += Self.newMemberValues(asset: asset.row, album: album, name: file.name, mediaType: file.mediaType, file: file.facts,
                                            refusal: file.refusal)
         }
         var rowByName: [FileName: Int64] = [:]

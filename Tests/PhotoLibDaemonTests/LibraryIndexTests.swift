@@ -120,4 +120,28 @@ struct LibraryIndexTests {
         #expect(!outcome.needsFullScan)
         #expect(Set(try library.assets().keys) == ["Imported/one.jpg", "Imported/deep/two.jpg"])
     }
+
+    @Test("a batch's new files are stored together, yet a later event of the batch finds them: written twice, moved, in two albums")
+    func arrivalsInOneBatch() throws {
+        let library = try TemporaryLibrary()
+        try library.scan()
+        try library.write("A/1.jpg")
+        try library.write("B/3.jpg")
+        try library.write("B/2.jpg")  // written as A/2.jpg, then moved: the disk as the batch finds it
+        let burst = (0..<600).map { "Burst/IMG_\($0).jpg" }
+        for name in burst { try library.write(name) }
+        let (changes, _) = try library.apply(
+            [.fileWritten(path("A/1.jpg")), .fileWritten(path("A/2.jpg")), .fileCreated(path("B/3.jpg")), .fileWritten(path("B/3.jpg")),
+             .fileWritten(path("A/1.jpg")), .moved(from: path("A/2.jpg"), to: path("B/2.jpg"), isDirectory: false)]
+                + burst.map { .fileWritten(path($0)) })
+        let stored = try library.assets()
+        #expect(Set(stored.keys) == Set(["A/1.jpg", "B/2.jpg", "B/3.jpg"] + burst))
+        let inserted = changes.compactMap { change -> (String, AssetID)? in
+            guard case .asset(nil, let new?) = change, let member = new.members.first else { return nil }
+            return (member.path.escaped, new.id)
+        }
+        #expect(inserted.count == stored.count, "each new file recorded once: \(inserted.count) of \(stored.count)")
+        #expect(Dictionary(inserted, uniquingKeysWith: { first, _ in first }) == stored, "recorded under the ID stored")
+        #expect(!changes.contains { if case .asset(_?, _) = $0 { true } else { false } }, "a file written twice is not changed")
+    }
 }

@@ -30,7 +30,9 @@ struct NewAssetsTests {
         var generator = SystemRandomNumberGenerator()
         let files = (0..<300).map { file($0, refusal: $0 == 13 ? .ownedByAnotherUser : nil) }
         let album = try store.write { tx in try tx.insertAlbum(parent: AlbumTree.rootID, name: FileName("Trip")!) }
-        let members = try store.write { tx in try tx.insertNewAssets(album: album, files: files, generator: &generator) }
+        let assets = try store.write { tx in try tx.insertNewAssets(album: album, files: files, generator: &generator) }
+        let members = assets.map(\.primary)
+        #expect(assets.allSatisfy { $0.members.count == 1 && $0.rowID == $0.primary.asset })
         #expect(members.map(\.name) == files.map(\.name))
         #expect(Set(members.map(\.asset)).count == 300, "each file is an asset of its own")
         #expect(Set(members.map(\.rowID)).count == 300)
@@ -40,6 +42,9 @@ struct NewAssetsTests {
                 #expect(stored.name == file.name && stored.album == album && stored.asset == member.asset)
                 #expect(stored.file == file.facts && stored.mediaType == file.mediaType && stored.refusal == file.refusal)
                 #expect(try tx.asset(rowID: member.asset)?.mediaType == file.mediaType)
+            }
+            for asset in assets {
+                #expect(try tx.asset(rowID: asset.rowID)?.id == asset.id, "the ID returned is the one stored")
             }
             #expect(try tx.indexedFiles(inAlbum: album).count == 300)
         }
@@ -51,10 +56,10 @@ struct NewAssetsTests {
     func collision() throws {
         let store = try Store(inMemory: ())
         var generator = Repeating(repeats: 2)
-        let members = try store.write { tx in try tx.insertNewAssets(album: AlbumTree.rootID, files: [file(1), file(2)], generator: &generator) }
-        #expect(members.count == 2 && members[0].asset != members[1].asset)
-        let ids = try store.read { tx in try members.map { try #require(try tx.asset(rowID: $0.asset)).id } }
-        #expect(Set(ids).count == 2)
+        let assets = try store.write { tx in try tx.insertNewAssets(album: AlbumTree.rootID, files: [file(1), file(2)], generator: &generator) }
+        #expect(assets.count == 2 && assets[0].rowID != assets[1].rowID)
+        let ids = try store.read { tx in try assets.map { try #require(try tx.asset(rowID: $0.rowID)).id } }
+        #expect(Set(ids).count == 2 && ids == assets.map(\.id), "the IDs returned are those stored after the redraw")
         #expect(generator.calls > 4, "drawn again after the collision")
     }
 

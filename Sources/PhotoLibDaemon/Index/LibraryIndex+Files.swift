@@ -32,12 +32,21 @@ extension LibraryIndex {
             if isVisible { recorder.record(.asset(old: old, new: try snapshot(existing.asset, tx: tx, recorder: recorder))) }
         case .insert(let facts, let refusal):
             markReadable(path)
-            var asset = try tx.insertAsset(album: album, name: name, mediaType: mediaType, file: facts, refusal: refusal,
-                                           generator: &generator)
-            try noteCaptureTime(&asset.members[0], tx: tx)
             touch(album, name)
-            // As stored, so not read back; pairing (after the batch) records any join.
-            if recorder.isRecording { recorder.record(.asset(old: nil, new: locate(asset))) }
+            // Stored with the batch's other arrivals (`apply` stores them before anything reads the index).
+            arrivals.add(DirectoryPlan.NewFile(name: name, mediaType: mediaType, facts: facts, refusal: refusal), at: path, album: album)
+        }
+    }
+
+    /// Stores the new files held so far, many to a statement, and records each as an asset of its own.
+    func storeArrivals(tx: StoreTransaction, recorder: ChangeRecorder) throws {
+        guard !arrivals.isEmpty else { return }
+        for held in arrivals.take() {
+            for var asset in try tx.insertNewAssets(album: held.album, files: held.files, generator: &generator) {
+                try noteCaptureTime(&asset.members[0], tx: tx)
+                // As stored, so not read back; pairing (after the batch) records any join.
+                recorder.record(.asset(old: nil, new: locate(asset)))
+            }
         }
     }
 

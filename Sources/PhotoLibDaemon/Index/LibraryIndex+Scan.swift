@@ -89,9 +89,9 @@ extension LibraryIndex {
         }
         var result = DirectoryResult(files: plan.fileCount)
         if !plan.newFiles.isEmpty || !plan.vanishedFiles.isEmpty { touchedAlbums.insert(album) }
-        for var member in try tx.insertNewAssets(album: album, files: plan.newFiles, generator: &generator) {
-            try noteCaptureTime(&member, tx: tx)
-            recorder.record(.asset(old: nil, new: try snapshot(member.asset, tx: tx, recorder: recorder)))
+        for var asset in try tx.insertNewAssets(album: album, files: plan.newFiles, generator: &generator) {
+            try noteCaptureTime(&asset.members[0], tx: tx)
+            recorder.record(.asset(old: nil, new: locate(asset)))  // as stored: not read back
         }
         for change in plan.changedFiles {
             guard var existing = try tx.member(rowID: change.rowID) else { continue }

@@ -36,6 +36,8 @@ final class LibraryIndex {
     var captureClock: CaptureClock?
     /// Set while a batch's write transaction is open: what it looked at before (`LibraryProbe`).
     var probe: LibraryProbe?
+    /// New files a batch found, stored many to a statement before anything reads the index again.
+    var arrivals = PendingArrivals()
 
     init(store: Store, policy: AssetNamePolicy, access: LibraryAccess, board: StatusBoard, ownerUID: UInt32, logger: Logger) throws {
         setting = IndexSetting(store: store, policy: policy, access: access, board: board, logger: logger, daemonUID: ownerUID)
@@ -88,10 +90,12 @@ final class LibraryIndex {
         defer { access.invalidate() }
         // Every look at the disk the batch needs, made before the write lock is taken.
         probe = LibraryProbe.gather(events, index: self)
-        defer { probe = nil }
+        defer { probe = nil; arrivals = PendingArrivals() }  // a failed batch's transaction is rolled back with them
         try store.write { tx in
             for event in events {
-                switch IndexStep.of(event) {
+                let step = IndexStep.of(event)
+                if arrivals.mustStore(before: step) { try storeArrivals(tx: tx, recorder: recorder) }
+                switch step {
                 case .refreshFile(let path, let admission):
                     try refreshFile(path, tx: tx, recorder: recorder, admission: admission)
                 case .rescanSubtree(let path):
@@ -128,6 +132,7 @@ final class LibraryIndex {
                     outcome.failedWatches.append(path)
                 }
             }
+            try storeArrivals(tx: tx, recorder: recorder)
             try pairTouched(tx: tx, recorder: recorder)
             try inTransaction(tx, recorder)
         }
