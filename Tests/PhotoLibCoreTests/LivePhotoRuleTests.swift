@@ -66,6 +66,36 @@ struct LivePhotoRuleTests {
         #expect(LivePairing.plan(members, memberCounts: [:]).isEmpty)
     }
 
+    @Test("new files alone in their stems cannot change an album's pairs; one that shares a stem, new or known, may")
+    func whenPairingIsNeeded() {
+        func names(_ list: String...) -> [FileName] { list.map { FileName($0)! } }
+        #expect(!LivePairing.mayGroup(newNames: names("IMG_1.HEIC", "IMG_2.HEIC", "img_1.mov"), besides: names("IMG_3.MOV")),
+                "stems compared byte for byte, as pairing compares them")
+        #expect(LivePairing.mayGroup(newNames: names("IMG_1.HEIC", "IMG_1.MOV"), besides: []), "a pair arriving together")
+        #expect(LivePairing.mayGroup(newNames: names("IMG_1.MOV"), besides: names("IMG_1.HEIC")), "a video joining its photo")
+        #expect(LivePairing.mayGroup(newNames: names("IMG_1.JPG"), besides: names("IMG_1.HEIC", "IMG_1.MOV")),
+                "a third file makes a pair ambiguous: it must split")
+        #expect(!LivePairing.mayGroup(newNames: [FileName](), besides: names("IMG_1.HEIC", "IMG_1.MOV")))
+    }
+
+    @Test("a scan's plan asks for pairing when a new file shares a stem or a file is gone, not for an album of lone new files")
+    func planAsksForPairing() {
+        let facts = FileFacts(device: 1, inode: 2, size: 3, modificationTime: 4, permissions: 0o644)
+        func listing(_ names: String...) -> Lookup<[DirectoryPlan.Entry]> {
+            .found(names.map { .init(name: FileName($0)!, kind: .file(.found(FileObservation(kind: .regular, facts: facts, owner: 1000, linkCount: 1)))) })
+        }
+        func plan(_ listed: Lookup<[DirectoryPlan.Entry]>, known: [String]) -> DirectoryPlan {
+            DirectoryPlan.plan(listing: listed, knownFiles: Dictionary(uniqueKeysWithValues: known.enumerated().map {
+                (FileName($0.element)!, IndexedFile(rowID: Int64($0.offset + 1), file: facts))
+            }), knownAlbums: [:], policy: .standard, daemonUID: 1000)
+        }
+        #expect(!plan(listing("IMG_1.HEIC", "IMG_2.HEIC", "IMG_3.MOV"), known: []).mayChangePairs, "a first start's album")
+        #expect(!plan(listing("IMG_1.HEIC", "IMG_2.HEIC"), known: ["IMG_1.HEIC"]).mayChangePairs)
+        #expect(plan(listing("IMG_1.HEIC", "IMG_1.MOV"), known: ["IMG_1.HEIC"]).mayChangePairs, "a video arrived while down")
+        #expect(plan(listing("IMG_1.HEIC"), known: ["IMG_1.HEIC", "IMG_1.MOV"]).mayChangePairs, "a video gone while down")
+        #expect(!plan(listing("IMG_1.HEIC", "IMG_1.MOV"), known: ["IMG_1.HEIC", "IMG_1.MOV"]).mayChangePairs, "nothing new")
+    }
+
     @Test("an asset's type follows its members")
     func types() {
         #expect(MediaType.ofAsset(members: [.image, .video]) == .live)

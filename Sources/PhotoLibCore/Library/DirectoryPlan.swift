@@ -75,6 +75,8 @@ public struct DirectoryPlan: Sendable, Equatable {
     public var unreadable: [Unreadable] = []
     /// Asset files seen (for progress figures).
     public var fileCount = 0
+    /// Whether the album's Live Photo pairs must be looked at again (`LivePairing.mayGroup`, or a file gone).
+    public var mayChangePairs = false
 
     public init() {}
 
@@ -139,6 +141,8 @@ public struct DirectoryPlan: Sendable, Equatable {
         }
         plan.vanishedFiles = unlistedFiles.values.map(\.rowID).sorted()
         plan.goneAlbums = unlistedAlbums.values.sorted()
+        plan.mayChangePairs = !plan.vanishedFiles.isEmpty
+            || LivePairing.mayGroup(newNames: plan.newFiles.lazy.map(\.name), besides: knownFiles.keys)
         return plan
     }
 }

@@ -73,6 +73,18 @@ public enum LivePairing {
         return edits.sorted { order($0) < order($1) }
     }
 
+    /// Whether files new to an album may change its grouping at all: only when a new name's stem
+    /// is another name's too (a partner, or a third file that makes a pair ambiguous). An album
+    /// of files new and alone in their stems, a first start's almost always, needs no pairing.
+    /// Files gone from an album are the caller's to count: a pair they leave may have to split.
+    public static func mayGroup(newNames: some Sequence<FileName>, besides known: some Sequence<FileName>) -> Bool {
+        var stems = Set(known.lazy.map(\.stem))
+        for name in newNames where !stems.insert(name.stem).inserted {
+            return true
+        }
+        return false
+    }
+
     /// Splits first, then joins, each by member row: deterministic, and a
     /// join never lands in an asset a split is about to leave.
     private static func order(_ edit: Edit) -> (Int, Int64) {

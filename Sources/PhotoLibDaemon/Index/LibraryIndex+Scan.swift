@@ -88,7 +88,7 @@ extension LibraryIndex {
             unreadable[item.name.map(path.appending) ?? path] = item.failure
         }
         var result = DirectoryResult(files: plan.fileCount)
-        if !plan.newFiles.isEmpty || !plan.vanishedFiles.isEmpty { touchedAlbums.insert(album) }
+        if plan.mayChangePairs { touchedAlbums.insert(album) }
         for var asset in try tx.insertNewAssets(album: album, files: plan.newFiles, generator: &generator) {
             try noteCaptureTime(&asset.members[0], tx: tx)
             recorder.record(.asset(old: nil, new: locate(asset)))  // as stored: not read back
