@@ -88,6 +88,15 @@ struct PlaceTests {
         #expect(PlaceFinding.nowhere.stored == 0 && PlaceFinding.unreadable.stored == -1)
     }
 
+    @Test("the gazetteer is asked for only when a file says where it was taken")
+    func gazetteerOnlyWhenNeeded() {
+        var asked = 0
+        #expect(PlaceFinding.decide(nil) { asked += 1; return Self.gazetteer } == .nowhere)
+        #expect(asked == 0, "a file without a location loads nothing")
+        #expect(PlaceFinding.decide(GeoCoordinate(latitude: 48.1, longitude: -1.68)) { asked += 1; return Self.gazetteer }.stored == Self.rennes.id)
+        #expect(asked == 1)
+    }
+
     /// A `.mo` file of these entries, as msgfmt writes one (keys sorted by their bytes).
     static func mo(_ entries: [String: String], bigEndian: Bool) -> [UInt8] {
         let sorted = entries.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }

@@ -9,7 +9,14 @@ public enum PlaceFinding: Sendable, Equatable {
 
     /// From what the file's metadata says, and the gazetteer.
     public static func decide(_ coordinate: GeoCoordinate?, in gazetteer: Gazetteer) -> PlaceFinding {
-        guard let coordinate, let entry = gazetteer.nearest(coordinate) else { return .nowhere }
+        decide(coordinate) { gazetteer }
+    }
+
+    /// The same, asking for the gazetteer only when the file says where it was taken: loading it
+    /// costs a core tens of milliseconds, and most files of a burst (screenshots, downloads, scans)
+    /// say nowhere.
+    public static func decide(_ coordinate: GeoCoordinate?, in gazetteer: () -> Gazetteer) -> PlaceFinding {
+        guard let coordinate, let entry = gazetteer().nearest(coordinate) else { return .nowhere }
         return .place(entry)
     }
 

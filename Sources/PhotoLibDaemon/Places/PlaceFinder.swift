@@ -13,8 +13,8 @@ import PhotoLibSystem
 ///
 /// Runs after the library is indexed and after each change that brings new or edited files, a
 /// chunk at a time, so the first start and the watch path never wait for it. The gazetteer is
-/// loaded for a pass and let go after it (a few MB); the catalogs of names in every language
-/// only while new places are named, and never kept.
+/// loaded for a pass when a file first says where it was taken, and let go after it (a few MB);
+/// the catalogs of names in every language only while new places are named, and never kept.
 final class PlaceFinder: Sendable {
     let library: String
     let store: Store
@@ -47,16 +47,14 @@ final class PlaceFinder: Sendable {
     /// reads and the write transaction overlap, and both cores stay busy.
     @discardableResult
     func pass(recording record: (_ results: [PlaceResult], _ newPlaces: [PlaceRecord]) async throws -> Void) async throws -> Int {
-        var gazetteer: Gazetteer?
+        let gazetteer = OnDemandGazetteer()
         var looked = 0, named = 0
         let started = ContinuousClock.now
         var found: [PlaceResult]?
         var next = try chunk(after: 0)
         while !Task.isCancelled && !stopping.load(ordering: .relaxed), !next.members.isEmpty {
             let current = next
-            let loaded = gazetteer ?? Gazetteer(GeoNamesData.cities())
-            gazetteer = loaded
-            async let looking = look(at: current, in: loaded)
+            async let looking = look(at: current, in: gazetteer)
             if let previous = found {
                 named += try await recordFindings(previous, recording: record)
                 looked += previous.count
@@ -70,9 +68,10 @@ final class PlaceFinder: Sendable {
         }
         if looked > 0 {
             logger.info("Places: looked at \(looked) files in \(ContinuousClock.now - started); \(named) new places named.")
+        }
+        if gazetteer.letGo() {
             // The gazetteer and the chunks' rows are freed now; hand them back to the kernel, as after a
             // burst, rather than keep the pass's peak until the next one (it follows every burst of new files).
-            gazetteer = nil
             ProcessIdentity.releaseFreeMemory()
         }
         return looked
@@ -83,7 +82,7 @@ final class PlaceFinder: Sendable {
     }
 
     /// One chunk's findings, read off Swift's few task threads: each look opens and reads a file.
-    private func look(at chunk: Chunk, in gazetteer: Gazetteer) async -> [PlaceResult] {
+    private func look(at chunk: Chunk, in gazetteer: OnDemandGazetteer) async -> [PlaceResult] {
         let library = library
         let outcome = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .utility).async {
@@ -126,7 +125,7 @@ final class PlaceFinder: Sendable {
     /// The chunk is cut into a slice per core, each read on a thread of its own with its own
     /// descriptors (`LibraryAccess` is one thread's), at idle priority (`BackgroundThreads`): each
     /// look is mostly waiting on a read and parsing a header, and changes to the library come first.
-    static func look(at members: [MemberRecord], albums: AlbumTree, library: String, in gazetteer: Gazetteer)
+    static func look(at members: [MemberRecord], albums: AlbumTree, library: String, in gazetteer: OnDemandGazetteer)
         throws(SystemCallError) -> [PlaceResult] {
         let slices = max(1, min(ProcessInfo.processInfo.activeProcessorCount, members.count / 32))
         let size = (members.count + slices - 1) / max(1, slices)
@@ -154,7 +153,7 @@ final class PlaceFinder: Sendable {
         return results
     }
 
-    private static func finding(_ member: MemberRecord, albums: AlbumTree, access: LibraryAccess, gazetteer: Gazetteer) -> PlaceFinding {
+    private static func finding(_ member: MemberRecord, albums: AlbumTree, access: LibraryAccess, gazetteer: OnDemandGazetteer) -> PlaceFinding {
         guard let album = albums.path(of: member.album), let directory = access.directory(album) else { return .unreadable }
         let fd: FileDescriptor
         do {
@@ -164,7 +163,7 @@ final class PlaceFinder: Sendable {
         }
         defer { fd.close() }
         do {
-            return PlaceFinding.decide(try LocationStripper.inspect(fd, requireWritable: false).coordinate, in: gazetteer)
+            return PlaceFinding.decide(try LocationStripper.inspect(fd, requireWritable: false).coordinate, in: gazetteer.get)
         } catch {
             return .unreadable
         }
