@@ -105,7 +105,8 @@ struct WatchLoop {
     private mutating func watchSubtree(of directory: FileDescriptor, key: WatchTree.Key, path: RelativePath) {
         let entries: [DirectoryEntry]
         do {
-            entries = try Directory.list(directory)
+            // Only sub-directories are watched: the files' names (most of an album) are never copied.
+            entries = try Directory.listDirectories(directory)
         } catch {
             return  // removed meanwhile: its deletion event follows
         }
