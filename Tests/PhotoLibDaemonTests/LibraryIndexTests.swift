@@ -144,4 +144,22 @@ struct LibraryIndexTests {
         #expect(Dictionary(inserted, uniquingKeysWith: { first, _ in first }) == stored, "recorded under the ID stored")
         #expect(!changes.contains { if case .asset(_?, _) = $0 { true } else { false } }, "a file written twice is not changed")
     }
+
+    @Test("Live Photos arriving in one batch, stored together, are paired at its end: each photo and its video one asset")
+    func livePairsInABurst() throws {
+        let library = try TemporaryLibrary()
+        try library.write("Trip/lone.jpg")
+        try library.scan()
+        var events: [WatchEvent] = []
+        for index in 0..<20 {
+            for name in ["Trip/IMG_\(index).HEIC", "Trip/IMG_\(index).MOV"] {
+                try library.write(name)
+                events.append(.fileWritten(path(name)))
+            }
+        }
+        try library.apply(events)
+        let records = try library.store.read { try $0.assets(albums: nil, mediaType: nil, nameContains: nil) }
+        #expect(records.count == 21)
+        #expect(records.filter { $0.mediaType == .live && $0.members.count == 2 }.count == 20, "every photo joined by its video")
+    }
 }
