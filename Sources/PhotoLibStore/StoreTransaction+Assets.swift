@@ -43,17 +43,6 @@ extension StoreTransaction {
          .blob(NameFolding.fold(name.bytes))]
     }
 
-    /// A new asset of one member file, under a fresh random ID, returned as
-    /// stored: a burst of new files need not read each one back.
-    public func insertAsset<G: RandomNumberGenerator>(
-        album: AlbumTree.ID, name: FileName, mediaType: MediaType, file: FileFacts, refusal: LinkRefusal? = nil, generator: inout G
-    ) throws -> AssetRecord {
-        let (row, id) = try insertAssetRow(mediaType: mediaType, generator: &generator)
-        let member = try insertMember(album: album, name: name, mediaType: mediaType, file: file, refusal: refusal, joining: row,
-                                      generator: &generator)
-        return AssetRecord(rowID: row, id: id, mediaType: mediaType, members: [member])
-    }
-
     /// A new asset row (no member yet: insert one at once, in the same transaction).
     private func insertAssetRow<G: RandomNumberGenerator>(mediaType: MediaType, generator: inout G) throws -> (row: Int64, id: AssetID) {
         while true {

@@ -170,7 +170,8 @@ struct StoreTests {
         var unreadable = facts(7)
         unreadable.permissions = 0o200
         let asset = try store.write { tx in
-            try tx.insertAsset(album: AlbumTree.rootID, name: FileName("a.jpg")!, mediaType: .image, file: unreadable, generator: &generator)
+            let file = DirectoryPlan.NewFile(name: FileName("a.jpg")!, mediaType: .image, facts: unreadable)
+            return try tx.insertNewAssets(album: AlbumTree.rootID, files: [file], generator: &generator)[0]
         }
         let member = asset.members[0].rowID
         try store.write { tx in try tx.setLocationCheck(.unreadable(unreadable), memberRowID: member) }
@@ -188,12 +189,13 @@ struct StoreTests {
         #expect(try store.read { try $0.listingKeys(ListingFilter(withheldOnly: true)) }.count == 1)
     }
 
-    @Test("a new asset is returned as stored, so a burst need not read it back")
+    @Test("a new asset is returned as stored, so neither a scan nor a batch reads it back")
     func insertAssetAsStored() throws {
         let store = try Store(inMemory: ())
         var generator = SystemRandomNumberGenerator()
         let inserted = try store.write { tx in
-            try tx.insertAsset(album: AlbumTree.rootID, name: FileName("a.jpg")!, mediaType: .image, file: facts(7), generator: &generator)
+            let file = DirectoryPlan.NewFile(name: FileName("a.jpg")!, mediaType: .image, facts: facts(7))
+            return try tx.insertNewAssets(album: AlbumTree.rootID, files: [file], generator: &generator)[0]
         }
         #expect(try store.read { try $0.asset(rowID: inserted.rowID) } == inserted)
     }
@@ -203,7 +205,8 @@ struct StoreTests {
         let store = try Store(inMemory: ())
         var generator = SystemRandomNumberGenerator()
         let asset = try store.write { tx in
-            try tx.insertAsset(album: AlbumTree.rootID, name: FileName("IMG_1.HEIC")!, mediaType: .image, file: facts(1), generator: &generator)
+            let file = DirectoryPlan.NewFile(name: FileName("IMG_1.HEIC")!, mediaType: .image, facts: facts(1))
+            return try tx.insertNewAssets(album: AlbumTree.rootID, files: [file], generator: &generator)[0]
         }
         try store.write { tx in
             _ = try tx.insertMember(album: AlbumTree.rootID, name: FileName("IMG_1.MOV")!, mediaType: .video, file: facts(2),
