@@ -25,8 +25,27 @@ public enum LocationStripper {
     /// Looks at an open file (read-only; nothing is changed). With `requireWritable`, a location exiv2
     /// could not write away is an error (`notWritable`): a derivative could not be made of it.
     public static func inspect(_ fd: FileDescriptor, requireWritable: Bool = true) throws(DerivativeProblem) -> Finding {
-        // One read that holds a small file whole, and the metadata of most JPEGs (Exif is at most 64 KiB).
-        let start = try MetadataFileIO.io { () throws(SystemCallError) in try PositionalIO.read(fd, at: 0, count: prefixLength) }
+        try inspect(fd, start: try readStart(fd), requireWritable: requireWritable)
+    }
+
+    /// Where a file says it was taken: a JPEG's Exif GPS read directly (`JpegGPS`) when it can
+    /// tell, else what `inspect` finds. For the places pass, which reads every photo.
+    public static func coordinate(_ fd: FileDescriptor) throws(DerivativeProblem) -> GeoCoordinate? {
+        let start = try readStart(fd)
+        switch JpegGPS.read(start) {
+        case .at(let coordinate): return coordinate
+        case .nowhere: return nil
+        case .undecided: return try inspect(fd, start: start, requireWritable: false).coordinate
+        }
+    }
+
+    /// One read that holds a small file whole, and the metadata of most JPEGs (Exif is at most 64 KiB).
+    private static func readStart(_ fd: FileDescriptor) throws(DerivativeProblem) -> [UInt8] {
+        try MetadataFileIO.io { () throws(SystemCallError) in try PositionalIO.read(fd, at: 0, count: prefixLength) }
+    }
+
+    /// `inspect`, given the file's first `prefixLength` bytes (fewer: all of it).
+    private static func inspect(_ fd: FileDescriptor, start: [UInt8], requireWritable: Bool) throws(DerivativeProblem) -> Finding {
         switch MetadataContainer.sniff(Array(start.prefix(MetadataContainer.headerLength))) {
         case .none:
             return Finding(hasLocation: false)

@@ -38,7 +38,19 @@ public struct TiffIFD {
     /// Just past the next-IFD offset.
     var end: Int { nextOffsetPosition + 4 }
 
+    /// The block's first IFD.
     init(_ bytes: [UInt8]) throws(Problem) {
+        let little = try Self.byteOrder(bytes)
+        try self.init(bytes, little: little, offset: Self.uint(bytes, little, 4, 4))
+    }
+
+    /// The IFD at `offset` in the same block (where another IFD's pointer says, such as Exif's GPS IFD).
+    func ifd(at offset: Int) throws(Problem) -> TiffIFD {
+        try TiffIFD(bytes, little: little, offset: offset)
+    }
+
+    /// The byte order of the block's TIFF header (true: little-endian); throws when it has none.
+    private static func byteOrder(_ bytes: [UInt8]) throws(Problem) -> Bool {
         guard bytes.count >= 8 else { throw .notTiff }
         let little: Bool
         switch (bytes[0], bytes[1]) {
@@ -46,9 +58,12 @@ public struct TiffIFD {
         case (0x4D, 0x4D): little = false
         default: throw .notTiff
         }
-        guard Self.uint(bytes, little, 2, 2) == 42 else { throw .notTiff }
-        let offset = Self.uint(bytes, little, 4, 4)
-        guard offset >= 8, offset + 2 <= bytes.count else { throw .entriesOutOfBounds }
+        guard uint(bytes, little, 2, 2) == 42 else { throw .notTiff }
+        return little
+    }
+
+    private init(_ bytes: [UInt8], little: Bool, offset: Int) throws(Problem) {
+        guard offset >= 8, offset <= bytes.count - 2 else { throw .entriesOutOfBounds }
         let count = Self.uint(bytes, little, offset, 2)
         guard offset + 2 + 12 * count + 4 <= bytes.count else { throw .entriesOutOfBounds }
         self.bytes = bytes
@@ -78,6 +93,12 @@ public struct TiffIFD {
         guard let entry = entries.first(where: { $0.tag == tag }), entry.type == 2, let range = valueRange(of: entry) else { return nil }
         let text = String(decoding: bytes[range].prefix { $0 != 0 }, as: UTF8.self)
         return text.isEmpty ? nil : text
+    }
+
+    /// A LONG or IFD field's one value (an offset to another IFD); nil when absent, of another type or not one value.
+    func offset(_ tag: UInt16) -> Int? {
+        guard let entry = entries.first(where: { $0.tag == tag }), entry.type == 4 || entry.type == 13, entry.count == 1 else { return nil }
+        return Self.uint(bytes, little, entry.position + 8, 4)
     }
 
     /// A RATIONAL field's values; nil when absent, of another type, or one has a zero denominator.

@@ -163,7 +163,7 @@ final class PlaceFinder: Sendable {
         }
         defer { fd.close() }
         do {
-            return PlaceFinding.decide(try LocationStripper.inspect(fd, requireWritable: false).coordinate, in: gazetteer.get)
+            return PlaceFinding.decide(try LocationStripper.coordinate(fd), in: gazetteer.get)
         } catch {
             return .unreadable
         }

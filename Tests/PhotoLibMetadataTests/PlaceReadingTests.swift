@@ -1,0 +1,54 @@
+import Foundation
+import PhotoLibCore
+@testable import PhotoLibMetadata
+import PhotoLibSystem
+import Testing
+
+/// The places pass reads a JPEG's Exif GPS itself (`JpegGPS`) and asks exiv2 only when that
+/// cannot tell: checked on files exiftool tagged, against exiv2 reading each whole file.
+@Suite("Where a photo was taken, read for the places pass")
+struct PlaceReadingTests {
+    typealias Photos = PrefixInspectionTests.Photos
+
+    /// A small JPEG tagged by exiftool with `tags`; its bytes, and where `LocationStripper.coordinate` and exiv2 place it.
+    static func readings(_ photos: Photos, _ name: String, _ tags: [String]) throws -> (bytes: [UInt8], fast: GeoCoordinate?, exiv2: GeoCoordinate?) {
+        let path = photos.root + "/" + name
+        try photos.run("/usr/bin/vips", ["black", path, "64", "48"])
+        if !tags.isEmpty { try photos.run("/usr/bin/exiftool", ["-q", "-overwrite_original"] + tags + [path]) }
+        let fd = try PrefixInspectionTests.opened(path)
+        defer { fd.close() }
+        return (try photos.bytes(path), try LocationStripper.coordinate(fd), try Exiv2Metadata.inspect(path: path)?.coordinate)
+    }
+
+    @Test("Exif GPS, in each hemisphere and either byte order, is read without exiv2 and to the same coordinate")
+    func exifGPS() throws {
+        let photos = try Photos()
+        let cases: [(String, [String])] = [
+            ("paris.jpg", ["-GPSLatitude=48.8584", "-GPSLatitudeRef=N", "-GPSLongitude=2.2945", "-GPSLongitudeRef=E"]),
+            ("sydney.jpg", ["-GPSLatitude=33.8688", "-GPSLatitudeRef=S", "-GPSLongitude=151.2093", "-GPSLongitudeRef=E"]),
+            ("saopaulo.jpg", ["-GPSLatitude=23.5505", "-GPSLatitudeRef=S", "-GPSLongitude=46.6333", "-GPSLongitudeRef=W"]),
+            ("motorola.jpg", ["-ExifByteOrder=Big-endian", "-GPSLatitude=40.7128", "-GPSLatitudeRef=N", "-GPSLongitude=74.006", "-GPSLongitudeRef=W",
+                              "-Make=Test", "-XMP:Title=Both", "-XMP:GPSLatitude=10", "-XMP:GPSLongitude=10"]),
+        ]
+        for (name, tags) in cases {
+            let (bytes, fast, exiv2) = try Self.readings(photos, name, tags)
+            guard case .at(let coordinate) = JpegGPS.read(bytes) else {
+                Issue.record("\(name): JpegGPS did not read its Exif GPS: \(JpegGPS.read(bytes))")
+                continue
+            }
+            #expect(exiv2 != nil && coordinate == exiv2 && fast == exiv2, "\(name): \(coordinate) against exiv2's \(String(describing: exiv2))")
+        }
+    }
+
+    @Test("no location anywhere is nowhere without exiv2; a location in XMP alone is exiv2's, and found")
+    func withoutExifGPS() throws {
+        let photos = try Photos()
+        let plain = try Self.readings(photos, "plain.jpg", [])
+        #expect(JpegGPS.read(plain.bytes) == .nowhere && plain.fast == nil && plain.exiv2 == nil)
+        let captioned = try Self.readings(photos, "captioned.jpg", ["-Make=Test", "-DateTimeOriginal=2024:07:14 10:00:00", "-XMP:Title=Beach", "-IPTC:Keywords=sea"])
+        #expect(JpegGPS.read(captioned.bytes) == .nowhere && captioned.fast == nil && captioned.exiv2 == nil)
+        let xmp = try Self.readings(photos, "xmp.jpg", ["-Make=Test", "-XMP:GPSLatitude=47.9960", "-XMP:GPSLongitude=-4.1020"])
+        #expect(JpegGPS.read(xmp.bytes) == .undecided)
+        #expect(xmp.fast != nil && xmp.fast == xmp.exiv2, "\(String(describing: xmp.fast)) against exiv2's \(String(describing: xmp.exiv2))")
+    }
+}
