@@ -1,3 +1,5 @@
+import RealModule
+
 /// Finds the place a photo was taken in. Inside one or more cities' discs (`radius`), the one
 /// whose centre is nearest for its size (distance over radius); inside none, the nearest centre
 /// within `reach`.
@@ -17,9 +19,41 @@ public struct Gazetteer: Sendable {
     /// How far from the nearest entry a photo may be and still be said to be taken there, km.
     public let reach: Double
 
+    /// An entry's centre as a point on the unit sphere, and its radius as a chord of it: the
+    /// look-up compares chords (a subtraction and three products a candidate) and computes a
+    /// distance, with its arcsine, only for an entry whose disc holds the photo.
     private struct Point {
-        let coordinate: GeoCoordinate
+        let x: Double, y: Double, z: Double
         let radius: Double
+        let radiusChordSquared: Double
+
+        init(_ coordinate: GeoCoordinate, radius: Double) {
+            (x, y, z) = Self.unit(coordinate)
+            self.radius = radius
+            let chord = Gazetteer.chord(kilometres: radius)
+            radiusChordSquared = chord * chord
+        }
+
+        static func unit(_ coordinate: GeoCoordinate) -> (Double, Double, Double) {
+            let latitude = coordinate.latitude * Double.pi / 180, longitude = coordinate.longitude * Double.pi / 180
+            let cosLatitude = Double.cos(latitude)
+            return (cosLatitude * Double.cos(longitude), cosLatitude * Double.sin(longitude), Double.sin(latitude))
+        }
+
+        func chordSquared(to point: (Double, Double, Double)) -> Double {
+            let dx = x - point.0, dy = y - point.1, dz = z - point.2
+            return dx * dx + dy * dy + dz * dz
+        }
+    }
+
+    /// The chord of the unit sphere that spans a great-circle distance (the Earth's mean radius).
+    private static func chord(kilometres: Double) -> Double {
+        2 * Double.sin(Swift.min(Double.pi / 2, kilometres / (2 * GeoCoordinate.earthRadius)))
+    }
+
+    /// The great-circle distance a chord of the unit sphere spans, km.
+    private static func kilometres(chordSquared: Double) -> Double {
+        2 * GeoCoordinate.earthRadius * Double.asin(Swift.min(1, Double.sqrt(chordSquared) / 2))
     }
 
     private struct Cell: Hashable {
@@ -43,7 +77,7 @@ public struct Gazetteer: Sendable {
 
     public init(_ entries: [GazetteerEntry], reach: Double = 100) {
         self.entries = entries
-        self.points = entries.map { Point(coordinate: $0.coordinate, radius: $0.radius) }
+        self.points = entries.map { Point($0.coordinate, radius: $0.radius) }
         self.reach = reach
         var cells: [Cell: [Int32]] = [:]
         for (index, entry) in entries.enumerated() { cells[Cell(entry.coordinate), default: []].append(Int32(index)) }
@@ -54,28 +88,31 @@ public struct Gazetteer: Sendable {
     public func nearest(_ point: GeoCoordinate) -> GazetteerEntry? {
         let latitudeSpan = Int((reach / Self.kilometresPerDegree).rounded(.up))
         let origin = Cell(point)
+        let unit = Point.unit(point)
+        let reachChord = Self.chord(kilometres: reach)
+        let reachChordSquared = reachChord * reachChord
         var inside: (score: Double, index: Int32)?
-        var nearest: (distance: Double, index: Int32)?
+        var nearest: (chordSquared: Double, index: Int32)?
         for latitude in (Int(origin.latitude) - latitudeSpan)...(Int(origin.latitude) + latitudeSpan) where (-90...89).contains(latitude) {
             // A degree of longitude is shorter away from the equator: more cells of it are within reach.
             let nearestEdge = Swift.min(abs(Double(latitude)), abs(Double(latitude + 1)))
             let longitudeSpan = Int((reach / (Self.kilometresPerDegree * Self.cosine(degrees: nearestEdge))).rounded(.up))
             // Near a pole every longitude is within reach; elsewhere each once, across the antimeridian (179 is next to -180).
-            let longitudes = longitudeSpan >= 180 ? Array(-180..<180)
-                : (-longitudeSpan...longitudeSpan).map { (Int(origin.longitude) + $0 + 540) % 360 - 180 }
-            for longitude in longitudes {
-                for index in cells[Cell(latitude: latitude, longitude: longitude)] ?? [] {
+            let columns = longitudeSpan >= 180 ? 0..<360 : 0..<(2 * longitudeSpan + 1)
+            for column in columns {
+                let longitude = longitudeSpan >= 180 ? column - 180 : (Int(origin.longitude) + column - longitudeSpan + 540) % 360 - 180
+                guard let indexes = cells[Cell(latitude: latitude, longitude: longitude)] else { continue }
+                for index in indexes {
                     let entry = points[Int(index)]
-                    // Farther north or south than `reach` alone: out of reach without the trigonometry.
-                    guard abs(entry.coordinate.latitude - point.latitude) * Self.kilometresPerDegree <= reach else { continue }
-                    let distance = point.kilometres(to: entry.coordinate)
-                    guard distance <= reach else { continue }
+                    let chordSquared = entry.chordSquared(to: unit)
+                    guard chordSquared <= reachChordSquared else { continue }
                     // Ties go to the lower index, whatever order the cells are read in.
-                    if distance < nearest?.distance ?? .infinity || (distance == nearest?.distance && index < nearest!.index) {
-                        nearest = (distance, index)
+                    if chordSquared < nearest?.chordSquared ?? .infinity || (chordSquared == nearest?.chordSquared && index < nearest!.index) {
+                        nearest = (chordSquared, index)
                     }
-                    let score = distance / entry.radius
-                    if score <= 1, score < inside?.score ?? .infinity || (score == inside?.score && index < inside!.index) {
+                    guard chordSquared <= entry.radiusChordSquared else { continue }
+                    let score = Self.kilometres(chordSquared: chordSquared) / entry.radius
+                    if score < inside?.score ?? .infinity || (score == inside?.score && index < inside!.index) {
                         inside = (score, index)
                     }
                 }
