@@ -35,12 +35,6 @@ final class PlaceFinder: Sendable {
         stopping.store(true, ordering: .relaxed)
     }
 
-    /// Files to look at, and the albums they are in, as the store has them now.
-    private struct Chunk: Sendable {
-        let members: [MemberRecord]
-        let albums: AlbumTree
-    }
-
     /// Looks at every file not looked at yet; returns how many it looked at.
     ///
     /// While the engine records one chunk's findings, the next chunk is being looked at: the files'
@@ -51,16 +45,19 @@ final class PlaceFinder: Sendable {
         var looked = 0, named = 0
         let started = ContinuousClock.now
         var found: [PlaceResult]?
+        // Read once for the pass, and again only when a look could not find a file (`look`): reading
+        // a thousand albums' rows for every chunk was a tenth of a pass over 100,000 photos.
+        var albums = try store.read { try $0.albumTree() }
         var next = try chunk(after: 0)
-        while !Task.isCancelled && !stopping.load(ordering: .relaxed), !next.members.isEmpty {
+        while !Task.isCancelled && !stopping.load(ordering: .relaxed), !next.isEmpty {
             let current = next
-            async let looking = look(at: current, in: gazetteer)
+            async let looking = lookAgainIfMissed(current, albums: albums, in: gazetteer)
             if let previous = found {
                 named += try await recordFindings(previous, recording: record)
                 looked += previous.count
             }
-            next = try chunk(after: current.members.last!.rowID)
-            found = await looking
+            next = try chunk(after: current.last!.rowID)
+            (found, albums) = await looking
         }
         if let last = found {
             named += try await recordFindings(last, recording: record)
@@ -77,17 +74,38 @@ final class PlaceFinder: Sendable {
         return looked
     }
 
-    private func chunk(after rowID: Int64) throws -> Chunk {
-        try store.read { tx in Chunk(members: try tx.membersWithoutPlace(after: rowID, limit: Self.chunk), albums: try tx.albumTree()) }
+    /// The next files to look at, as the store has them now.
+    private func chunk(after rowID: Int64) throws -> [MemberRecord] {
+        try store.read { tx in try tx.membersWithoutPlace(after: rowID, limit: Self.chunk) }
     }
 
     /// One chunk's findings, read off Swift's few task threads: each look opens and reads a file.
-    private func look(at chunk: Chunk, in gazetteer: OnDemandGazetteer) async -> [PlaceResult] {
+    /// A file that could not be found by the albums as they were may be in an album made or renamed
+    /// since they were read: those are looked at once more by the albums as they are now, which are
+    /// returned for the next chunk.
+    private func lookAgainIfMissed(_ members: [MemberRecord], albums: AlbumTree, in gazetteer: OnDemandGazetteer) async
+        -> (found: [PlaceResult], albums: AlbumTree) {
+        var found = await look(at: members, albums: albums, in: gazetteer)
+        let missed = found.indices.filter { found[$0].finding == PlaceFinding.unreadable }
+        guard !missed.isEmpty else { return (found, albums) }
+        let current: AlbumTree
+        do {
+            current = try store.read { try $0.albumTree() }
+        } catch {
+            logger.warning("Cannot read the albums again to look for \(missed.count) files once more: \(error); they are looked at at the next start.")
+            return (found, albums)
+        }
+        let again = await look(at: missed.map { members[$0] }, albums: current, in: gazetteer)
+        for (index, result) in zip(missed, again) { found[index] = result }
+        return (found, current)
+    }
+
+    private func look(at members: [MemberRecord], albums: AlbumTree, in gazetteer: OnDemandGazetteer) async -> [PlaceResult] {
         let library = library
         let outcome = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .utility).async {
                 continuation.resume(returning: Result { () throws(SystemCallError) in
-                    try Self.look(at: chunk.members, albums: chunk.albums, library: library, in: gazetteer)
+                    try Self.look(at: members, albums: albums, library: library, in: gazetteer)
                 })
             }
         }
@@ -97,7 +115,7 @@ final class PlaceFinder: Sendable {
         case .failure(let error):
             // Not "no place": each is looked at again at the next start, and the log says why.
             logger.warning("Cannot open the library \(library) to see where photos were taken: \(error); tried again at the next start.")
-            return chunk.members.map { PlaceResult(member: $0.rowID, file: $0.file, finding: .unreadable) }
+            return members.map { PlaceResult(member: $0.rowID, file: $0.file, finding: .unreadable) }
         }
     }
 
