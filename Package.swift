@@ -67,7 +67,9 @@ let package = Package(
         ),
         // Video frames with ffmpegthumbnailer (Debian libffmpegthumbnailer-dev), what desktop thumbnailers use.
         // ffmpegthumbnailer is loaded when the first video is shown, not linked (see thumbnail.c).
-        .target(name: "CThumbnail", dependencies: ["CVips"], path: "Sources/CThumbnail"),
+        // libheif and libde265 directly too: photolibd's HEVC decoder for libheif (heif_decoder.c).
+        .target(name: "CThumbnail", dependencies: ["CVips"], path: "Sources/CThumbnail",
+                linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("de265")]),
         // GLib alone (the thumbnail cache's names: MD5 and file URIs exactly as GLib writes them), for the page server.
         // GeoNames' cities (Debian libgeonames-dev): the offline gazetteer that names where photos were taken.
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),

@@ -1,4 +1,5 @@
 #include "thumbnail.h"
+#include "heif_decoder.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -20,6 +21,9 @@ static void say(char *error, size_t error_size, const char *what) {
 
 int photolib_thumbnail_start(const char *program, int threads, size_t cache_bytes) {
     if (VIPS_INIT(program) != 0) return -1;
+    // HEIC's pictures decoded with as many threads as libvips has for the image; were libheif to
+    // refuse the decoder, its own would decode, one thread a picture, as before.
+    (void)photolib_heif_register_decoder(threads);
     vips_concurrency_set(threads > 0 ? threads : 1);
     vips_cache_set_max_mem(cache_bytes);
     vips_cache_set_max(64);

@@ -40,6 +40,7 @@ while let argument = arguments.popFirst() {
         exit(0)
     case "--version":
         print("photolibd-thumbnailer 0.1.0")
+        print(HEVCDecoder.describe())
         exit(0)
     default:
         refuse("'\(argument)' is not an option.")
