@@ -8,7 +8,8 @@ public import PhotoLibSystem
 /// location (`LocationStripper`, which also covers videos' own location boxes). JPEG, PNG, TIFF,
 /// WebP and the raw formats exiv2 writes are rewritten by exiv2; HEIF's Exif and XMP blocks are
 /// rewritten in place, each keeping its size, and so are a CR3's own TIFF blocks (`CanonRawFields`).
-/// A video's own text atoms (a QuickTime title) are not read.
+/// A video's own text atoms (a QuickTime title) are not read. Windows' keyword field, which names
+/// people as Explorer's "Tags", goes whole when it names someone (`WindowsKeywords`).
 public enum AppMetadataStripper {
     /// What one file loses: fields by prefix, and people's names out of the keyword lists.
     public struct Plan: Sendable, Equatable {
@@ -16,15 +17,26 @@ public enum AppMetadataStripper {
         public var fields: Int
         /// The people named in the file, taken out of its keyword lists too.
         public var names: [String]
+        /// Windows' keyword field goes whole: it names one of them (or, in a HEIF's Exif, which is
+        /// not listed, it is there beside a named person).
+        public var windowsKeywords = false
     }
 
     private static let withCaptions = Exiv2Metadata.FieldSet(MetadataRemoval(captions: true).prefixes)
     private static let serialsOnly = Exiv2Metadata.FieldSet(MetadataRemoval(captions: false).prefixes)
     private static let peopleSources = Exiv2Metadata.FieldSet(PeopleNames.sourcePrefixes)
     private static let keywords = Exiv2Metadata.FieldSet(MetadataRemoval.keywordKeys)
+    private static let windowsKeywords = Exiv2Metadata.FieldSet([MetadataRemoval.windowsKeywords])
+    private static let withCaptionsAndWindowsKeywords =
+        Exiv2Metadata.FieldSet(MetadataRemoval(captions: true).prefixes + [MetadataRemoval.windowsKeywords])
 
     private static func fields(_ removal: MetadataRemoval) -> Exiv2Metadata.FieldSet {
         removal.captions ? withCaptions : serialsOnly
+    }
+
+    /// The fields `plan` takes whole.
+    private static func fields(_ removal: MetadataRemoval, _ plan: Plan) -> Exiv2Metadata.FieldSet {
+        removal.captions && plan.windowsKeywords ? withCaptionsAndWindowsKeywords : fields(removal)
     }
 
     /// What `fd` would lose; nil when it holds nothing that goes (it may be handed over as it is).
@@ -34,6 +46,8 @@ public enum AppMetadataStripper {
         var fieldCount = 0
         var people: [(key: String, value: String)] = []
         var listed: [(key: String, value: String)] = []
+        var windows: [(key: String, value: String)] = []
+        var windowsInHEIF = false
         switch MetadataContainer.sniff(header) {
         case .none:
             return nil
@@ -44,12 +58,17 @@ public enum AppMetadataStripper {
             if removal.captions {
                 people = try Exiv2Metadata.values(path: fd.procPath, fields: peopleSources) ?? []
                 listed = try Exiv2Metadata.values(path: fd.procPath, fields: keywords) ?? []
+                windows = try Exiv2Metadata.values(path: fd.procPath, fields: windowsKeywords) ?? []
             }
         case .isoMedia:
             let file = try MetadataFileIO.mediaFile(fd)
             let plan = try MetadataFileIO.isoPlan(file)
             for span in plan.exifBlocks {
-                fieldCount += try Exiv2Metadata.inspect(exif: try MetadataFileIO.read(file, span), fields: fields(removal)).locationFields
+                let block = try MetadataFileIO.read(file, span)
+                fieldCount += try Exiv2Metadata.inspect(exif: block, fields: fields(removal)).locationFields
+                if removal.captions, try Exiv2Metadata.inspect(exif: block, fields: windowsKeywords).locationFields > 0 {
+                    windowsInHEIF = true
+                }
             }
             for span in plan.xmpBlocks {
                 let packet = try MetadataFileIO.read(file, span)
@@ -67,7 +86,10 @@ public enum AppMetadataStripper {
         }
         let names = PeopleNames.names(in: people)
         let namedInKeywords = listed.filter { names.contains($0.value) }.count
-        return fieldCount + namedInKeywords == 0 ? nil : Plan(fields: fieldCount, names: names)
+        // A HEIF's Exif blocks are not listed by value: its Windows keywords go whenever someone is named.
+        let windowsGo = !names.isEmpty && (windowsInHEIF || windows.contains { WindowsKeywords.namesSomeone($0.value, among: names) })
+        let total = fieldCount + namedInKeywords + (windowsGo ? 1 : 0)
+        return total == 0 ? nil : Plan(fields: fieldCount, names: names, windowsKeywords: windowsGo)
     }
 
     /// Carries out `plan` on `copy` (opened read-write; `path` reaches it by name, as exiv2 rewrites
@@ -79,12 +101,12 @@ public enum AppMetadataStripper {
             let file = try MetadataFileIO.mediaFile(copy)
             let iso = try MetadataFileIO.isoPlan(file)
             for span in iso.exifBlocks {
-                if let stripped = try Exiv2Metadata.strip(exif: try MetadataFileIO.read(file, span), fields: fields(removal)) {
+                if let stripped = try Exiv2Metadata.strip(exif: try MetadataFileIO.read(file, span), fields: fields(removal, plan)) {
                     try MetadataFileIO.write(copy, stripped + [UInt8](repeating: 0, count: span.length - stripped.count), at: span.offset)
                 }
             }
             for span in iso.xmpBlocks {
-                if let stripped = try Exiv2Metadata.strip(xmp: try MetadataFileIO.read(file, span), fields: fields(removal), drop: drop) {
+                if let stripped = try Exiv2Metadata.strip(xmp: try MetadataFileIO.read(file, span), fields: fields(removal, plan), drop: drop) {
                     try MetadataFileIO.write(copy, XMPPadding.fit(stripped, into: span.length), at: span.offset)
                 }
             }
@@ -96,7 +118,7 @@ public enum AppMetadataStripper {
                 }
             }
         } else {
-            _ = try Exiv2Metadata.strip(path: path, fields: fields(removal), drop: drop)
+            _ = try Exiv2Metadata.strip(path: path, fields: fields(removal, plan), drop: drop)
         }
         if let left = try self.plan(copy, removal: removal) { throw .metadataRemains(fields: left.fields + left.names.count) }
     }

@@ -66,6 +66,9 @@ public struct MetadataRemoval: Sendable, Equatable, Hashable {
     /// value by value; the other keywords ("beach") stay.
     public static let keywordKeys: [String] = ["Xmp.dc.subject", "Iptc.Application2.Keywords"]
 
+    /// Windows' keyword field, which goes whole with captions when it names a person (`WindowsKeywords`).
+    public static let windowsKeywords = "Exif.Image.XPKeywords"
+
     /// The fields removed whole.
     public var prefixes: [String] {
         captions ? Self.serialNumberPrefixes + Self.captionPrefixes : Self.serialNumberPrefixes
