@@ -18,7 +18,7 @@ public enum LocationStripper {
         public var captureDate: String?
         /// A movie's `mvhd` creation time, seconds since the epoch.
         public var movieCreated: Int64?
-        /// Where it was taken, from its Exif or XMP, or a CR3's GPS block (a video's own location box is not read yet).
+        /// Where it was taken, from its Exif or XMP, a CR3's GPS block, or a video's own position (`ISO6709`).
         public var coordinate: GeoCoordinate?
     }
 
@@ -83,6 +83,8 @@ public enum LocationStripper {
                 found.captureDate = found.captureDate ?? xmp.captureDate
                 found.coordinate = found.coordinate ?? xmp.coordinate
             }
+            // A video's own position (Apple's key, `©xyz`), which exiv2 does not read.
+            found.coordinate = found.coordinate ?? plan.moviePosition.flatMap(ISO6709.coordinate)
             return found
         }
     }

@@ -43,6 +43,7 @@ struct LocationRuleTests {
         ])
         #expect(plan.xmpBlocks == [.init(offset: UInt64(moovAt + moov.count + 24), length: xmpPacket.count)])
         #expect(plan.exifBlocks.isEmpty)
+        #expect(plan.moviePosition == "+48.85+002.29/", "Apple's key is the movie's position (this ©xyz has no length and language)")
 
         // A blanked box keeps its size and becomes `free`, its payload zero.
         let blanked = IsoLocationPlan.blankedBox(original: Array(udtaXYZ.prefix(16)), length: udtaXYZ.count)
@@ -50,6 +51,42 @@ struct LocationRuleTests {
         #expect(Array(blanked[0..<4]) == Array(udtaXYZ[0..<4]))
         #expect(Array(blanked[4..<8]) == Array("free".utf8))
         #expect(blanked[8...].allSatisfy { $0 == 0 })
+    }
+
+    @Test("a movie's position is read from ©xyz as QuickTime writes it in udta (a length, a language, the text) and in an ilst item's data")
+    func moviePosition() throws {
+        let text = Array("+48.8584+002.2945+035.000/".utf8)
+        let udta = Self.box("udta", Self.box(Self.xyz, [0, UInt8(text.count), 0x15, 0xC7] + text + [0, 0]))
+        let inUdta = Self.ftyp + Self.box("moov", Self.box("mvhd", [UInt8](repeating: 0, count: 100)) + udta)
+        #expect(try IsoLocationPlan.plan(IsoMediaBytes(inUdta)).moviePosition == "+48.8584+002.2945+035.000/")
+        let item = Self.box(Self.xyz, Self.box("data", [0, 0, 0, 1, 0, 0, 0, 0] + Array("-33.8688+151.2093/".utf8)))
+        let meta = Self.box("meta", Self.box("hdlr", [UInt8](repeating: 0, count: 25)) + Self.box("ilst", item))
+        let inIlst = Self.ftyp + Self.box("moov", Self.box("mvhd", [UInt8](repeating: 0, count: 100)) + meta)
+        #expect(try IsoLocationPlan.plan(IsoMediaBytes(inIlst)).moviePosition == "-33.8688+151.2093/")
+        let cut = Self.ftyp + Self.box("moov", Self.box("udta", Self.box(Self.xyz, [0, 200, 0x15, 0xC7] + text)))
+        let plan = try IsoLocationPlan.plan(IsoMediaBytes(cut))
+        #expect(plan.moviePosition == nil && plan.blankBoxes.count == 1, "a length past the atom: no position, the atom still blanked")
+    }
+
+    @Test("ISO 6709 points as phones and tools write them: degrees, degrees and minutes, and seconds; with an altitude or a CRS; nothing else")
+    func iso6709() {
+        func near(_ coordinate: GeoCoordinate?, _ latitude: Double, _ longitude: Double) -> Bool {
+            guard let coordinate else { return false }
+            return abs(coordinate.latitude - latitude) < 1e-6 && abs(coordinate.longitude - longitude) < 1e-6
+        }
+        #expect(near(ISO6709.coordinate("+48.8584+002.2945+035.000/"), 48.8584, 2.2945))
+        #expect(near(ISO6709.coordinate("+48.8584+002.2945/"), 48.8584, 2.2945))
+        #expect(near(ISO6709.coordinate("-33.8688+151.2093"), -33.8688, 151.2093))
+        #expect(near(ISO6709.coordinate("+40.7128-074.0060CRSWGS_84/"), 40.7128, -74.006))
+        let minutes: (Double, Double) = (48 + 51.504 / 60, 2 + 17.67 / 60)
+        #expect(near(ISO6709.coordinate("+4851.504+00217.670/"), minutes.0, minutes.1))
+        let latitudeSeconds: Double = 48 + 51.0 / 60 + 30.24 / 3600
+        let longitudeSeconds: Double = 2 + 17.0 / 60 + 40.2 / 3600
+        #expect(near(ISO6709.coordinate("+485130.24+0021740.20/"), latitudeSeconds, longitudeSeconds))
+        for bad in ["", "48.8584+002.2945/", "+48.85+02.29/", "+48.8584+002.2945x", "+4899.0+00217.670/", "+48.+002.2945/",
+                    "+00.0000+000.0000/", "+95.0+002.0/", "+48.8584"] {
+            #expect(ISO6709.coordinate(bad) == nil, "\(bad)")
+        }
     }
 
     @Test("a HEIF's Exif item (past its TIFF offset) and XMP item are found through iinf and iloc, in the file or in idat")

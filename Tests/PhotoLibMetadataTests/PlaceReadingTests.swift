@@ -40,6 +40,26 @@ struct PlaceReadingTests {
         }
     }
 
+    @Test("a video's own position, which exiv2 does not read: ©xyz as Android's camera writes it, Apple's ISO 6709 key as an iPhone's")
+    func videoPosition() throws {
+        let photos = try Photos()
+        let cases: [(String, String, Double, Double)] = [
+            ("android.mp4", "-UserData:GPSCoordinates=48.8584, 2.2945", 48.8584, 2.2945),
+            ("iphone.mov", "-Keys:GPSCoordinates=-33.8688, 151.2093, 35", -33.8688, 151.2093),
+        ]
+        for (name, tag, latitude, longitude) in cases {
+            let path = photos.root + "/" + name
+            try photos.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=d=0.2:s=64x48", "-pix_fmt", "yuv420p", path])
+            try photos.run("/usr/bin/exiftool", ["-q", "-overwrite_original", tag, path])
+            let fd = try PrefixInspectionTests.opened(path)
+            defer { fd.close() }
+            let coordinate = try LocationStripper.coordinate(fd)
+            #expect(coordinate.map { abs($0.latitude - latitude) < 1e-3 && abs($0.longitude - longitude) < 1e-3 } == true,
+                    "\(name): \(String(describing: coordinate))")
+            #expect(try LocationStripper.inspect(fd).hasLocation, "\(name): and it is location, as before")
+        }
+    }
+
     @Test("no location anywhere is nowhere without exiv2; a location in XMP alone is exiv2's, and found")
     func withoutExifGPS() throws {
         let photos = try Photos()

@@ -38,6 +38,9 @@ public struct IsoLocationPlan: Sendable, Equatable {
     public var canonGPS: Span?
     /// The movie's creation time from `mvhd` (seconds since 1904), when set: when a video was taken.
     public var movieCreated: UInt64?
+    /// The movie's own position, as its location atom or Apple's key writes it (`ISO6709`): the
+    /// first found, Apple's key before `©xyz`.
+    public var moviePosition: String?
 
     public init(blankBoxes: [Span] = [], exifBlocks: [Span] = [], xmpBlocks: [Span] = []) {
         self.blankBoxes = blankBoxes
@@ -105,6 +108,7 @@ public struct IsoLocationPlan: Sendable, Equatable {
 
     private mutating func absorb(_ other: IsoLocationPlan) {
         movieCreated = movieCreated ?? other.movieCreated
+        moviePosition = moviePosition ?? other.moviePosition
         blankBoxes += other.blankBoxes
         exifBlocks += other.exifBlocks
         xmpBlocks += other.xmpBlocks
@@ -141,6 +145,9 @@ public struct IsoLocationPlan: Sendable, Equatable {
                 let payload = box.offset + box.header.payloadStart..<box.offset + Int(box.header.size)
                 if LocationFields.locationAtomTypes.contains(box.header.type), parent == FourCC("udta") || parent == FourCC("ilst") {
                     blank(box)
+                    if box.header.type == LocationFields.quickTimePositionAtom {
+                        noteMoviePosition(parent == FourCC("udta") ? quickTimeText(payload) : dataText(payload), apple: false)
+                    }
                 } else if Self.containers.contains(box.header.type) {
                     try container(payload, parent: box.header.type)
                 } else if box.header.type == FourCC("mvhd"), parent == FourCC("moov"), payload.count >= 12 {
@@ -189,6 +196,12 @@ public struct IsoLocationPlan: Sendable, Equatable {
                         if LocationFields.locationAtomTypes.contains(item.header.type)
                             || (index >= 1 && index <= keys.count && LocationFields.isLocationKey(keys[index - 1])) {
                             blank(item)
+                            let itemPayload = item.offset + item.header.payloadStart..<item.offset + Int(item.header.size)
+                            if item.header.type == LocationFields.quickTimePositionAtom {
+                                noteMoviePosition(dataText(itemPayload), apple: false)
+                            } else if index >= 1 && index <= keys.count && keys[index - 1].elementsEqual(LocationFields.applePositionKey.utf8) {
+                                noteMoviePosition(dataText(itemPayload), apple: true)
+                            }
                         }
                     }
                 } else if box.header.type == FourCC("uuid") || box.header.type == FourCC("XMP_") {
@@ -213,6 +226,28 @@ public struct IsoLocationPlan: Sendable, Equatable {
                 at += size
             }
             return keys
+        }
+
+        /// Keeps a position's text: Apple's key over `©xyz`, else the first.
+        mutating func noteMoviePosition(_ text: String?, apple: Bool) {
+            guard let text else { return }
+            if plan.moviePosition == nil || apple { plan.moviePosition = text }
+        }
+
+        /// A QuickTime user-data text atom's text: a 16-bit length, a 16-bit language, the text.
+        func quickTimeText(_ payload: Range<Int>) -> String? {
+            guard payload.count >= 4 else { return nil }
+            let length = Int(readUInt16(bytes, payload.lowerBound))
+            guard length <= payload.count - 4 else { return nil }
+            return String(decoding: bytes[payload.lowerBound + 4..<payload.lowerBound + 4 + length], as: UTF8.self)
+        }
+
+        /// An `ilst` item's text: its `data` box's, after its type and locale.
+        func dataText(_ payload: Range<Int>) -> String? {
+            guard let data = try? children(payload).first(where: { $0.header.type == FourCC("data") }) else { return nil }
+            let start = data.offset + data.header.payloadStart + 8, end = data.offset + Int(data.header.size)
+            guard start <= end else { return nil }
+            return String(decoding: bytes[start..<end], as: UTF8.self)
         }
 
         mutating func blank(_ box: ChildBox) {

@@ -35,6 +35,12 @@ public enum LocationFields {
     /// `udta` or an `ilst`) and 3GPP's `loci`.
     public static let locationAtomTypes: Set<FourCC> = [FourCC(0xA9, 0x78, 0x79, 0x7A), FourCC("loci")]
 
+    /// QuickTime's position atom, `©xyz` (ISO 6709 text).
+    public static let quickTimePositionAtom = FourCC(0xA9, 0x78, 0x79, 0x7A)
+
+    /// Apple's key for a movie's position (ISO 6709 text).
+    public static let applePositionKey = "com.apple.quicktime.location.ISO6709"
+
     /// Apple's `mdta` keys (`moov/meta/keys`) whose values are location.
     public static let quickTimeKeyPrefixes: [String] = ["com.apple.quicktime.location."]
 
