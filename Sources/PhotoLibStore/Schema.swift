@@ -399,6 +399,12 @@ enum Schema {
                 END;
                 """)
         }
+        migrator.registerMigration("v22: videos are looked at again for their own position") { db in
+            // Until now a video's place came from its Exif or XMP alone; a phone's video says where it
+            // was taken in its own atom (Apple's ISO 6709 key, ©xyz), which the place finder now reads.
+            // Those found nowhere are looked at again; places found stay.
+            try db.execute(sql: "UPDATE member SET place = NULL WHERE mediaType = 'video' AND place = 0")
+        }
         return migrator
     }
 

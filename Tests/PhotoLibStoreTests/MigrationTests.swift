@@ -113,6 +113,25 @@ struct MigrationTests {
         }
     }
 
+    @Test("v22: videos found nowhere are looked at again for their own position; photos, and places found, stay")
+    func videosLookedAtAgain() throws {
+        let queue = try DatabaseQueue()
+        try Schema.migrator.migrate(queue, upTo: "v21: a member's update recomputes its assets' types only when its asset or type changed")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO asset (rowid, id, mediaType) VALUES (1, 'aaaaaaaaaaaaaaaa', 'image');
+                INSERT INTO member (rowid, asset, album, name, mediaType, device, inode, size, mtime, mode, place) VALUES
+                    (1, 1, 1, x'61', 'video', 1, 10, 1, 1, 420, 0),
+                    (2, 1, 1, x'62', 'video', 1, 11, 1, 1, 420, 2988507),
+                    (3, 1, 1, x'63', 'image', 1, 12, 1, 1, 420, 0),
+                    (4, 1, 1, x'64', 'video', 1, 13, 1, 1, 420, -1);
+                """)
+        }
+        try Schema.migrator.migrate(queue)
+        let places = try queue.read { db in try Int64?.fetchAll(db, sql: "SELECT place FROM member ORDER BY rowid") }
+        #expect(places == [nil, 2_988_507, 0, -1])
+    }
+
     @Test("v21: an update that keeps a member's asset and type runs no type query; one that changes either still does")
     func movedTriggerOnlyWhenNeeded() throws {
         let queue = try DatabaseQueue()
