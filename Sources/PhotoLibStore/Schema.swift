@@ -405,6 +405,16 @@ enum Schema {
             // Those found nowhere are looked at again; places found stay.
             try db.execute(sql: "UPDATE member SET place = NULL WHERE mediaType = 'video' AND place = 0")
         }
+        migrator.registerMigration("v23: only the files waiting for a look at their place are indexed by it") { db in
+            // member_place indexed every file's place, for the place finder's "place IS NULL" alone (a
+            // search by place scans the table, its names with it). Recording a pass's findings moved
+            // each row from the NULL key to its place's; a partial index only loses the row. A places
+            // pass's SQLite time -25% (sqlite3 shell, 100,000 rows), and ~10 bytes a file less.
+            try db.execute(sql: """
+                DROP INDEX member_place;
+                CREATE INDEX member_placeless ON member (place) WHERE place IS NULL;
+                """)
+        }
         return migrator
     }
 

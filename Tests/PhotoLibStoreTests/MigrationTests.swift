@@ -132,6 +132,19 @@ struct MigrationTests {
         #expect(places == [nil, 2_988_507, 0, -1])
     }
 
+    @Test("v23: the place finder's next files are read through the partial index of files waiting for a look, not a scan")
+    func placelessIndex() throws {
+        let queue = try DatabaseQueue()
+        try Schema.migrator.migrate(queue)
+        let plan = try queue.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT rowid FROM member WHERE place IS NULL AND rowid > 5 ORDER BY rowid LIMIT 1024")
+                .map { $0["detail"] as String }.joined(separator: "; ")
+        }
+        #expect(plan.contains("member_placeless"), "\(plan)")
+        let indexes = try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'member'") }
+        #expect(!indexes.contains("member_place"), "\(indexes)")
+    }
+
     @Test("v21: an update that keeps a member's asset and type runs no type query; one that changes either still does")
     func movedTriggerOnlyWhenNeeded() throws {
         let queue = try DatabaseQueue()
