@@ -132,7 +132,7 @@ struct MigrationTests {
         #expect(places == [nil, 2_988_507, 0, -1])
     }
 
-    @Test("v23: the place finder's next files are read through the partial index of files waiting for a look, not a scan")
+    @Test("v23: the place finder's next files, and those to look at again at a start, are found through partial indexes, not a scan")
     func placelessIndex() throws {
         let queue = try DatabaseQueue()
         try Schema.migrator.migrate(queue)
@@ -141,6 +141,10 @@ struct MigrationTests {
                 .map { $0["detail"] as String }.joined(separator: "; ")
         }
         #expect(plan.contains("member_placeless"), "\(plan)")
+        let retry = try queue.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN UPDATE member SET place = NULL WHERE place = -1").map { $0["detail"] as String }.joined()
+        }
+        #expect(retry.contains("member_placeUnreadable"), "the files to look at again at each start, without a scan: \(retry)")
         let indexes = try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'member'") }
         #expect(!indexes.contains("member_place"), "\(indexes)")
     }
