@@ -14,11 +14,8 @@ extension StoreTransaction {
     ) throws -> [AssetRecord] {
         var out: [AssetRecord] = []
         out.reserveCapacity(files.count)
-        var start = files.startIndex
-        while start < files.endIndex {
-            let remaining = files.endIndex - start
-            let count = min(Self.newAssetBatch, 1 << (Int.bitWidth - 1 - remaining.leadingZeroBitCount))
-            let chunk = files[start..<start + count]
+        for batch in StatementBatches.ranges(of: files.indices, limit: Self.newAssetBatch) {
+            let chunk = files[batch]
             let assets = try insertAssetRows(chunk.map(\.mediaType), generator: &generator)
             let rows = try insertMemberRows(album: album, chunk, assets: assets)
             for (file, ((asset, id), row)) in zip(chunk, zip(assets, rows)) {
@@ -26,7 +23,6 @@ extension StoreTransaction {
                                           file: file.facts, refusal: file.refusal)
                 out.append(AssetRecord(rowID: asset, id: id, mediaType: file.mediaType, members: [member]))
             }
-            start += count
         }
         return out
     }

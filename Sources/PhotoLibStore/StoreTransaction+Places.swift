@@ -35,23 +35,20 @@ extension StoreTransaction {
     @discardableResult
     public func recordPlaces(_ results: [PlaceResult]) throws -> Int {
         var recorded = 0
-        var start = results.startIndex
-        while start < results.endIndex {
-            let remaining = results.endIndex - start
-            let count = min(Self.placeBatch, 1 << (Int.bitWidth - 1 - remaining.leadingZeroBitCount))
+        for batch in StatementBatches.ranges(of: results.indices, limit: Self.placeBatch) {
+            let count = batch.count
             let statement = try db.cachedStatement(sql: """
                 UPDATE member SET place = v.column1 FROM (VALUES \(Array(repeating: "(?,?,?,?,?)", count: count).joined(separator: ","))) AS v
                 WHERE member.rowid = v.column2 AND member.inode = v.column3 AND member.size = v.column4 AND member.mtime = v.column5
                 """)
             var values: [DirectWrite.Value] = []
             values.reserveCapacity(count * 5)
-            for result in results[start..<start + count] {
+            for result in results[batch] {
                 values += [.integer(result.finding.stored), .integer(result.member), .integer(Int64(bitPattern: result.file.inode)),
                            .integer(result.file.size), .integer(result.file.modificationTime)]
             }
             try DirectWrite(statement, in: db).run(values)
             recorded += db.changesCount
-            start += count
         }
         return recorded
     }
