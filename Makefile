@@ -10,8 +10,10 @@ export SWIFT PREFIX DESTDIR CONFIGURATION
 deps:
 	@scripts/install-deps
 
+# photolibd-inotify is C, built beside the Swift executables by scripts/build-inotify-helper.
 build: deps
 	$(SWIFT) build
+	scripts/build-inotify-helper .build/debug
 
 # Release binaries link the Swift runtime and Foundation statically: nothing of the toolchain is
 # needed where they run, and the daemon is smaller at rest. They have a scratch path of their own,
@@ -33,6 +35,7 @@ run: build
 test: deps
 	@scripts/install-deps --test
 	$(SWIFT) build --build-tests
+	scripts/build-inotify-helper .build/debug
 	scripts/swift-test
 	scripts/check-install
 	scripts/crash-test --trials 20 --bin .build/debug
