@@ -37,12 +37,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
-        // C: libinotifytools (Debian libinotifytools0-dev), through a module map.
-        .systemLibrary(
-            name: "CInotifyTools",
-            path: "Sources/CInotifyTools",
-            providers: [.apt(["libinotifytools0-dev"])]
-        ),
+        // libinotifytools (GPL-2.0-only) is linked by photolibd-inotify alone, a C program built outside
+        // SwiftPM (scripts/build-inotify-helper: SwiftPM links the Swift runtime into C executables too).
         // C: the few libc entry points Swift's Glibc module does not import.
         .target(
             name: "CSystemShims",
@@ -88,12 +84,25 @@ let package = Package(
         // Pure model and decisions: no I/O at all.
         .target(name: "PhotoLibCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")], path: "Sources/PhotoLibCore",
                 swiftSettings: strict),
-        // The only module that makes system calls.
+        // The system calls every program makes, on the C library alone: clients link this and nothing heavier.
         .target(
             name: "PhotoLibSystem",
-            dependencies: ["PhotoLibCore", "CSystemShims", "CInotifyTools", "CDesktopNotifications", "CPortalBus", "CSystemdUnits", "CGeonames",
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PhotoLibCore", "CSystemShims", .product(name: "Logging", package: "swift-log")],
             path: "Sources/PhotoLibSystem",
+            swiftSettings: strict
+        ),
+        // The desktop's buses through sd-bus (libsystemd): notifications, the portal's service, the user manager.
+        .target(
+            name: "PhotoLibDesktop",
+            dependencies: ["PhotoLibSystem", "CDesktopNotifications", "CPortalBus", "CSystemdUnits"],
+            path: "Sources/PhotoLibDesktop",
+            swiftSettings: strict
+        ),
+        // GeoNames' cities and names (libgeonames, GPL-3.0-only): the daemon's gazetteer, linked by the daemon alone.
+        .target(
+            name: "PhotoLibGeoNames",
+            dependencies: ["PhotoLibCore", "PhotoLibSystem", "CGeonames"],
+            path: "Sources/PhotoLibGeoNames",
             swiftSettings: strict
         ),
         // Photo and video metadata: finding and removing location (exiv2, and ISO box edits the core plans).
@@ -131,7 +140,7 @@ let package = Package(
             name: "PhotoLibDaemon",
             dependencies: [
                 "PhotoLibCore", "PhotoLibSystem", "PhotoLibStore", "PhotoLibProtocol", "PhotoLibConfiguration", "PhotoLibDoctor",
-                "PhotoLibMetadata",
+                "PhotoLibMetadata", "PhotoLibDesktop", "PhotoLibGeoNames",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -195,7 +204,8 @@ let package = Package(
         // photos through the person's page, everything else forwarded to the desktop's own backend.
         .target(
             name: "PhotoLibPortal",
-            dependencies: ["PhotoLibClient", "PhotoLibProtocol", "PhotoLibCore", "PhotoLibSystem", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PhotoLibClient", "PhotoLibProtocol", "PhotoLibCore", "PhotoLibSystem", "PhotoLibDesktop",
+                           .product(name: "Logging", package: "swift-log")],
             path: "Sources/PhotoLibPortal",
             swiftSettings: strict
         ),

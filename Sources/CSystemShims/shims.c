@@ -260,6 +260,10 @@ int photolibd_pidfd_alive(int pidfd) {
     return (int)syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0);
 }
 
+int photolibd_pidfd_signal(int pidfd, int signal) {
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, signal, NULL, 0);
+}
+
 /// Room for the most descriptors one SCM_RIGHTS message carries, aligned for cmsghdr.
 union passed_fds_control {
     char buffer[CMSG_SPACE(sizeof(int) * PHOTOLIBD_MAX_PASSED_FDS)];

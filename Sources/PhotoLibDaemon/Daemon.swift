@@ -48,7 +48,8 @@ public enum Daemon {
         await engine.dropStalePicks()
         // Grants that ended while the daemon was stopped end now, before any view is reconciled.
         let firstEnd = await engine.expireGrants()
-        let watcher = try LibraryWatcher(libraryPath: configuration.library, queue: queue, board: board, logger: logger)
+        let watcher = try LibraryWatcher(libraryPath: configuration.library, helperExecutable: try HelperExecutables.path("photolibd-inotify"),
+                                         queue: queue, board: board, logger: logger)
         let endpoints = EndpointSet(directory: configuration.endpointsDirectory, ownerUID: engine.ownerUID, logger: logger, units: EndpointUnits(logger: logger))
         let passed = SocketActivation.take()
         let router = RequestRouter(engine: engine, watcher: watcher, hub: hub, endpoints: endpoints, version: version)

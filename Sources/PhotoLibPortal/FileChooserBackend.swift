@@ -4,6 +4,7 @@ import Logging
 import PhotoLibClient
 import PhotoLibCore
 import PhotoLibProtocol
+import PhotoLibDesktop
 import PhotoLibSystem
 
 /// `org.freedesktop.impl.portal.FileChooser` for photolibd: an `OpenFile`

@@ -13,11 +13,6 @@ public enum ConverterProcess {
         public var description: String { reason }
     }
 
-    /// Checks that `executable` is there for this process to run; the error says why not (missing, not executable).
-    public static func checkRunnable(_ executable: String) throws(SystemCallError) {
-        _ = try systemCall("access \(executable)") { access(executable, X_OK) }
-    }
-
     /// Runs `executable` with `arguments`, `input` as its standard input and `output` as its
     /// standard output; returns when it has ended. Throws `Failure` for a helper that failed,
     /// `SystemCallError` for one that could not be run.

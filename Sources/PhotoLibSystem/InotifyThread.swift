@@ -33,7 +33,7 @@ public final class InotifyThread: Sendable {
             while !stopping.load(ordering: .relaxed) {
                 _ = source.wait(orWakeup: wakeup)
                 var events: [InotifyEvent] = []
-                while let event = source.next(timeoutSeconds: 0) { events.append(event) }
+                while let event = source.next() { events.append(event) }
                 if !events.isEmpty { handle(events) }
             }
             finished()

@@ -1,3 +1,4 @@
+import CSystemShims
 import Glibc
 public import PhotoLibCore
 

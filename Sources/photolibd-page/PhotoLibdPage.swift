@@ -55,12 +55,11 @@ struct PhotoLibdPage: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard let own = DetachedProcess.ownExecutable else {
-            throw ValidationError("Cannot tell where photolibd-page is (/proc/self/exe); its decoders are found beside it.")
-        }
-        let executable = URL(fileURLWithPath: own).deletingLastPathComponent().path + "/photolibd-thumbnailer"
-        guard PathInspection.isExecutable(executable) else {
-            throw ValidationError("photolibd-thumbnailer (the page's decoder) is not installed beside photolibd-page at \(executable); reinstall photolibd (make install).")
+        let executable: String
+        do {
+            executable = try HelperExecutables.path("photolibd-thumbnailer")
+        } catch {
+            throw ValidationError("\(error)")
         }
         LoggingSystem.bootstrap { label in
             // Under systemd each line carries its priority for journald, as the daemon's do.

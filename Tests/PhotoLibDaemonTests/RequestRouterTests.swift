@@ -25,7 +25,8 @@ struct RequestRouterTests {
             let board = StatusBoard()
             router = RequestRouter(
                 engine: engine.engine,
-                watcher: try LibraryWatcher(libraryPath: engine.library, queue: EventQueue(), board: board, logger: logger),
+                watcher: try LibraryWatcher(libraryPath: engine.library, helperExecutable: "/nonexistent/photolibd-inotify (never started here)",
+                                            queue: EventQueue(), board: board, logger: logger),
                 hub: hub,
                 endpoints: EndpointSet(directory: engine.root + "/endpoints", ownerUID: getuid(), logger: logger, units: EndpointUnits(logger: logger)),
                 version: "test")

@@ -23,6 +23,8 @@ int photolibd_peer_pidfd(int fd);
 int photolibd_pidfd_open(int32_t pid);
 /// pidfd_send_signal(pidfd, 0): 0 while the process lives, -1 with ESRCH once it has exited.
 int photolibd_pidfd_alive(int pidfd);
+/// pidfd_send_signal(pidfd, signal): the signal goes to that process, or fails with ESRCH once it has exited.
+int photolibd_pidfd_signal(int pidfd, int signal);
 
 /// Connects a new stream socket to a Unix socket path ("@name": an abstract socket). Returns the fd, or -1 with errno set.
 int photolibd_unix_connect(const char *path);

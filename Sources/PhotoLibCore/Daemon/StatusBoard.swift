@@ -22,15 +22,17 @@ public final class StatusBoard: Sendable {
         public var derivativeBytes: Int64 = 0
         /// Files withheld from apps without location: whether they hold one cannot be told.
         public var withheldFromNoLocation = 0
+        /// Why nothing reads the library's inotify events now (`photolibd-inotify` cannot be started), if so.
+        public var watcherDown: String?
         /// Hard links or clones, and why (decided once at start).
         public var viewMode: ViewModeDecision?
 
         public init() {}
 
         /// What `status` reports: `degraded` once ready while part of the library
-        /// is not watched or cannot be read, so a person sees that changes there are missed.
+        /// is not watched or cannot be read, or nothing reads its events, so a person sees that changes there are missed.
         public var reportedState: String {
-            phase == .ready && (failedWatches > 0 || !unreadable.isEmpty) ? "degraded" : phase.rawValue
+            phase == .ready && (failedWatches > 0 || !unreadable.isEmpty || watcherDown != nil) ? "degraded" : phase.rawValue
         }
     }
 

@@ -67,6 +67,8 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
     case databaseFailed(path: String, detail: String)
     case configurationInvalid(file: String, line: Int?, key: String?, reason: String)
     case systemCall(name: String, path: String, errno: Int32)
+    /// A program of photolibd's own that this one starts is in none of the places it is looked for.
+    case helperMissing(name: String, lookedIn: [String])
 
     // Client side
     case daemonNotRunning(socket: String)
@@ -130,6 +132,7 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .databaseFailed: "databaseFailed"
         case .configurationInvalid: "configurationInvalid"
         case .systemCall: "systemCall"
+        case .helperMissing: "helperMissing"
         case .daemonNotRunning: "daemonNotRunning"
         case .connectionLost: "connectionLost"
         case .protocolMismatch: "protocolMismatch"
@@ -247,6 +250,8 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(file)\(line.map { ":\($0)" } ?? "")\(key.map { ": key '\($0)'" } ?? ""): \(reason); fix the file (config/photolibd.toml documents every key) or start without --config."
         case .systemCall(let name, let path, let errno):
             "\(name) failed on \(path): \(Self.describe(errno))."
+        case .helperMissing(let name, let places):
+            "\(name), which photolibd starts itself, is not an executable at \(places.joined(separator: " or ")); reinstall photolibd (make install, or its package), or build it with make build."
         case .daemonNotRunning(let socket):
             "photolibd is not running (nothing listens on \(socket)); start it with 'photolibd' (or 'systemctl --user start photolibd'), or point --socket / PHOTOLIBD_SOCKET at its socket."
         case .connectionLost:

@@ -1,5 +1,6 @@
 import Synchronization
 import PhotoLibCore
+import PhotoLibGeoNames
 import PhotoLibSystem
 
 /// A places pass's gazetteer, loaded by the first look that finds a coordinate and shared by the

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Synchronization
 import PhotoLibCore
+import PhotoLibGeoNames
 import PhotoLibMetadata
 import PhotoLibStore
 import PhotoLibSystem

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PhotoLibCore
+import PhotoLibDesktop
 import PhotoLibSystem
 
 /// Tells the person on their desktop that an app asks: one notification

@@ -332,25 +332,17 @@ extension Engine {
         return PreparedPick.Handed(fd: sealed, size: size, copied: true, converted: converted)
     }
 
-    /// The converter, installed beside photolibd (as the page's decoders are beside photolibd-page).
-    private nonisolated static var converter: String? {
-        DetachedProcess.ownExecutable.map { String($0[..<($0.lastIndex(of: "/") ?? $0.startIndex)]) + "/photolibd-thumbnailer" }
-    }
-
     /// A JPEG made from the member by `photolibd-thumbnailer --to-jpeg`, in an unnamed writable file; without
     /// location when the app may not have it (made from the derivative, and checked again here).
     private nonisolated static func convertedToJPEG(_ file: PreparedPick.OpenedMember, from: String, fallback: FileDescriptor?, asset: String,
                                                     locationAllowed: Bool) throws -> FileDescriptor {
         let path = file.member.path.escaped
-        guard let converter else {
-            throw PhotoLibError.pick(.cannotConvert(asset: asset, path: path,
-                                                    reason: "where photolibd is installed cannot be told (/proc/self/exe), so neither can its converter"))
-        }
+        // The converter: beside photolibd in a build, in libexec/photolibd where installed.
+        let converter: String
         do {
-            try ConverterProcess.checkRunnable(converter)
+            converter = try HelperExecutables.path("photolibd-thumbnailer")
         } catch {
-            throw PhotoLibError.pick(.cannotConvert(asset: asset, path: path,
-                                                    reason: "photolibd-thumbnailer cannot be run beside photolibd (\(error)); reinstall photolibd"))
+            throw PhotoLibError.pick(.cannotConvert(asset: asset, path: path, reason: "\(error.message)"))
         }
         let writable: FileDescriptor
         do {

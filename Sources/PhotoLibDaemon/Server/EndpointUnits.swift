@@ -1,6 +1,7 @@
 import Dispatch
 import Logging
 import PhotoLibCore
+import PhotoLibDesktop
 import PhotoLibSystem
 
 /// The systemd socket units (`photolibd-endpoint@VIEW.socket`) that hold apps'

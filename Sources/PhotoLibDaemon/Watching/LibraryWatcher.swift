@@ -12,7 +12,8 @@ import Synchronization
 /// - Paths come from the watcher's own `WatchTree`, not libinotifytools' tables.
 /// - `IN_MOVED_FROM`/`IN_MOVED_TO` pair by cookie; an unpaired half means the
 ///   entry left (or entered) the library.
-/// - `IN_Q_OVERFLOW` rebuilds every watch and asks for a full rescan; the root
+/// - `IN_Q_OVERFLOW` rebuilds every watch and asks for a full rescan, and so
+///   does a `photolibd-inotify` that ended (replaced at once); the root
 ///   disappearing reports `.rootGone` and waits for it to come back.
 final class LibraryWatcher: Sendable {
     private let libraryPath: String
@@ -23,29 +24,18 @@ final class LibraryWatcher: Sendable {
     private let rewatching = Atomic<Bool>(false)
     /// Wakes the thread from its wait on inotify for a rewatch or a stop.
     private let wakeup: Wakeup
-    /// The inotify instance, or why there is none; the thread takes it at start.
-    ///
-    /// Made here rather than on the thread, so its descriptor is among the
-    /// process's first: libinotifytools waits with select(), which cannot take
-    /// a descriptor of 1024 or more, and the socket (made after this) opens a
-    /// descriptor per client as soon as it listens.
-    private let source: Mutex<Result<InotifySource, SystemCallError>?>
+    /// `photolibd-inotify`, which makes and reads libinotifytools' instance for the watcher.
+    private let helperExecutable: String
 
     /// - Throws: `PhotoLibError.systemCall` when no eventfd can be made.
-    init(libraryPath: String, queue: EventQueue, board: StatusBoard, logger: Logger) throws(PhotoLibError) {
+    init(libraryPath: String, helperExecutable: String, queue: EventQueue, board: StatusBoard, logger: Logger) throws(PhotoLibError) {
         do {
             wakeup = try Wakeup()
         } catch {
             throw .systemCall(name: error.call, path: "the watcher's wakeup", errno: error.errno)
         }
-        let made: Result<InotifySource, SystemCallError>
-        do {
-            made = .success(try InotifySource())
-        } catch {
-            made = .failure(error)
-        }
-        source = Mutex(made)
         self.libraryPath = libraryPath
+        self.helperExecutable = helperExecutable
         self.queue = queue
         self.board = board
         self.logger = logger
@@ -54,17 +44,19 @@ final class LibraryWatcher: Sendable {
     /// Starts the watcher thread. Errors setting up inotify itself are reported through the queue as `.rootGone`.
     func start() {
         let thread = Thread { [self] in
-            switch source.withLock({ $0.take() }) {
-            case .success(let source)?:
-                var loop = WatchLoop(source: source, wakeup: wakeup, libraryPath: libraryPath, queue: queue, board: board, logger: logger)
-                loop.run(until: { self.stopping.load(ordering: .relaxed) },
-                         rewatch: { self.rewatching.exchange(false, ordering: .relaxed) })
-            case .failure(let error)?:
-                logger.critical("Cannot start inotify: \(error). Raise fs.inotify.max_user_instances, or stop other inotify users.")
+            // Started on this thread, which lives as long as the daemon: the helper dies with the
+            // thread that started it (PR_SET_PDEATHSIG), never with a pool thread that retires.
+            let source: InotifySource
+            do {
+                source = try InotifySource(.helper(executable: helperExecutable))
+            } catch {
+                logger.critical("Cannot start inotify (\(helperExecutable)): \(error). Raise fs.inotify.max_user_instances, or stop other inotify users; if photolibd-inotify is missing, reinstall photolibd.")
                 queue.push(.rootGone)
-            case nil:
-                return  // started twice: the first thread owns the instance
+                return
             }
+            var loop = WatchLoop(source: source, wakeup: wakeup, libraryPath: libraryPath, queue: queue, board: board, logger: logger)
+            loop.run(until: { self.stopping.load(ordering: .relaxed) },
+                     rewatch: { self.rewatching.exchange(false, ordering: .relaxed) })
         }
         thread.name = "photolibd-watcher"
         // Deep trees are walked recursively; nesting near PATH_MAX needs room.

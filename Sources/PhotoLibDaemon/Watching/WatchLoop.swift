@@ -43,13 +43,13 @@ struct WatchLoop {
             }
             if root == nil {
                 // The library is gone: drain what is left, and look for it once a second.
-                if source.next(timeoutSeconds: 0) == nil {
+                if source.next() == nil {
                     _ = source.wait(orWakeup: wakeup, timeoutMilliseconds: 1000)
                     if ProcessIdentity.isDirectory(libraryPath) { setUp() }
                 }
                 continue
             }
-            if let event = source.next(timeoutSeconds: 0) {
+            if let event = source.next() {
                 idlePolls = 0
                 handle(event)
             } else if translator.hasPendingMove {
@@ -63,9 +63,29 @@ struct WatchLoop {
                 }
             } else {
                 _ = source.wait(orWakeup: wakeup)
+                reportHelperRestarts()
             }
         }
         tearDown()
+    }
+
+    /// Logs what happened to `photolibd-inotify` since the last look; true when one was replaced
+    /// (its instance, and every watch, went with it: the caller rebuilds them and rescans).
+    @discardableResult
+    private func reportHelperRestarts() -> Bool {
+        var replaced = false
+        for restart in source.takeHelperRestarts() {
+            let ended = restart.ending.map { "photolibd-inotify \($0)" } ?? "photolibd-inotify was not running"
+            if let failure = restart.failure {
+                logger.critical("\(ended), and another cannot be started: \(failure). Changes to the library go unseen until it can; trying again every second. If photolibd-inotify is missing, reinstall photolibd.")
+                board.update { $0.watcherDown = "photolibd-inotify cannot be started: \(failure)" }
+            } else {
+                logger.error("\(ended); started another. Rebuilding watches and rescanning the library, as after an inotify overflow.")
+                board.update { $0.watcherDown = nil }
+                replaced = true
+            }
+        }
+        return replaced
     }
 
     // MARK: Setting up watches
@@ -195,7 +215,9 @@ struct WatchLoop {
                 for key in keys { source.removeWatch(WatchDescriptor(rawValue: key)) }
                 publishWatchCounts()
             case .rebuild:
-                logger.warning("The kernel's inotify queue overflowed; rebuilding watches and rescanning the library.")
+                if !reportHelperRestarts() {
+                    logger.warning("The kernel's inotify queue overflowed; rebuilding watches and rescanning the library.")
+                }
                 setUp()
             case .rootGone:
                 rootGone()

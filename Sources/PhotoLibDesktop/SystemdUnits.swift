@@ -1,5 +1,6 @@
 import CSystemdUnits
 import Glibc
+import PhotoLibSystem
 
 /// Unit calls to a systemd manager over its private socket (sd-bus, in
 /// CSystemdUnits), as `systemctl --user` makes them. Blocking: callers run it

@@ -1,5 +1,6 @@
 import CDesktopNotifications
 import Glibc
+import PhotoLibSystem
 
 /// A notification on the person's desktop (`org.freedesktop.Notifications`, through sd-bus)
 /// that they may click, and the connection that hears the click.

@@ -1,5 +1,6 @@
 import CGeonames
 public import PhotoLibCore
+import PhotoLibSystem
 
 /// GeoNames' data as Debian ships it: the cities compiled into libgeonames, and their names in
 /// every language in libgeonames-common's catalogs (`/usr/share/locale/LANG/LC_MESSAGES/geonames.mo`).

@@ -1,5 +1,6 @@
 import CPortalBus
 import Glibc
+import PhotoLibSystem
 
 /// The file-chooser backend's connection to the session bus (sd-bus, in
 /// CPortalBus): it serves `org.freedesktop.impl.portal.FileChooser` under
