@@ -15,18 +15,19 @@ build: deps
 	$(SWIFT) build
 	scripts/build-inotify-helper .build/debug
 
-# Release binaries link the Swift runtime and Foundation statically: nothing of the toolchain is
-# needed where they run, and the daemon is smaller at rest. They have a scratch path of their own,
-# so building them never throws away the debug build (scripts/install builds them the same way).
-STATIC_BUILD = .build/static
+# Release binaries in .build/dist/release, linking the Swift runtime as shared libraries, which
+# scripts/install puts once beside them; a scratch path of their own, so building them never throws
+# away the debug build (scripts/build-release says how they are built; scripts/install builds them so).
+DIST_BUILD = .build/dist
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD)
+	scripts/build-release
 
 # Runs the daemon on its embedded defaults (~/Pictures, ~/.local/share/photolibd) until Ctrl-C.
 run: build
 	.build/debug/photolibd
 
-# Builds everything (the end-to-end tests start the real binaries), runs every
+# Builds everything (the end-to-end tests start the real binaries), checks that each
+# executable is a combination its licence allows (scripts/check-licences), runs every
 # test, installs into a temporary PREFIX and checks what a packager gets, then
 # kills the daemon at 20 random instants during edits (scripts/crash-test), at
 # 10 more on XFS and on btrfs with views as clones and photos edited in place,
@@ -36,6 +37,7 @@ test: deps
 	@scripts/install-deps --test
 	$(SWIFT) build --build-tests
 	scripts/build-inotify-helper .build/debug
+	scripts/check-licences --bin .build/debug --quiet
 	scripts/swift-test
 	scripts/check-install
 	scripts/crash-test --trials 20 --bin .build/debug
@@ -46,10 +48,10 @@ test: deps
 
 bench: release
 	@scripts/install-deps --bench
-	scripts/benchmark --bin $(STATIC_BUILD)/release
-	scripts/benchmark-page --bin $(STATIC_BUILD)/release
-	scripts/benchmark-places --bin $(STATIC_BUILD)/release
-	scripts/benchmark-convert --bin $(STATIC_BUILD)/release
+	scripts/benchmark --bin $(DIST_BUILD)/release
+	scripts/benchmark-page --bin $(DIST_BUILD)/release
+	scripts/benchmark-places --bin $(DIST_BUILD)/release
+	scripts/benchmark-convert --bin $(DIST_BUILD)/release
 
 # The units under a real systemd 252 in a throw-away container: socket
 # activation, readiness, the watchdog, journald, an app uid reading its view.
