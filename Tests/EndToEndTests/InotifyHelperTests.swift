@@ -77,9 +77,26 @@ struct InotifyHelperTests {
         let library = try TestLibrary()
         let directory = library.root + "/bin-without-helper"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: RunningDaemon.buildDirectory + "/photolibd", toPath: directory + "/photolibd")
-        let result = try run(directory + "/photolibd", ["--library", library.library, "--views-dir", library.views,
-                                                        "--state-dir", library.state, "--socket", library.socket], timeout: 60)
+        // A hard link where it can be: a copy leaves a write descriptor that a child forked meanwhile by
+        // another test may hold until it execs, and running the copy then fails with ETXTBSY.
+        let daemonCopy = directory + "/photolibd"
+        do {
+            try FileManager.default.linkItem(atPath: RunningDaemon.buildDirectory + "/photolibd", toPath: daemonCopy)
+        } catch {
+            try FileManager.default.copyItem(atPath: RunningDaemon.buildDirectory + "/photolibd", toPath: daemonCopy)
+        }
+        let arguments = ["--library", library.library, "--views-dir", library.views, "--state-dir", library.state, "--socket", library.socket]
+        var attempt = 0
+        var outcome: (status: Int32, stdout: String, stderr: String)?
+        while outcome == nil {
+            attempt += 1
+            do {
+                outcome = try run(daemonCopy, arguments, timeout: 60)
+            } catch where "\(error)".contains("Text file busy") && attempt < 50 {
+                usleep(100_000)  // ETXTBSY lasts only until that child execs
+            }
+        }
+        let result = outcome!
         #expect(result.status != 0)
         #expect(result.stderr.contains("photolibd-inotify, which photolibd starts itself, is not an executable at \(directory)/photolibd-inotify or \(library.root)/libexec/photolibd/photolibd-inotify"),
                 "\(result.stderr)")
