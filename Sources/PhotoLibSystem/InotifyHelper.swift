@@ -82,14 +82,22 @@ public final class InotifyHelper: @unchecked Sendable {
         }
     }
 
-    /// Ends the helper (if it still runs), reaps it and closes the instance; says how it ended.
+    /// Ends the helper (if it still runs), reaps it and closes the instance; says how it ended
+    /// (`nil`, and `reapFailure` says why, when it could not be reaped).
     @discardableResult
     public func end() -> HelperProcess.Ending? {
         process.kill()
-        let ending = try? process.reap()
-        instance.close()
-        return ending
+        defer { instance.close() }
+        do {
+            return try process.reap()
+        } catch {
+            reapFailure = error
+            return nil
+        }
     }
+
+    /// Why `end()` could not reap the helper, if it could not.
+    public private(set) var reapFailure: SystemCallError?
 
     /// The helper's process ID, while it has not been reaped (for logs).
     public var pid: Int32 { process.pid }

@@ -44,6 +44,7 @@ public final class InotifySource: @unchecked Sendable {
     private var descriptor: Int32
     private var helper: InotifyHelper?
     private var restarts: [HelperRestart] = []
+    private var readFailures: [SystemCallError] = []
     /// When a helper that could not be started is tried again (monotonic seconds).
     private var nextStart = 0.0
     /// Events read and not yet handed out, last first.
@@ -103,6 +104,23 @@ public final class InotifySource: @unchecked Sendable {
         return pending.popLast()
     }
 
+    /// Reads and waits that failed since the last call, oldest first, for the caller to log.
+    ///
+    /// Each was followed by a synthetic `IN_Q_OVERFLOW` from `next`: what it could
+    /// not read may have been lost, so the caller rescans, as after an overflow.
+    public func takeReadFailures() -> [SystemCallError] {
+        defer { readFailures = [] }
+        return readFailures
+    }
+
+    /// Remembers a failed read or wait and has `next` say overflow: an error is never taken for "nothing happened".
+    private func failed(_ error: SystemCallError) -> InotifyEvent {
+        readFailures.append(error)
+        return Self.overflow
+    }
+
+    private static let overflow = InotifyEvent(watch: WatchDescriptor(rawValue: -1), mask: .queueOverflow, cookie: 0, name: [])
+
     /// What happened to the helper since the last call, oldest first.
     public func takeHelperRestarts() -> [HelperRestart] {
         defer { restarts = [] }
@@ -114,6 +132,7 @@ public final class InotifySource: @unchecked Sendable {
         if let helper {
             if let events = helper.readAvailable() { return events }
             ending = helper.end()
+            if let failure = helper.reapFailure { readFailures.append(failure) }
             self.helper = nil
             descriptor = -1
         } else if Self.monotonicSeconds() < nextStart {
@@ -124,7 +143,7 @@ public final class InotifySource: @unchecked Sendable {
             helper = started
             descriptor = started.instance.rawValue
             restarts.append(HelperRestart(ending: ending, failure: nil))
-            return [InotifyEvent(watch: WatchDescriptor(rawValue: -1), mask: .queueOverflow, cookie: 0, name: [])]
+            return [Self.overflow]
         } catch {
             restarts.append(HelperRestart(ending: ending, failure: error))
             nextStart = Self.monotonicSeconds() + 1
@@ -148,15 +167,20 @@ public final class InotifySource: @unchecked Sendable {
             let count: Int
             do {
                 count = try systemCall("read") { Glibc.read(descriptor, buffer, size) }
+            } catch where error.errno == EAGAIN {
+                return events  // nothing more queued
             } catch {
-                // EAGAIN: nothing more queued. Anything else cannot be read past; the
-                // events so far are kept, and the watcher's next sweep finds what was missed.
-                return events
+                // Cannot be read past: the events so far are kept, and the overflow has the caller rescan.
+                return events + [failed(error)]
             }
             if count == 0 { return events }
-            // The kernel returns whole records only: nothing is ever left over.
-            guard let read = try? records.append(UnsafeRawBufferPointer(start: buffer, count: count)) else { return events }
-            events += read
+            do {
+                // The kernel returns whole records only: nothing is ever left over.
+                events += try records.append(UnsafeRawBufferPointer(start: buffer, count: count))
+            } catch {
+                records = InotifyRecords()
+                return events + [failed(SystemCallError("read (inotify: a record the kernel does not write)", errno: EPROTO))]
+            }
         }
     }
 
@@ -178,7 +202,14 @@ public final class InotifySource: @unchecked Sendable {
         }
         var descriptors = [pollfd(fd: readable, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
-        guard (try? systemCall("poll", { poll(&descriptors, 2, timeout) })) != nil else { return false }
+        do {
+            _ = try systemCall("poll") { poll(&descriptors, 2, timeout) }
+        } catch {
+            // Not "nothing happened": the overflow has the caller rescan (and log the failure),
+            // which also keeps a poll that keeps failing from spinning unseen.
+            pending.insert(failed(error), at: 0)
+            return false
+        }
         guard descriptors[1].revents & Int16(POLLIN) != 0 else { return false }
         wakeup.drain()
         return true

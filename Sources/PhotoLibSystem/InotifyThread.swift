@@ -26,14 +26,16 @@ public final class InotifyThread: Sendable {
     }
 
     /// Starts the thread, named `name` (at most 15 bytes are kept): `handle` gets each read's events, on it;
-    /// `finished` runs there once `stop` is called.
+    /// `failed` each read that failed (to log; `handle` gets an overflow for it); `finished` runs there once `stop` is called.
     public func start(name: String, _ handle: @escaping @Sendable ([InotifyEvent]) -> Void,
+                      failed: @escaping @Sendable (SystemCallError) -> Void,
                       finished: @escaping @Sendable () -> Void) throws(SystemCallError) {
         try DetachedThread.start(name: name) { [self] in
             while !stopping.load(ordering: .relaxed) {
                 _ = source.wait(orWakeup: wakeup)
                 var events: [InotifyEvent] = []
                 while let event = source.next() { events.append(event) }
+                source.takeReadFailures().forEach(failed)
                 if !events.isEmpty { handle(events) }
             }
             finished()

@@ -85,6 +85,8 @@ final class InboxWatcher: Sendable {
     func start() throws(SystemCallError) {
         try inotify.start(name: "photolibd-inbox", { [self] events in
             for event in events { handle(event) }
+        }, failed: { [logger] error in
+            logger.error("Cannot read the inboxes' inotify instance: \(error). Looking through every inbox and Pictures folder again, as after an overflow.")
         }, finished: { [continuation] in continuation.finish() })
     }
 

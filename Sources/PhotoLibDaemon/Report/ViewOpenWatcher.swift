@@ -136,6 +136,8 @@ final class ViewOpenWatcher: Sendable {
             }
             for app in moved { rewalk(app) }
             if !batch.isEmpty { continuation.yield(batch) }
+        }, failed: { [logger] error in
+            logger.error("Cannot read the views' inotify instance: \(error). Opens meanwhile may be missing from the access report.")
         }, finished: { [continuation] in continuation.finish() })
     }
 

@@ -88,6 +88,16 @@ struct WatchLoop {
         return replaced
     }
 
+    /// Logs the reads and waits that failed since the last look; true when there were any
+    /// (each made `next` give an overflow: the caller rebuilds the watches and rescans).
+    private func reportReadFailures() -> Bool {
+        let failures = source.takeReadFailures()
+        for failure in failures {
+            logger.error("Cannot read the library's inotify events: \(failure). Rescanning the library, as after an inotify overflow.")
+        }
+        return !failures.isEmpty
+    }
+
     // MARK: Setting up watches
 
     private mutating func setUp() {
@@ -215,7 +225,8 @@ struct WatchLoop {
                 for key in keys { source.removeWatch(WatchDescriptor(rawValue: key)) }
                 publishWatchCounts()
             case .rebuild:
-                if !reportHelperRestarts() {
+                let failed = reportReadFailures()
+                if !reportHelperRestarts(), !failed {
                     logger.warning("The kernel's inotify queue overflowed; rebuilding watches and rescanning the library.")
                 }
                 setUp()
