@@ -90,19 +90,25 @@ public final class PhotoLibConnection {
     /// A handle that may end this connection from any thread (it keeps the socket open until released).
     public var interrupter: Interrupter { Interrupter(socket: socket) }
 
-    /// Sends one request and waits for its reply.
+    /// Sends one request and waits for its reply; `progress` hears how far long work is (the daemon
+    /// tells it about twice a second while the reply is not ready: a view of a whole large library,
+    /// a big selection, a rescan).
     public func call<P: Codable & Sendable, R: Codable & Sendable>(
-        _ method: Method, _ params: P, returning: R.Type
+        _ method: Method, _ params: P, returning: R.Type, progress: ((ProgressEvent) -> Void)? = nil
     ) throws(PhotoLibError) -> R {
         let id = RequestID.number(nextID)
         nextID += 1
         do {
-            try socket.write(try coder.encodeLine(Request(id: id, method: method.rawValue, params: params)))
+            try socket.write(try coder.encodeLine(Request(id: id, method: method.rawValue, params: params, progress: progress == nil ? nil : true)))
         } catch {
             throw .connectionLost
         }
         while true {
             let line = try readLine()
+            if let told = try? coder.decode(ProgressEvent.self, from: line), told.event == "progress" {
+                if told.requestID == id { progress?(told) }
+                continue
+            }
             if (try? coder.decode(EventHead.self, from: line)) != nil {
                 earlyEvents.append(line)  // a subscribed connection: kept in order for nextEvent()
                 continue

@@ -61,6 +61,8 @@ public enum RequestID: Codable, Sendable, Hashable {
 public struct RequestHead: Decodable, Sendable {
     public var id: RequestID?
     public var method: String
+    /// True when the client asks to hear `progress` events before the reply to long work (it has an `id`).
+    public var progress: Bool?
 }
 
 /// A request with typed parameters (for encoding by clients, decoding by the server).
@@ -68,14 +70,17 @@ public struct Request<Params: Codable & Sendable>: Codable, Sendable {
     public var id: RequestID?
     public var method: String
     public var params: Params
+    /// Asks for `progress` events before the reply, for long work: only a client that reads them asks.
+    public var progress: Bool?
 
-    public init(id: RequestID?, method: String, params: Params) {
+    public init(id: RequestID?, method: String, params: Params, progress: Bool? = nil) {
         self.id = id
         self.method = method
         self.params = params
+        self.progress = progress
     }
 
-    private enum CodingKeys: String, CodingKey { case id, method, params }
+    private enum CodingKeys: String, CodingKey { case id, method, params, progress }
 
     /// `params` may be left out (or null) when a method needs none, as
     /// clients habitually do: it is then read as `{}`, so a method that does
@@ -84,6 +89,7 @@ public struct Request<Params: Codable & Sendable>: Codable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decodeIfPresent(RequestID.self, forKey: .id)
         method = try container.decode(String.self, forKey: .method)
+        progress = try container.decodeIfPresent(Bool.self, forKey: .progress)
         if let given = try container.decodeIfPresent(Params.self, forKey: .params) {
             params = given
         } else {

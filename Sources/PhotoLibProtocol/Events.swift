@@ -194,3 +194,25 @@ public struct ImportEvent: Codable, Sendable, Equatable {
         self.rejected = rejected
     }
 }
+
+/// How far a request's long work is (a Full Access view of a large library, a big selection, a
+/// rescan), sent on the request's own connection before its reply, about twice a second while it
+/// works. It names the request in `requestID`, not `id`, so a client that takes the first line
+/// carrying its `id` for the reply is never misled; a client that knows nothing of it skips it.
+public struct ProgressEvent: Codable, Sendable, Equatable {
+    public var event = "progress"
+    /// The `id` of the request this is the progress of.
+    public var requestID: RequestID
+    /// What is being done: `view` (entries of a view checked and made), `scan` (files walked).
+    public var stage: String
+    public var done: Int64
+    /// At least `done`; a rescan's total is the library's size before it, so it may grow.
+    public var total: Int64
+
+    public init(requestID: RequestID, stage: String, done: Int64, total: Int64) {
+        self.requestID = requestID
+        self.stage = stage
+        self.done = done
+        self.total = max(total, done)
+    }
+}

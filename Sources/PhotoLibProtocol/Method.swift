@@ -28,6 +28,15 @@ public enum Method: String, CaseIterable, Sendable {
     case requestReview
     case pick
 
+    /// True for methods whose work may take seconds (a view of a whole large library, a big
+    /// selection, a rescan): their connection hears `progress` events before the reply.
+    public var mayTakeLong: Bool {
+        switch self {
+        case .authorize, .select, .deselect, .answer, .rescan, .setApp, .removeApp: true
+        default: false
+        }
+    }
+
     /// True for methods only the library's owner (or root) may call.
     public var isAdminOnly: Bool {
         switch self {

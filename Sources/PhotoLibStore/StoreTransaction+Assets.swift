@@ -230,6 +230,11 @@ extension StoreTransaction {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM asset") ?? 0
     }
 
+    /// How many files the index holds (a Live Photo is two): a whole view's size, for its progress.
+    public func memberCount() throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM member") ?? 0
+    }
+
     /// Assets matching a listing filter: a member in one of `albums`, of this
     /// type, with a member whose name contains `nameContains`.
     public func assets(albums: [AlbumTree.ID]?, mediaType: MediaType?, nameContains: [UInt8]?) throws -> [AssetRecord] {

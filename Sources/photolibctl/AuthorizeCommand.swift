@@ -40,8 +40,12 @@ struct AuthorizeCommand: ParsableCommand {
         let level = AccessLevel(spelling: access)!
         let params = AuthorizeParams(app: app, status: status.rawValue, access: level.rawValue, forSeconds: try end.seconds, until: try end.untilSeconds,
                                      confirm: confirm ? true : nil)
+        // A view of a whole large library takes a while: a progress line on a terminal meanwhile.
+        let progress = ProgressLine(json: false)
+        defer { progress.clear() }
         let (info, flatpak) = try connection.withConnection { connection in
-            let info = try connection.call(.authorize, params, returning: AppInfo.self)
+            let info = try connection.call(.authorize, params, returning: AppInfo.self, progress: progress.handler)
+            progress.clear()
             let flatpak = info.flatpak == true
                 ? try connection.call(.installedApps, NoParams(), returning: InstalledAppsResult.self).apps.first { $0.app == info.app } : nil
             return (info, flatpak)

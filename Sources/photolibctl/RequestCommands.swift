@@ -102,10 +102,14 @@ struct AnswerCommand: ParsableCommand {
 
     func run() throws {
         let (answer, items) = parsed
+        let progress = ProgressLine(json: output.json)
+        defer { progress.clear() }
         let outcome = try connection.withConnection {
             try $0.call(.answer, AnswerParams(request: request, answer: answer.rawValue, assets: items, albums: albums,
-                                                   location: location?.isOn, captions: captions?.isOn), returning: RequestOutcome.self)
+                                                   location: location?.isOn, captions: captions?.isOn), returning: RequestOutcome.self,
+                        progress: progress.handler)
         }
+        progress.clear()
         if output.json { return Output.json(outcome) }
         if outcome.kind == "pick" {
             if outcome.state == "cancelled" {

@@ -96,7 +96,10 @@ struct SelectCommand: ParsableCommand {
             }
             return
         }
-        let result = try connection.withConnection { try $0.call(.select, params, returning: SelectionEditResult.self) }
+        let progress = ProgressLine(json: false)
+        defer { progress.clear() }
+        let result = try connection.withConnection { try $0.call(.select, params, returning: SelectionEditResult.self, progress: progress.handler) }
+        progress.clear()
         let lasting = params.forSeconds == nil && params.until == nil ? "" : " (the grant ends as you said; 'photolibctl selection \(selection.app)' shows when)"
         print("Selected \(Output.count(result.assets.count, "new asset")) and \(Output.count(result.albums.count, "new album")) for \(selection.app)\(lasting).")
         for asset in result.refused ?? [] {

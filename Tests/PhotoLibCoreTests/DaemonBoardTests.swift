@@ -152,4 +152,17 @@ struct RequestBacklogTests {
         #expect(!RequestBacklog.closesWhenIdle(listening: true, unfinishedLine: false))
         #expect(RequestBacklog.closesWhenIdle(listening: true, unfinishedLine: true))
     }
+
+    @Test("a request framed and not yet answered keeps its connection from being idle, until its reply")
+    func inFlight() {
+        let backlog = RequestBacklog(lineLimit: 1 << 20)
+        #expect(!backlog.hasRequestsInFlight)
+        #expect(backlog.admit(40))
+        #expect(backlog.admit(12))
+        #expect(backlog.hasRequestsInFlight)
+        backlog.answered(40)
+        #expect(backlog.hasRequestsInFlight, "one of the two is still being worked on")
+        backlog.answered(12)
+        #expect(!backlog.hasRequestsInFlight)
+    }
 }

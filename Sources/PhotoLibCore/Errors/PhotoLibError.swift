@@ -69,6 +69,8 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
     case systemCall(name: String, path: String, errno: Int32)
     /// A program of photolibd's own that this one starts is in none of the places it is looked for.
     case helperMissing(name: String, lookedIn: [String])
+    /// SIGTERM came while the request's work was under way: it stopped at a safe point.
+    case stopping
 
     // Client side
     case daemonNotRunning(socket: String)
@@ -133,6 +135,7 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .configurationInvalid: "configurationInvalid"
         case .systemCall: "systemCall"
         case .helperMissing: "helperMissing"
+        case .stopping: "stopping"
         case .daemonNotRunning: "daemonNotRunning"
         case .connectionLost: "connectionLost"
         case .protocolMismatch: "protocolMismatch"
@@ -252,6 +255,8 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(name) failed on \(path): \(Self.describe(errno))."
         case .helperMissing(let name, let places):
             "\(name), which photolibd starts itself, is not an executable at \(places.joined(separator: " or ")); reinstall photolibd (make install, or its package), or build it with make build."
+        case .stopping:
+            "photolibd was asked to stop while this was under way: what is recorded stands, and the rest of the work (views, scans) is finished at its next start; run the command again once it is back."
         case .daemonNotRunning(let socket):
             "photolibd is not running (nothing listens on \(socket)); start it with 'photolibd' (or 'systemctl --user start photolibd'), or point --socket / PHOTOLIBD_SOCKET at its socket."
         case .connectionLost:

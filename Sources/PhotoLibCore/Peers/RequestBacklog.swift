@@ -27,14 +27,19 @@ public final class RequestBacklog: Sendable {
         bytes.subtract(count, ordering: .relaxed)
     }
 
+    /// Whether a request of the connection's is framed and not yet answered: being worked on, or
+    /// waiting its turn. The connection is then not idle, however long the work takes.
+    public var hasRequestsInFlight: Bool { bytes.load(ordering: .relaxed) > 0 }
+
     /// What the client is told as it is disconnected.
     public var refusal: PhotoLibError {
         .malformedRequest("more than \(Self.maximumLines) requests or \(maximumBytes >> 20) MiB of them are waiting for replies; read replies before sending more")
     }
 
     /// Whether an idle connection is closed (nothing sent for the idle timeout):
-    /// yes unless it listens (subscribed, or waiting for an answer), and always
-    /// when it left a request line unfinished. A subscriber may stay silent for ever.
+    /// yes unless it listens (subscribed, waiting for an answer, or waiting for the reply to a
+    /// request still being worked on), and always when it left a request line unfinished.
+    /// A subscriber may stay silent for ever; a client whose request takes minutes is not idle.
     public static func closesWhenIdle(listening: Bool, unfinishedLine: Bool) -> Bool {
         !listening || unfinishedLine
     }

@@ -1,6 +1,7 @@
 import Logging
 import PhotoLibCore
 import PhotoLibStore
+import PhotoLibSystem
 
 /// Bursts on both cores: a batch's links are made on other threads
 /// (`LinkFlight`) while the engine indexes the next batch, and land (their
@@ -20,6 +21,8 @@ extension Engine {
     func landTailOrRescan() {
         do {
             try landTail()
+        } catch is StopRequested {
+            logger.notice("Stopping while a batch's links landed: the views are brought up to date at the next start.")
         } catch {
             logger.error("Finishing a batch of library changes failed: \(error); rescanning.")
             do {

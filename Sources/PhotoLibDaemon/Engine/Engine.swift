@@ -192,6 +192,10 @@ actor Engine {
             }
             try settle(changes)
             return recorder.changes.count
+        } catch is StopRequested {
+            // What committed stands; the views it touched are reconciled at the next start, as after a crash.
+            logger.notice("Stopping in the middle of \(batch.count) library changes: what is recorded stands, and the views are brought up to date at the next start.")
+            return batch.count
         } catch {
             logger.error("Applying \(batch.count) library changes failed: \(error); rescanning.")
             // What is in flight lands first: the rescan reconciles every view.

@@ -18,6 +18,8 @@ extension LibraryIndex {
             if case .gone = listed { return }  // its removal event follows
             var pending: [Pending] = [Pending(album: album, directory: nil, path: path)]
             while let next = pending.popLast() {
+                // A stop rolls the whole scan back (one transaction): the index stays as it was, and the next start scans again.
+                try StopRequest.checkpoint()
                 let result = try reconcileDirectory(next, tx: tx, recorder: recorder)
                 for (member, located) in result.vanished { try delete(member, tx: tx, recorder: recorder, located: located) }
                 pending += result.subdirectories
@@ -203,6 +205,8 @@ extension LibraryIndex {
             walked.takenAt = try store.read { tx in try captureTimes(of: walked.listings, clock: captureClock, tx: tx) }
         }
         access.invalidate()  // the walk's descriptors are closed before the write lock is taken
+        // A stop asked for during the walk ends the scan here: nothing is recorded, the next start scans again.
+        try StopRequest.checkpoint()
         probe = walked
         let looked = ContinuousClock.now
         defer {
@@ -215,6 +219,8 @@ extension LibraryIndex {
             // Every listing is the walk's (`directory: nil`): the root's, and each album's below it.
             var pending: [Pending] = [Pending(album: AlbumTree.rootID, directory: nil, path: .root)]
             while let next = pending.popLast() {
+                // A stop rolls the whole scan back (one transaction): the index stays as it was, and the next start scans again.
+                try StopRequest.checkpoint()
                 let result = try reconcileDirectory(next, tx: tx, recorder: recorder)
                 vanished += result.vanished
                 pending += result.subdirectories

@@ -171,13 +171,14 @@ final class ConnectionHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     /// Closes half-open clients: nothing sent for the idle timeout while not
-    /// subscribed or waiting for an answer, or a request line left unfinished
+    /// subscribed or waiting for an answer or a reply, or a request line left unfinished
     /// that long. A subscriber may stay silent for ever: it only listens.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
-            // A connection waiting for the person's answer is listening too.
+            // A connection waiting for the person's answer, or for the reply to long work, is listening too.
             let listening = connection.map {
-                $0.isSubscribed || router.engine.requests.answers.isWaiting(ObjectIdentifier($0)) || router.engine.requests.picks.isWaiting(ObjectIdentifier($0))
+                $0.isSubscribed || backlog.hasRequestsInFlight
+                    || router.engine.requests.answers.isWaiting(ObjectIdentifier($0)) || router.engine.requests.picks.isWaiting(ObjectIdentifier($0))
             } ?? false
             if RequestBacklog.closesWhenIdle(listening: listening, unfinishedLine: framer.pendingByteCount > 0) {
                 context.close(promise: nil)

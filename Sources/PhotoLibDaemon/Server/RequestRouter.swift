@@ -82,9 +82,16 @@ struct RequestRouter: Sendable {
         do {
             guard let method = Method(rawValue: head.method) else { throw PhotoLibError.unknownMethod(head.method) }
             if case .app = role, method.isAdminOnly { throw PhotoLibError.adminOnly(method: method.rawValue) }
-            return try await dispatch(method, line: line, id: head.id, connection: connection)
+            guard let id = head.id, head.progress == true, method.mayTakeLong else {
+                return try await dispatch(method, line: line, id: head.id, connection: connection)
+            }
+            return try await withProgressReported(method == .rescan ? scanProgress() : WorkProgress(), of: id, to: connection) {
+                try await dispatch(method, line: line, id: id, connection: connection)
+            }
         } catch let error as PhotoLibError {
             return errorLine(error, id: head.id)
+        } catch is StopRequested {
+            return errorLine(.stopping, id: head.id)
         } catch {
             return errorLine(.databaseFailed(path: store.path, detail: "\(error)"), id: head.id)
         }

@@ -58,15 +58,26 @@ extension ViewMaintainer {
         let groups = Dictionary(grouping: links.indices) { links[$0].source.isDerivative ? nil : links[$0].source.album }
         for (album, indices) in groups {
             guard let sourceDirectory = album.map(access.directory) ?? derivatives.directory else { continue }
-            let jobs = indices.map {
-                LinkJob(source: links[$0].source, sourceDirectory: sourceDirectory, entry: links[$0].entry, directory: directory,
-                        staging: making.staging, orCopy: making.orCopy, knownStale: knownStale)
+            // In batches, so a stop (SIGTERM) is heard between them and the request's progress moves:
+            // a view of a whole library may be a million links or clones.
+            for start in stride(from: 0, to: indices.count, by: Self.linkBatch) {
+                try StopRequest.checkpoint()
+                let batch = indices[start..<min(start + Self.linkBatch, indices.count)]
+                let jobs = batch.map {
+                    LinkJob(source: links[$0].source, sourceDirectory: sourceDirectory, entry: links[$0].entry, directory: directory,
+                            staging: making.staging, orCopy: making.orCopy, knownStale: knownStale)
+                }
+                let attempts = perform(jobs)
+                for (job, index) in batch.enumerated() { outcomes[index] = try record(attempts[job], for: links[index].source) }
+                WorkProgress.current?.advance(by: batch.count)
             }
-            let attempts = perform(jobs)
-            for (job, index) in indices.enumerated() { outcomes[index] = try record(attempts[job], for: links[index].source) }
         }
         return outcomes
     }
+
+    /// How many links are made between two looks at whether the daemon is stopping: a few
+    /// hundred milliseconds of clones on a slow disk, a blink of hard links.
+    static let linkBatch = 1_024
 
     /// Runs the jobs, shared among the cores past `parallelLinkThreshold`.
     private func perform(_ jobs: [LinkJob]) -> [LinkAttempt] {

@@ -200,11 +200,21 @@ final class ViewMaintainer {
                     sources[name] = source
                 }
             }
+            WorkProgress.current?.begin("view", total: sources.count)
             try sync(view.root, app: app, wanted: wanted, sources: sources, tx: tx, report: &report)
         case .full:
+            // The member count is one more query, made only for a request that reports progress.
+            if let progress = WorkProgress.current { progress.begin("view", total: try tx.memberCount()) }
             var pending: [(AlbumTree.ID, FileDescriptor, RelativePath)] = [(AlbumTree.rootID, try Directory.duplicate(view.root), .root)]
             while let (album, directory, path) = pending.popLast() {
                 defer { directory.close() }
+                // Between albums, what is linked is consistent: a stop leaves the rest to the next start's reconcile.
+                do {
+                    try StopRequest.checkpoint()
+                } catch {
+                    for (_, left, _) in pending { left.close() }
+                    throw error
+                }
                 // Directories made before the app had its own uid lack the inherited ACL.
                 // For an app running as the owner, the view's own 0700 is enough.
                 // Every member file the owner can share, at its library path:
@@ -289,6 +299,8 @@ final class ViewMaintainer {
             try Directory.makeDirectory(name, in: directory, mode: ViewDirectories.subdirectoryMode)
         }
         let links = diff.linkFiles.compactMap { name in sources[name].map { (source: $0, entry: name) } }
+        // Entries already right count as done at once; `link` counts the rest as it makes them.
+        WorkProgress.current?.advance(by: max(0, sources.count - links.count))
         for outcome in try link(links, in: directory, app: app.id, knownStale: true) {
             switch outcome {
             case .linked: report.linked += 1
