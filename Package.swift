@@ -226,22 +226,24 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // What every test target shares: the one type a test starts a child process with, and teardown off the pool.
+        .target(name: "TestSupport", dependencies: ["CSystemShims"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "PhotoLibCoreTests", dependencies: ["PhotoLibCore"], swiftSettings: strict),
         .testTarget(name: "PhotoLibProtocolTests", dependencies: ["PhotoLibProtocol"], swiftSettings: strict),
         .testTarget(name: "PhotoLibStoreTests", dependencies: ["PhotoLibStore", "PhotoLibCore", "PhotoLibSystem", .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: strict),
-        .testTarget(name: "PhotoLibSystemTests", dependencies: ["PhotoLibSystem", "PhotoLibCore"], swiftSettings: strict),
+        .testTarget(name: "PhotoLibSystemTests", dependencies: ["PhotoLibSystem", "PhotoLibCore", "TestSupport"], swiftSettings: strict),
         // The metadata reader on real files made by vips and exiftool.
-        .testTarget(name: "PhotoLibMetadataTests", dependencies: ["PhotoLibMetadata", "PhotoLibSystem", "PhotoLibCore"], swiftSettings: strict),
+        .testTarget(name: "PhotoLibMetadataTests", dependencies: ["PhotoLibMetadata", "PhotoLibSystem", "PhotoLibCore", "TestSupport"], swiftSettings: strict),
         // The daemon's executors on a temporary library and store, without starting the daemon.
         .testTarget(name: "PhotoLibDaemonTests",
-                    dependencies: ["PhotoLibDaemon", "PhotoLibCore", "PhotoLibStore", "PhotoLibSystem", "PhotoLibMetadata", "PhotoLibConfiguration",
+                    dependencies: ["PhotoLibDaemon", "PhotoLibCore", "PhotoLibStore", "TestSupport", "PhotoLibSystem", "PhotoLibMetadata", "PhotoLibConfiguration",
                                    "PhotoLibProtocol", .product(name: "Logging", package: "swift-log"),
                                    .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")],
                     swiftSettings: strict),
         // The page's routes are served in process and driven with Hummingbird's own test client.
         .testTarget(name: "PhotoLibPageTests",
-                    dependencies: ["PhotoLibPage", "PhotoLibSystem", "PhotoLibCore",
+                    dependencies: ["PhotoLibPage", "PhotoLibSystem", "PhotoLibCore", "TestSupport",
                                    .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "HummingbirdTesting", package: "hummingbird"),
                                    .product(name: "Logging", package: "swift-log"),
@@ -249,7 +251,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["PhotoLibSystem", "PhotoLibCore", "PhotoLibClient", "PhotoLibProtocol"],
+            dependencies: ["PhotoLibSystem", "PhotoLibCore", "PhotoLibClient", "PhotoLibProtocol", "TestSupport"],
             swiftSettings: strict
         ),
     ],

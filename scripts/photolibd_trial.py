@@ -13,6 +13,7 @@ import threading
 import time
 
 from photolibd_socket import Failure, request
+from photolibd_child import Child, ChildTimeout
 
 # What a run made that outlives it when it fails on purpose (os._exit, for a post-mortem):
 # the shell commands that remove each, newest first when printed.
@@ -188,7 +189,7 @@ class Trial:
         with open(os.path.join(self.root, "daemon.log"), "ab") as log:
             self.killed.clear()
             # setpriv execs photolibd: the pid killed is the daemon's.
-            self.daemon = subprocess.Popen(self.owner.command(
+            self.daemon = Child(self.owner.command(
                 [os.path.abspath(os.path.join(self.binaries, "photolibd")), "--library", self.library,
                  "--views-dir", self.views, "--state-dir", os.path.join(self.root, "state"),
                  "--socket", self.socket] + (["--config", self.config] if self.config else [])), stdout=log, stderr=log)
@@ -196,8 +197,8 @@ class Trial:
     def wait_ready(self):
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
-            if self.daemon.poll() is not None:
-                raise Failure(f"photolibd exited with {self.daemon.returncode}; see {self.root}/daemon.log")
+            if not self.daemon.running():
+                raise Failure(f"photolibd exited with {self.daemon.proc.returncode}; see {self.root}/daemon.log")
             try:
                 if request(self.socket, "status", timeout=5)["state"] in ("ready", "degraded"):
                     return
@@ -209,8 +210,8 @@ class Trial:
     def kill(self):
         # Set first: an edit failing from now on may be the kill's doing.
         self.killed.set()
-        self.daemon.send_signal(signal.SIGKILL)
-        self.daemon.wait()
+        self.daemon.signal(signal.SIGKILL)
+        self.daemon.wait(60)
 
 
 def member_files(asset):

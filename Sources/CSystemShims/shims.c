@@ -25,6 +25,7 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -262,6 +263,21 @@ int photolibd_pidfd_alive(int pidfd) {
 
 int photolibd_pidfd_signal(int pidfd, int signal) {
     return (int)syscall(SYS_pidfd_send_signal, pidfd, signal, NULL, 0);
+}
+
+int photolibd_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+int photolibd_pidfd_reap(int pidfd, int options, int *exited, int *status) {
+    siginfo_t info;
+    memset(&info, 0, sizeof(info));
+    // P_PIDFD is 3 (Linux 5.4); bookworm's glibc headers name it, older ones do not.
+    if (waitid((idtype_t)3, (id_t)pidfd, &info, WEXITED | options) != 0) return -1;
+    if (info.si_pid == 0) return 0;
+    *exited = info.si_code == CLD_EXITED;
+    *status = info.si_status;
+    return 1;
 }
 
 /// Room for the most descriptors one SCM_RIGHTS message carries, aligned for cmsghdr.

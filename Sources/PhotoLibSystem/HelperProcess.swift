@@ -6,9 +6,12 @@ import Glibc
 /// The page server's image decoders run this way: whatever a hostile file does
 /// to a decoder (a crash, a hang, all the memory it may have) happens in the
 /// child, which the parent can kill and replace. A child whose parent dies
-/// reads end of input and exits.
+/// reads end of input and exits. It is pinned by a pidfd from its start: a kill after it was
+/// reaped reaches no one, never a process that took its number.
 public final class HelperProcess: Sendable {
+    /// Its process ID when started (for logs; it is signalled and reaped through its pidfd).
     public let pid: Int32
+    private let pidfd: FileDescriptor
     /// The parent's end of the pair.
     public let channel: UnixStreamSocket
 
@@ -41,21 +44,34 @@ public final class HelperProcess: Sendable {
             _ = Glibc.close(ends[0])
             throw SystemCallError("posix_spawn \(executable)", errno: result)
         }
+        // Unreaped, the child keeps its number: this pins exactly it.
+        let pinned = photolibd_pidfd_open(child)
+        guard pinned >= 0 else {
+            let failure = errno
+            _ = Glibc.kill(child, SIGKILL)  // still unreaped: the number is still its own
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+            _ = Glibc.close(ends[0])
+            throw SystemCallError("pidfd_open \(executable)", errno: failure)
+        }
         pid = child
+        pidfd = FileDescriptor(rawValue: pinned)
         channel = UnixStreamSocket(adopting: FileDescriptor(rawValue: ends[0]))
     }
 
-    /// Stops the helper at once (SIGKILL), whatever it is doing.
+    deinit { pidfd.close() }
+
+    /// Stops the helper at once (SIGKILL), whatever it is doing; nothing once it has ended.
     public func kill() {
-        _ = Glibc.kill(pid, SIGKILL)
+        _ = photolibd_pidfd_signal(pidfd.rawValue, SIGKILL)
     }
 
     /// Waits for the helper to end and reaps it: call after `kill()` or once its channel reads end of input.
     public func reap() throws(SystemCallError) -> Ending {
+        var exited: Int32 = 0
         var status: Int32 = 0
-        _ = try systemCall("waitpid \(pid)") { waitpid(pid, &status, 0) }
-        let signal = status & 0x7F
-        return signal == 0 ? .exited((status >> 8) & 0xFF) : .killed(signal: signal)
+        _ = try systemCall("waitid P_PIDFD \(pid)") { photolibd_pidfd_reap(pidfd.rawValue, 0, &exited, &status) }
+        return exited != 0 ? .exited(status) : .killed(signal: status)
     }
 }
 

@@ -31,6 +31,13 @@ public final class ProcessHandle: Sendable {
         }
     }
 
+    /// True once the process has exited, reaped or not (its pidfd is readable then; a zombie
+    /// still takes a signal, so `isAlive` calls it alive).
+    public func hasExited() throws(SystemCallError) -> Bool {
+        var descriptor = pollfd(fd: pidfd.rawValue, events: Int16(POLLIN), revents: 0)
+        return try systemCall("poll the pidfd of \(pid)") { poll(&descriptor, 1, 0) } > 0
+    }
+
     /// Sends `signal` to the process. The corresponding C function is `pidfd_send_signal`.
     ///
     /// - Throws: `SystemCallError` with `ESRCH` once the process has exited.

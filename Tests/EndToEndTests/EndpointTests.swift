@@ -81,7 +81,7 @@ struct EndpointTests {
         #expect(unlink(endpoint) == 0)
         try await waitUntil("the endpoint to be bound again") { isSocket(endpoint) }
         #expect(try clientAs(owner, endpoint, [])[0].contains(viewer))
-        daemon.stop()
+        await daemon.stop()
         #expect(!isSocket(endpoint), "a stopped daemon leaves no endpoint behind")
         try await daemon.start()
         let afterRestart = try appInfo(daemon, viewer).endpoint
@@ -98,7 +98,7 @@ struct EndpointTests {
     /// `meanwhile` runs again and again (100 ms apart) until the app exits.
     /// `options` go to the app (`--ask`, `--review`).
     func sandboxed(_ daemon: RunningDaemon, _ app: String, flatpakInfo: String?, extraBinds: [String] = [], options: [String] = [],
-                   probes: [String] = [], meanwhile: () throws -> Void = {}) throws -> (status: Int32, lines: [[String: Any]], stderr: String) {
+                   probes: [String] = [], meanwhile: () throws -> Void = {}) async throws -> (status: Int32, lines: [[String: Any]], stderr: String) {
         let lib = daemon.library
         let owner = try #require(lib.owner)
         let client = try ReachableCopies.example("sandboxed_app.py")
@@ -119,9 +119,15 @@ struct EndpointTests {
         let sh = owner.command("/bin/sh")
         let output = lib.root + "/sandboxed-\(UInt32.random(in: 0..<UInt32.max)).out"
         let process = try SpawnedProcess(sh[0], Array(sh.dropFirst()) + ["-c", shell, client], output: output)
+        // The app gives up after its own 20 s; the test after 60.
+        let deadline = Date().addingTimeInterval(60)
         while process.isRunning {
+            guard Date() < deadline else {
+                await process.stopped()
+                throw TestFailure("the sandboxed app \(app) did not end within 60 s; it printed: \(process.printed)")
+            }
             try meanwhile()
-            usleep(100_000)
+            try await Task.sleep(for: .milliseconds(100))
         }
         let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         var lines: [[String: Any]] = []
@@ -133,7 +139,7 @@ struct EndpointTests {
                 other.append(String(line))
             }
         }
-        return (process.waitForExit(timeout: 10) ?? -1, lines, other.joined(separator: "\n"))
+        return (await process.exited(timeout: 10).map { $0 & 0x7F == 0 ? ($0 >> 8) & 0xFF : 128 + ($0 & 0x7F) } ?? -1, lines, other.joined(separator: "\n"))
     }
 
     /// What the person does while a sandboxed app waits for a change: select
@@ -165,7 +171,7 @@ struct EndpointTests {
         let otherInfo = try appInfo(daemon, other)
         let flatpakInfo = "[Application]\nname=\(viewer)\nruntime=runtime/org.freedesktop.Platform/x86_64/24.08\n\n[Instance]\ninstance-id=1\n"
 
-        let outcome = try sandboxed(daemon, viewer, flatpakInfo: flatpakInfo,
+        let outcome = try await sandboxed(daemon, viewer, flatpakInfo: flatpakInfo,
                                     probes: [lib.socket, lib.library, otherInfo.view, try #require(otherInfo.endpoint)],
                                     meanwhile: editingSelection(daemon, viewer, "b.jpg"))
         #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -193,12 +199,12 @@ struct EndpointTests {
         let owner = try #require(lib.owner)
         try daemon.addApp(viewer, "authorized", uid: Int(owner.uid))
         let impostor = "[Application]\nname=org.example.Impostor\n"
-        let wrong = try sandboxed(daemon, viewer, flatpakInfo: impostor)
+        let wrong = try await sandboxed(daemon, viewer, flatpakInfo: impostor)
         let refused = step(wrong.lines, "greeting")?["greeting"] as? [String: Any]
         #expect((refused?["error"] as? [String: Any])?["code"] as? String == "endpointOfAnotherApp", "\(wrong.lines) \(wrong.stderr)")
 
         // The main socket bound into the sandbox by mistake: a Flatpak peer there is refused, though its uid is the owner's.
-        let onMain = try sandboxed(daemon, viewer, flatpakInfo: "[Application]\nname=\(viewer)\n",
+        let onMain = try await sandboxed(daemon, viewer, flatpakInfo: "[Application]\nname=\(viewer)\n",
                                    extraBinds: ["--bind", lib.socket, lib.socket], probes: [lib.socket],
                                    meanwhile: editingSelection(daemon, viewer, "a.jpg"))
         let probe = onMain.lines.first { $0["step"] as? String == "probe" }
@@ -223,7 +229,7 @@ struct EndpointTests {
         let editing = editingSelection(daemon, viewer, "c.jpg")
         // The person: answers each request as it appears (first access with
         // a.jpg, then the review with b.jpg), then edits so the app hears a change.
-        let outcome = try sandboxed(daemon, viewer, flatpakInfo: flatpakInfo, options: ["--ask", "--review"]) {
+        let outcome = try await sandboxed(daemon, viewer, flatpakInfo: flatpakInfo, options: ["--ask", "--review"]) {
             let pending = try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests
             if let request = pending.first {
                 #expect(request.app == viewer && request.purpose == "Prints your holiday photos")

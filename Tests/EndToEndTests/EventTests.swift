@@ -98,7 +98,7 @@ struct EventTests {
         #expect(unlink(lib.path("Album/b.jpg")) == 0)   // created and deleted while away: nothing
         #expect(rename(lib.path("Album/a.jpg"), lib.path("Album/a2.jpg")) == 0)
         try await waitUntil("the changes indexed") { Set(try daemon.assets().keys) == ["Album/keep.jpg", "Album/a2.jpg"] }
-        daemon.stop()
+        await daemon.stop()
         try await daemon.start()
 
         let resumed = try EventReader(daemon, app: app, since: token)
@@ -160,25 +160,17 @@ struct PythonExampleTests {
         try await daemon.start()
         try daemon.addApp("org.example.Viewer", "authorized")
         let script = RunningDaemon.packageRoot + "/examples/subscriber.py"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, "org.example.Viewer", "--socket", library.socket, "--count", "2"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let handle = output.fileHandleForReading
-        var text = ""
-        while !text.contains("subscribed at token") {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
+        let outputPath = library.root + "/subscriber.out"
+        let process = try SpawnedProcess("/usr/bin/python3", [script, "org.example.Viewer", "--socket", library.socket, "--count", "2"],
+                                         output: outputPath)
+        try await waitUntil("subscriber.py to subscribe", while: process) { process.printed.contains("subscribed at token") }
         try library.write("b.jpg")
         try await waitUntil("b.jpg indexed") { try daemon.assets().count == 2 }
         #expect(unlink(library.path("a.jpg")) == 0)
-        text += String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        // It ends by itself after its two events.
+        let status = await process.exited(timeout: 60)
+        #expect(status == 0, "subscriber.py \(status == nil ? "did not end within 60 s of the second change" : process.ending)")
+        let text = process.printed
         #expect(text.contains("listed 1 assets"))
         #expect(text.contains("-0 +1 ~0: ['a.jpg', 'b.jpg']"))
         #expect(text.contains("-1 +0 ~0: ['b.jpg']"))

@@ -61,7 +61,7 @@ struct FlatpakTests {
     @Test("Selected Photos: the app finds exactly its selection where it looks for pictures, live; nothing it does there reaches an original; None and Full Access")
     func selectedPhotos() async throws {
         let (daemon, user, originals) = try await started()
-        defer { daemon.stop(); user.stopSessionHelpers() }
+        defer { daemon.stopLater(); user.stopSessionHelpers() }
         let app = Self.hello
         let folder = user.picturesFolder(app)
         let overridePath = user.overrides + "/" + app
@@ -156,7 +156,7 @@ struct FlatpakTests {
     @Test("installed apps are listed by their .desktop name and icon with what they reach; authorize takes one by its ID; one whose permission is its whole home is not limited until the person can confirm; one not installed is refused")
     func listedAndBroad() async throws {
         let (daemon, user, _) = try await started()
-        defer { daemon.stop(); user.stopSessionHelpers() }
+        defer { daemon.stopLater(); user.stopSessionHelpers() }
         let installed = try JSONDecoder().decode([InstalledAppInfo].self, from: Data(try daemon.ok("apps", "--installed", "--json").utf8))
         let hello = try #require(installed.first { $0.app == Self.hello })
         #expect(hello.name == "Hello" && hello.installation == "user" && !hello.registered && !hello.running)
@@ -220,7 +220,7 @@ struct FlatpakTests {
     @Test("the page lists an installed Flatpak app by its .desktop name and icon with what it reaches; Selected Photos there limits it from its next start")
     func onThePage() async throws {
         let (daemon, user, originals) = try await started()
-        defer { daemon.stop(); user.stopSessionHelpers() }
+        defer { daemon.stopLater(); user.stopSessionHelpers() }
         let page = try PageSession(daemon)
         let shots = daemon.library.root + "/shots"
         let result = try await page.drive(["access", page.url, Self.hello, "Selected Photos", "--shots", shots])

@@ -96,7 +96,7 @@ struct GrantEndTests {
         let token = try EventReader(daemon, app: Self.app).subscribed.token
         try daemon.ok("select", Self.app, "a.jpg", "--for", "2s")
         let endsAt = try #require(try JSONDecoder().decode(SelectionResult.self, from: Data(try daemon.ok("selection", Self.app, "--json").utf8)).ends?.assets[a])
-        daemon.stop()
+        await daemon.stop()
         try await waitUntil("the grant's end to pass while the daemon is stopped", timeout: 10) { now() > Double(endsAt) + 0.2 }
         try await daemon.start()
         #expect(!(try daemon.ok("selection", Self.app)).contains(a))

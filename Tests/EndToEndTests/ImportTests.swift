@@ -79,7 +79,7 @@ struct ImportTests {
             try "[inbox]\nmax_file_bytes = 100000\ndaily_files = 7\n".write(toFile: config, atomically: true, encoding: .utf8)
             try lib.owner!.own(config)
         }
-        daemon.stop()
+        await daemon.stop()
         try await daemon.start(extraArguments: ["--config", daemon.library.root + "/photolibd.toml"])
         try daemon.ok("app", "add", Self.camera.app, "--uid", String(Self.camera.uid), "--location", "precise")
         try daemon.ok("app", "add", Self.scanner.app, "--uid", String(Self.scanner.uid), "--location", "precise")
@@ -172,7 +172,7 @@ struct ImportTests {
         try daemon.ok("app", "add", Self.camera.app, "--uid", String(Self.camera.uid), "--location", "precise")
         try daemon.ok("authorize", Self.camera.app, "limited")
         let inbox = try #require(try apps(daemon).first?.inbox)
-        daemon.stop()
+        await daemon.stop()
         try appWrites(Self.camera.uid, inbox: inbox, "offline.jpg", Self.jpeg)
         try await daemon.start()
         try await waitUntil("the file left while stopped is imported") {
@@ -187,7 +187,7 @@ struct ImportTests {
             let event = try resumed.next()
             if event.head.event == "import" { sawImport = try event.decode(ImportEvent.self).name == "offline.jpg" }
         }
-        daemon.stop()
+        await daemon.stop()
         try await daemon.start()
         #expect(daemon.library.files(below: daemon.library.path("Imported")).count == 1, "a restart imports nothing twice")
     }

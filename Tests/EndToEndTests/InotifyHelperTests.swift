@@ -11,7 +11,7 @@ struct InotifyHelperTests {
     @Test("the helper runs confined (seccomp, no new privileges) with nothing open but its socket and inotify")
     func confined() async throws {
         let daemon = try await RunningDaemon.startedByOwner { try $0.write("a/1.jpg") }
-        defer { daemon.stop() }
+        defer { daemon.stopLater() }
         let helper = try await pinnedHelper(of: daemon)
         let status = try String(contentsOfFile: "/proc/\(helper.pid)/status", encoding: .utf8)
         #expect(status.contains("Seccomp:\t2"), "\(status)")
@@ -35,7 +35,7 @@ struct InotifyHelperTests {
             try library.write("a/1.jpg")
             try library.write("a/2.jpg")
         }
-        defer { daemon.stop() }
+        defer { daemon.stopLater() }
         try daemon.addApp("org.example.All", "authorized")
         let view = daemon.view("org.example.All")
         try await waitUntil("the view to be built") { daemon.library.files(below: view) == ["a/1.jpg", "a/2.jpg"] }
@@ -104,7 +104,7 @@ struct InotifyHelperTests {
 
     /// The daemon's running helper, pinned by a pidfd (never signalled by a bare number).
     private func pinnedHelper(of daemon: RunningDaemon) async throws -> ProcessHandle {
-        let parent = try ProcessHandle(pid: daemon.process!.processIdentifier)
+        let parent = try ProcessHandle(pid: daemon.pid)
         #expect(try parent.isAlive(), "the daemon exited: \(daemon.log)")
         var found: ProcessHandle?
         try await waitUntil("photolibd-inotify to run") {

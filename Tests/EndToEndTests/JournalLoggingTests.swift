@@ -19,7 +19,7 @@ struct JournalLoggingTests {
         try await waitUntil("the view to follow") { !FileManager.default.fileExists(atPath: entry) }
         // A request that fails is logged too (at a level the daemon chooses).
         _ = try daemon.ctl("select", "org.example.Nobody", "x.jpg")
-        daemon.stop()
+        await daemon.stop()
 
         let lines = daemon.log.split(separator: "\n")
         #expect(lines.count >= 3)
@@ -37,7 +37,7 @@ struct JournalLoggingTests {
         let library = try TestLibrary()
         let daemon = try RunningDaemon(library)
         try await daemon.start(environment: ["JOURNAL_STREAM": "1:2"])
-        daemon.stop()
+        await daemon.stop()
         let first = daemon.log.split(separator: "\n").first ?? ""
         #expect(first.hasPrefix("photolibd["), "\(first)")
         #expect(first.contains("notice: photolibd 0.1.0 starting"))

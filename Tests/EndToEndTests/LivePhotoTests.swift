@@ -120,7 +120,7 @@ struct LivePhotoTests {
         try await waitUntil("the photo to join its video") { try live(daemon).map(\.id) == [videoID] }
         try await waitUntil("the view to hold both") { daemon.viewEntries(picker) == ["\(shown).heic", "\(shown).mov"] }
 
-        daemon.stop()
+        await daemon.stop()
         try lib.write("clips/IMG_10.JPG")
         try lib.write("clips/IMG_10.MP4")
         #expect(unlink(lib.path("clips/IMG_9.HEIC")) == 0)

@@ -16,7 +16,7 @@ struct LoadTests {
         let script = RunningDaemon.script("load")
         var rounds: [[String: Any]] = []
         for _ in 0..<2 {
-            let result = try await runOffPool("/usr/bin/python3", [script, "--socket", library.socket, "--pid", String(daemon.process!.processIdentifier),
+            let result = try await runOffPool("/usr/bin/python3", [script, "--socket", library.socket, "--pid", String(daemon.pid),
                                                                     // The whole suite shares two cores with it: a probe's wait is not what this measures.
                                                                     "--probe-timeout", "60"])
             #expect(result.status == 0, "\(result.stderr)")

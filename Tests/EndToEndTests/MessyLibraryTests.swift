@@ -135,7 +135,7 @@ struct MessyLibraryTests {
         // Denied for now: the selection stays, the view's hardlink goes, so
         // deleting the photo frees its inode number.
         try daemon.ok("authorize", picker, "denied")
-        daemon.stop()
+        await daemon.stop()
 
         // ext4 hands a freed inode number to the next file at once: delete the
         // shared photo, then write a private one until it gets that number.

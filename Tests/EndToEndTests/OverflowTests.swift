@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PhotoLibProtocol
 import Testing
+import TestSupport
 
 @Suite("Kernel queue overflow", .serialized)
 struct OverflowTests {
@@ -47,10 +48,10 @@ struct OverflowTests {
         }
         let events = try EventReader(daemon, app: "org.example.All")
         // Paused, the daemon cannot read: the 64-event queue must overflow.
-        let pid = daemon.process!.processIdentifier
-        kill(pid, SIGSTOP)
+        let process = try #require(daemon.process)
+        process.signal(SIGSTOP)
         for index in 0..<3_000 { try library.write(Array("burst/p\(index).jpg".utf8)) }
-        kill(pid, SIGCONT)
+        process.signal(SIGCONT)
         try await waitUntil("all 3,001 files after the rescan", timeout: 120) {
             library.entries(daemon.view("org.example.All") + "/burst").count == 3_001
         }

@@ -307,18 +307,18 @@ struct PageTests {
         }
         let good = try page.request("GET", "/thumbs/\(try #require(ids["good.jpg"]))", headers: ["Cookie": cookie])
         #expect(good.status == 200 && good.headers["content-type"] == "image/png")
-        let server = try #require(page.serverPID)
-        #expect(kill(server, 0) == 0, "the page server is still up")
+        let handle = try #require(page.server, "no page server runs")
+        let server = handle.pid
         // No image is decoded in the page server: its decoders are processes of their own. Kill them
         // all, as a crash would: the next thumbnail comes from a new decoder, and the server goes on.
-        let decoders = Self.children(of: server).filter { Self.commandLine($0).contains("photolibd-thumbnailer") }
+        let decoders = try ChildProcesses.allPinned(childrenOf: handle, named: "photolibd-thumbnailer")
         #expect(!decoders.isEmpty, "the page server has decoder processes")
         let maps = (try? String(contentsOfFile: "/proc/\(server)/maps", encoding: .utf8)) ?? ""
         #expect(!maps.isEmpty && !maps.contains("libvips"), "the page server itself maps no image decoder")
-        for decoder in decoders { kill(decoder, SIGKILL) }
+        for decoder in decoders { try decoder.signal(SIGKILL) }
         let after = try page.request("GET", "/thumbs/\(try #require(ids["good2.jpg"]))", headers: ["Cookie": cookie])
         #expect(after.status == 200 && after.headers["content-type"] == "image/png", "\(after.status) \(after.headers)")
-        #expect(kill(server, 0) == 0, "the page server is still up")
+        #expect(try handle.isAlive(), "the page server is still up")
     }
 
     /// A HEIC's bytes with every `ispe` box (the image's stated size) claiming `width` x `height`.
@@ -335,19 +335,6 @@ struct PageTests {
         }
         guard patched > 0 else { throw TestFailure("heif-enc wrote no ispe box") }
         return bytes
-    }
-
-    static func children(of parent: pid_t) -> [pid_t] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(pid_t.init).filter { pid in
-            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("PPid:") }) else { return false }
-            return pid_t(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) == parent
-        }
-    }
-
-    static func commandLine(_ pid: pid_t) -> String {
-        ((try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()).map { $0 == 0 ? " " : String(UnicodeScalar($0)) }.joined()
     }
 
     @Test("the Report shows, per app and day, the thumbnail of a photo the app opened through its view, with the time; the Library says all is well in plain words")
@@ -515,14 +502,14 @@ struct PageTests {
         let stream = try SpawnedProcess("/usr/bin/python3", ["-c", reader, String(page.port), cookie],
                                         output: daemon.library.root + "/stream.out")
         try await waitUntil("the event stream to open", while: stream) { stream.printed.contains("open 200") }
-        let pid = try #require(page.serverPID)
+        let server = try #require(page.server, "no page server runs")
+        let pid = server.pid
         let started = Date()
-        kill(pid, SIGTERM)
+        try server.signal(SIGTERM)
         #expect(await stream.exited(timeout: 15) == 0, "\(stream.ending)")
         #expect(stream.printed.contains("ended"))
         try await waitUntil("the page server to exit", timeout: 15) {
-            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: ")").last?.split(separator: " ").first
-            return state == nil || state == "Z"
+            try server.hasExited()
         }
         #expect(Date().timeIntervalSince(started) < 10, "it stopped within seconds, not at the next ping")
         // The next photolibctl ui gets a server that answers.

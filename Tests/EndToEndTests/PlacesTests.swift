@@ -106,7 +106,7 @@ struct PlacesTests {
         }
 
         chmod(daemon.library.path("Locked/secret.jpg"), 0o644)
-        daemon.stop()
+        await daemon.stop()
         try await daemon.start()
         try await waitUntil("the photo that can be read now to be looked at again at the start") {
             try daemon.assetInfos().first { $0.path == "Locked/secret.jpg" }?.place == "Tokyo, Japan"

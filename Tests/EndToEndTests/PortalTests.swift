@@ -190,7 +190,7 @@ struct PortalTests {
         #expect(desktop.log.contains("only xdg-desktop-portal"), "\(desktop.log)")
 
         // photolibd is not running: 2 at once, and the log says how to start it.
-        daemon.stop()
+        await daemon.stop()
         let noDaemon = try ask("nodaemon")
         #expect(await noDaemon.exited(timeout: 60) == 0, "\(noDaemon.ending); the session: \(desktop.log.suffix(6000))")
         #expect(try Self.json(noDaemon.printed)["response"] as? Int == 2, "\(noDaemon.printed)")

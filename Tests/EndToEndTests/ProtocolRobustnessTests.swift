@@ -141,7 +141,7 @@ struct ProtocolRobustnessTests {
         let daemon = try RunningDaemon(library)
         try await daemon.start()
         try daemon.addApp("org.x.All", "authorized")
-        let pid = daemon.process!.processIdentifier
+        let pid = daemon.pid
 
         let stalled = try RawClient(library.socket)
         try stalled.send("{\"id\":1,\"method\":\"subscribe\",\"params\":{\"app\":\"org.x.All\"}}\n")

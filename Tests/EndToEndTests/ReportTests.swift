@@ -75,14 +75,14 @@ struct ReportTests {
             try "[report]\nretention = \"2s\"\n".write(toFile: lib.root + "/photolibd.toml", atomically: true, encoding: .utf8)
             try lib.owner!.own(lib.root + "/photolibd.toml")
         }
-        daemon.stop()
+        await daemon.stop()
         try await daemon.start(extraArguments: ["--config", daemon.library.root + "/photolibd.toml"])
         try daemon.addApp(Self.viewer.app, "authorized", uid: Self.viewer.uid)
         try await waitUntil("the view") { daemon.viewEntries(Self.viewer.app).count == 1 }
         #expect(try read(as: Self.viewer.uid, daemon.view(Self.viewer.app) + "/a.jpg"))
         try await waitUntil("the open in the report") { try report(daemon).entries.count == 1 }
         let at = try #require(try report(daemon).entries.first?.at)
-        daemon.stop()
+        await daemon.stop()
         try await waitUntil("the line to be older than the retention", timeout: 10) { Date().timeIntervalSince1970 > Double(at + 3) }
         try await daemon.start(extraArguments: ["--config", daemon.library.root + "/photolibd.toml"])
         #expect(try report(daemon).entries.isEmpty)

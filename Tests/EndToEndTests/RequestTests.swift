@@ -73,7 +73,7 @@ struct RequestTests {
         #expect(event.request == first.request && event.state == "pending" && event.purpose == "Makes albums")
 
         // Kept across a restart, with the same numbers.
-        daemon.stop()
+        await daemon.stop()
         try await daemon.start(extraArguments: ["--config", config])
         listed = try pending(daemon)
         #expect(listed.map(\.request) == [first.request!, addOnly.request!])

@@ -47,7 +47,7 @@ struct RescanTests {
         #expect(doctor.stdout.contains("FAIL  inotify-watches: photolibd could not watch"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("sysctl -w fs.inotify.max_user_watches="))
 
-        let pid = String(daemon.process!.processIdentifier)
+        let pid = String(daemon.pid)
         let raised = try run("/usr/bin/nsenter", ["-t", pid, "-U", "--preserve-credentials", "/bin/sh", "-c",
                                                   "echo 1000 > /proc/sys/user/max_inotify_watches"])
         #expect(raised.status == 0, "\(raised.stderr)")

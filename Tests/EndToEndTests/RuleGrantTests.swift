@@ -74,7 +74,7 @@ struct RuleGrantTests {
         try await waitUntil("the redated photo to leave") { !entries(Self.frame).contains(try #require(try daemon.appIDs(Self.frame)["Trip/july.jpg"])) }
 
         // Across a restart the rule and what it matches stay.
-        daemon.stop()
+        await daemon.stop()
         try await daemon.start()
         let after = try daemon.appIDs(Self.frame)
         #expect(entries(Self.frame) == [try #require(after["Trip/plain.jpg"]), try #require(after["Trip/clip.mp4"]), july2])

@@ -45,15 +45,10 @@ struct SubscriptionTests {
         try daemon.addApp("org.example.A", "authorized")
         let outputPath = daemon.library.root + "/watch.out"
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: RunningDaemon.buildDirectory + "/photolibctl")
-        process.arguments = ["watch", "org.example.A", "--json", "--socket", daemon.library.socket]
-        process.standardOutput = FileHandle(forWritingAtPath: outputPath)!
-        try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        let process = try SpawnedProcess(RunningDaemon.buildDirectory + "/photolibctl",
+                                         ["watch", "org.example.A", "--json", "--socket", daemon.library.socket], output: outputPath)
+        // Ended when the test is: a child still running at its end is killed and reaped off the pool.
+        defer { process.signal(SIGTERM) }
         // The watch may not have subscribed yet: add files until one is reported.
         var attempt = 0
         try await waitUntil("watch to print a change") {

@@ -60,7 +60,7 @@ struct SystemdNotifyTests {
         #expect(ready["READY"] == "1")
         #expect(ready["STATUS"]?.contains("Ready: 1 assets") == true)
         #expect(try listener.until("WATCHDOG")["WATCHDOG"] == "1")
-        daemon.stop()
+        await daemon.stop()
         #expect(try listener.until("STOPPING")["STOPPING"] == "1")
     }
 }

@@ -141,7 +141,7 @@ struct SystemdUnitTests {
         let daemon = try RunningDaemon(library)
         try await daemon.start()
         #expect(try daemon.status().assets == 50)
-        daemon.stop()
+        await daemon.stop()
     }
 
     @Test("an app's endpoint passed by systemd (named endpoint-VIEW) is adopted: a connection to it starts photolibd, the peer is that app, and the file stays systemd's")
@@ -154,7 +154,7 @@ struct SystemdUnitTests {
         let apps = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
         let endpoint = try #require(apps.first?.endpoint)
         let view = URL(fileURLWithPath: endpoint).lastPathComponent
-        daemon.stop()
+        await daemon.stop()
         #expect(!FileManager.default.fileExists(atPath: endpoint), "the daemon removes the endpoints it bound itself")
 
         // As photolibd-endpoint@VIEW.socket and photolibd.socket pass them.

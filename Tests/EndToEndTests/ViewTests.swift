@@ -217,7 +217,7 @@ struct ViewTests {
         let library = try daemon.assets()
         let ids = try daemon.appIDs(app)
         let view = daemon.view(app)
-        daemon.kill()
+        await daemon.kill()
         // While it is down: damage the view, and change the library.
         #expect(unlink(view + "/" + ids["p1.jpg"]! + ".jpg") == 0)
         _ = FileManager.default.createFile(atPath: view + "/intruder.jpg", contents: Data("x".utf8))

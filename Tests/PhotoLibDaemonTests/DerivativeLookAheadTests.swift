@@ -6,6 +6,7 @@ import PhotoLibCore
 import PhotoLibMetadata
 import PhotoLibSystem
 import Testing
+import TestSupport
 
 /// The copies without location made before the transaction that indexes their
 /// files: made by `lookAhead`, adopted by a member row, and put in place (or
@@ -26,9 +27,7 @@ struct DerivativeLookAheadTests {
             try FileManager.default.createDirectory(atPath: root + "/views", withIntermediateDirectories: false)
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("scripts/make-geotagged-media").path
-            let process = try Process.run(URL(fileURLWithPath: script), arguments: [root + "/media"])
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw SystemCallError("make-geotagged-media", errno: EIO) }
+            try ChildProcess.runSuccessfully(script, [root + "/media"], timeout: 300)
             media = try Directory.open(path: root + "/media")
             catalog = try DerivativeCatalog(viewsRoot: try Directory.open(path: root + "/views"), checks: [:], logger: Logger(label: "test"))
         }

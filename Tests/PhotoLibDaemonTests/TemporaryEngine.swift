@@ -8,6 +8,7 @@ import PhotoLibProtocol
 import PhotoLibStore
 import PhotoLibSystem
 import Synchronization
+import TestSupport
 
 /// The engine on a temporary library, views and state, an in-memory store whose write
 /// transactions are audited (`SystemCallAudit`), and a recorder in place of the
@@ -86,9 +87,7 @@ final class TemporaryEngine {
             try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("scripts/make-geotagged-media").path
-            let process = try Process.run(URL(fileURLWithPath: script), arguments: [media])
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw SystemCallError("make-geotagged-media", errno: EIO) }
+            try ChildProcess.runSuccessfully(script, [media], timeout: 300)
         }
         return media + "/" + name
     }

@@ -4,6 +4,7 @@ import PhotoLibCore
 @testable import PhotoLibMetadata
 import PhotoLibSystem
 import Testing
+import TestSupport
 
 /// `LocationStripper.inspect` reads a file's first 128 KiB once and has exiv2 read the metadata
 /// from those bytes; only when they cannot tell (a prefix of a format whose metadata may lie
@@ -27,18 +28,7 @@ struct PrefixInspectionTests {
 
         /// Runs a tool, failing the test with what it printed.
         func run(_ tool: String, _ arguments: [String]) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: tool)
-            process.arguments = arguments
-            let pipe = Pipe()
-            process.standardError = pipe
-            process.standardOutput = pipe
-            try process.run()
-            let printed = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw TestError("\(tool) \(arguments) failed: \(String(decoding: printed, as: UTF8.self))")
-            }
+            try ChildProcess.runSuccessfully(tool, arguments)
         }
 
         /// A picture of `width`×`height` noise (which compresses badly: the file is large), geotagged.

@@ -4,6 +4,7 @@ import PhotoLibCore
 @testable import PhotoLibMetadata
 import PhotoLibSystem
 import Testing
+import TestSupport
 
 /// With captions and people removed, Windows' keyword field goes when it names a person found in the
 /// photo, and stays when it names nobody: checked by exiftool on a copy stripped as a pick strips it.
@@ -23,14 +24,7 @@ struct WindowsKeywordsStrippingTests {
         let removal = MetadataRemoval(captions: true)
         let plan = try AppMetadataStripper.plan(fd, removal: removal)
         if let plan { try AppMetadataStripper.strip(fd, path: path, plan: plan, removal: removal) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-        process.arguments = ["-s", "-XPKeywords", "-XMP-dc:Subject", "-XMP-iptcExt:PersonInImage", path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let printed = try ChildProcess.runSuccessfully("/usr/bin/exiftool", ["-s", "-XPKeywords", "-XMP-dc:Subject", "-XMP-iptcExt:PersonInImage", path])
         return (plan, printed)
     }
 

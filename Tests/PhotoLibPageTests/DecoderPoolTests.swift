@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 @testable import PhotoLibPage
 import Testing
+import TestSupport
 
 /// The decoder pool with fake decoders (small shell scripts in place of `photolibd-thumbnailer`):
 /// what a crash, a hang, a decoder that had exited and a decoder that cannot start each cost.
@@ -20,9 +21,7 @@ final class DecoderPoolTests: Sendable {
         try "#!/bin/sh\nwhile read -r request; do\n\(body)\ndone\n".write(toFile: source, atomically: false, encoding: .utf8)
         // Written by another process (install), not this one: a test spawning a process meanwhile would
         // inherit this process's open file and make executing it fail with ETXTBSY (seen once under load).
-        let install = try Process.run(URL(fileURLWithPath: "/usr/bin/install"), arguments: ["-m", "755", source, path])
-        install.waitUntilExit()
-        guard install.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        try ChildProcess.runSuccessfully("/usr/bin/install", ["-m", "755", source, path])
         return path
     }
 

@@ -22,6 +22,7 @@ final class SystemLayerTests {
     @Test("a helper process talks over its socket pair, and says how it ended: an exit status, or the signal that killed it")
     func helperProcess() throws {
         let echo = try HelperProcess("/bin/sh", ["-c", #"read -r line; printf '%s!\n' "$line"; exit 3"#])
+        try echo.channel.setReceiveTimeout(seconds: 30)  // a helper that never answers fails the read, not the run
         try echo.channel.write(Array("hello\n".utf8))
         var heard: [UInt8] = []
         while !heard.contains(0x0A) {

@@ -6,8 +6,8 @@ import Foundation
 /// *thread* that spawned it ends, not the process. Swift's pool threads end after a few idle
 /// seconds: a client spawned from one was measured SIGKILLed 6 to 10 s later, which in CI was an
 /// app's file dialog closing on its own while its test waited for the browser.
-final class SpawningThread: @unchecked Sendable {
-    static let shared = SpawningThread()
+public final class SpawningThread: @unchecked Sendable {
+    public static let shared = SpawningThread()
 
     private let condition = NSCondition()
     /// Guarded by `condition`.
@@ -21,7 +21,7 @@ final class SpawningThread: @unchecked Sendable {
 
     /// Runs `body` on the lasting thread and returns what it returned; the caller blocks meanwhile
     /// (a posix_spawn, a moment).
-    func perform<T>(_ body: () -> T) -> T {
+    public func perform<T>(_ body: () -> T) -> T {
         withoutActuallyEscaping(body) { body in
             nonisolated(unsafe) var result: T?
             nonisolated(unsafe) let work = body

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <dirent.h>
+#include <spawn.h>
 
 /// O_PATH: open a path without reading it (no open side effects, never blocks on a FIFO).
 int photolibd_o_path(void);
@@ -25,6 +26,13 @@ int photolibd_pidfd_open(int32_t pid);
 int photolibd_pidfd_alive(int pidfd);
 /// pidfd_send_signal(pidfd, signal): the signal goes to that process, or fails with ESRCH once it has exited.
 int photolibd_pidfd_signal(int pidfd, int signal);
+/// waitid(P_PIDFD, pidfd, …, WEXITED | options): reaps the child the pidfd pins. Returns 1 with how it
+/// ended (*exited: 1 for an exit with *status, 0 for a signal *status), 0 when WNOHANG finds it still
+/// running, or -1 with errno set (ECHILD once it was reaped).
+int photolibd_pidfd_reap(int pidfd, int options, int *exited, int *status);
+/// posix_spawn_file_actions_addclosefrom_np (glibc 2.34, declared only under _GNU_SOURCE): the child
+/// closes every descriptor from FROM on, after the earlier actions. Returns 0 or an error number.
+int photolibd_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
 /// Connects a new stream socket to a Unix socket path ("@name": an abstract socket). Returns the fd, or -1 with errno set.
 int photolibd_unix_connect(const char *path);

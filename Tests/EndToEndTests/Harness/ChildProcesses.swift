@@ -12,13 +12,27 @@ enum ChildProcesses {
     /// the process still lives. Alive after the second read, the pinned process is the one read:
     /// a number is not reused while its process lives. Otherwise the search starts again.
     static func pinned(childOf parent: ProcessHandle, named name: String) throws -> ProcessHandle? {
-        for candidate in children(of: parent.pid) {
-            guard let handle = try? ProcessHandle(pid: candidate) else { continue }  // exited meanwhile
+        try allPinned(childrenOf: parent, named: name).first
+    }
+
+    /// Every child of `parent` whose command name is `name`, each pinned as `pinned` pins one.
+    static func allPinned(childrenOf parent: ProcessHandle, named name: String) throws -> [ProcessHandle] {
+        try children(of: parent.pid).compactMap { candidate in
+            guard let handle = try? ProcessHandle(pid: candidate) else { return nil }  // exited meanwhile
             guard let status = stat(of: candidate), status.parent == parent.pid, status.name == String(name.prefix(15)),
-                  try handle.isAlive(), try parent.isAlive() else { continue }
+                  try handle.isAlive(), try parent.isAlive() else { return nil }
             return handle
         }
-        return nil
+    }
+
+    /// The process numbered `pid` pinned, if it is a process named `name` (its `comm`) once pinned:
+    /// for a process the tests did not start (a page server `photolibctl ui` started), known by a
+    /// number read from a file. Checked after pinning, so the handle is that process, never one
+    /// that took the number after it exited.
+    static func pinned(_ pid: Int32, named name: String) throws -> ProcessHandle? {
+        guard let handle = try? ProcessHandle(pid: pid) else { return nil }
+        guard let status = stat(of: pid), status.name == String(name.prefix(15)), try handle.isAlive() else { return nil }
+        return handle
     }
 
     /// The children of every thread of `pid` (/proc/PID/task/TID/children).

@@ -99,7 +99,7 @@ struct FlatpakUser {
         try writeFile(".config/user-dirs.dirs", "XDG_PICTURES_DIR=\"$HOME/lib\"\nXDG_DOWNLOAD_DIR=\"$HOME/Downloads\"\n")
         try ok(["/usr/bin/flatpak", "--user", "remote-add", "--no-gpg-verify", "test", "file://" + repo])
         // Installing asks the system bus (for the system helper): one of its own, which nothing else sees.
-        let bus = try PrivateSystemBus.start(in: runtimeDirectory)
+        let bus = try await PrivateSystemBus.start(in: runtimeDirectory)
         defer { bus.stop() }
         let command = owner.command("/usr/bin/env") + ["-i"] + environment.map { "\($0.key)=\($0.value)" }
             + ["DBUS_SYSTEM_BUS_ADDRESS=" + bus.address, "/usr/bin/flatpak", "--user", "install", "-y", "--noninteractive", "test"] + apps
@@ -180,28 +180,24 @@ struct FlatpakUser {
 /// tests run many at once. xdg-desktop-portal connects to the system bus at start (for RealtimeKit)
 /// and, as GLib makes a program do, exits when that bus goes away: the portal tests' dialogs then
 /// never got their answer. This one listens at a private address, given to flatpak alone in
-/// `DBUS_SYSTEM_BUS_ADDRESS`, keeps no pid file, and is stopped by its pid.
+/// `DBUS_SYSTEM_BUS_ADDRESS`, keeps no pid file and does not fork: it is the test's own child,
+/// stopped through its pidfd.
 struct PrivateSystemBus {
-    let pid: pid_t
+    private let daemon: SpawnedProcess
     let address: String
 
     /// Starts one with the system bus's own configuration, listening in `directory` (which the
-    /// user who connects can enter).
-    static func start(in directory: String) throws -> PrivateSystemBus {
-        let address = "unix:path=" + directory + "/system_bus_socket"
-        // Its output to a file: the forked bus keeps what it was given open, and a pipe would never end.
-        let printed = directory + "/system-bus.pid"
-        let started = try run("/bin/sh", ["-c", "exec /usr/bin/dbus-daemon --system --address=\(address) --nopidfile --fork --print-pid"
-                                              + " >\(printed) 2>&1 </dev/null"])
-        let output = (try? String(contentsOfFile: printed, encoding: .utf8)) ?? ""
-        unlink(printed)
-        guard started.status == 0, let pid = pid_t(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw TestFailure("cannot start a system bus for flatpak install (\(started.status)): \(output)")
-        }
-        return PrivateSystemBus(pid: pid, address: address)
+    /// user who connects can enter), and waits until it listens.
+    static func start(in directory: String) async throws -> PrivateSystemBus {
+        let socket = directory + "/system_bus_socket"
+        let address = "unix:path=" + socket
+        let daemon = try SpawnedProcess("/usr/bin/dbus-daemon", ["--system", "--address=\(address)", "--nopidfile", "--nofork"],
+                                        output: directory + "/system-bus.out")
+        try await waitUntil("the private system bus to listen at \(socket)", while: daemon) { FileManager.default.fileExists(atPath: socket) }
+        return PrivateSystemBus(daemon: daemon, address: address)
     }
 
     func stop() {
-        kill(pid, SIGTERM)
+        daemon.signal(SIGTERM)
     }
 }

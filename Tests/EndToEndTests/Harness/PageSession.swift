@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotoLibCore
+import PhotoLibSystem
 import Synchronization
 
 /// The person's page for a running daemon, opened as the person opens it: `photolibctl ui --url`, run by the owner.
@@ -72,13 +73,14 @@ final class PageSession {
         return (object["pid"] as? Int).map(Int32.init)
     }
 
+    /// The page server, pinned: only while the number its record gives is still a page server's (a
+    /// server that exited long ago left its record, and pids wrap while the suite runs).
+    var server: ProcessHandle? {
+        serverPID.flatMap { try? ChildProcesses.pinned($0, named: "photolibd-page") }
+    }
+
     deinit {
-        // Only while that pid is still a page server: a server that exited long ago left its record,
-        // and pids wrap (kernel.pid_max 32768) while the suite runs; the pid may be another test's browser now.
-        if let pid = serverPID, let command = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8),
-           command.hasPrefix("photolibd-page") {
-            kill(pid, SIGTERM)
-        }
+        _ = try? server?.signal(SIGTERM)
     }
 
     /// Starts `Tests/Browser/page_driver.py` with `arguments`; the caller awaits it. Chromium keeps its

@@ -3,6 +3,7 @@ import Glibc
 import PhotoLibClient
 import PhotoLibProtocol
 import Testing
+import TestSupport
 
 /// The real `photolibd` binary on a test library, driven through the real `photolibctl`.
 final class RunningDaemon {
@@ -20,7 +21,8 @@ final class RunningDaemon {
     static func script(_ name: String) -> String { packageRoot + "/scripts/" + name }
 
     let library: TestLibrary
-    private(set) var process: Process?
+    /// The daemon's process (its first program is `launcher`'s, when given), once started.
+    private(set) var process: ChildProcess?
     private var knownViews: [String: String] = [:]
     private let logPath: String
 
@@ -30,11 +32,17 @@ final class RunningDaemon {
     }
 
     deinit {
-        if let process, process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+        // Never waits here (a deinit may run on the cooperative pool): the teardown thread stops the
+        // daemon, then lets the library go, whose removal (and its owner's) needs the daemon gone.
+        guard let process else { return }
+        Teardown.later("stop photolibd (pid \(process.pid)) on \(library.root)") { [library] in
+            process.stop(grace: 30)
+            withExtendedLifetime(library) {}
         }
     }
+
+    /// The daemon's pid, for reading /proc while it runs (signal it through `process`).
+    var pid: Int32 { process?.pid ?? -1 }
 
     /// Starts the daemon and waits until its first scan and reconcile are done.
     /// `launcher` runs before the binary (for example `systemd-socket-activate -l SOCKET`).
@@ -42,16 +50,12 @@ final class RunningDaemon {
     /// `onceSpawned` runs as soon as the process exists, before it is ready (with its pid).
     func start(extraArguments: [String] = [], environment: [String: String] = [:], launcher: [String] = [],
                journal: Bool = false, onceSpawned: ((Int32) async throws -> Void)? = nil) async throws {
-        let process = Process()
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        var environment = environment
+        var environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if journal {
             var st = stat()
             stat(logPath, &st)
             environment["JOURNAL_STREAM"] = "\(st.st_dev):\(st.st_ino)"
-        }
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         let daemonArguments = ["--library", library.library, "--views-dir", library.views, "--state-dir", library.state,
                                 "--socket", library.socket] + extraArguments
@@ -59,27 +63,19 @@ final class RunningDaemon {
         // from a copy the owner can reach wherever the checkout sits.
         let binary = try library.owner.map { $0.command(try ReachableCopies.binary("photolibd")) } ?? [Self.buildDirectory + "/photolibd"]
         if let owner = library.owner {
-            var environment = process.environment ?? ProcessInfo.processInfo.environment
             environment["HOME"] = library.root
             environment["USER"] = owner.name
             environment.removeValue(forKey: "XDG_RUNTIME_DIR")
-            process.environment = environment
         }
         let command = launcher + binary + daemonArguments
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        let log = FileHandle(forWritingAtPath: logPath)!
-        log.seekToEndOfFile()
-        process.standardError = log
-        process.standardOutput = log
-        try process.run()
+        let process = try ChildProcess(command[0], Array(command.dropFirst()), environment: environment, streams: .file(logPath))
         self.process = process
-        try await onceSpawned?(process.processIdentifier)
+        try await onceSpawned?(process.pid)
         // Polled in-process through the client library: cheaper than a
         // photolibctl per poll, and the first connection is what makes
         // systemd-socket-activate exec the daemon.
         try await waitUntil("photolibd to become ready", timeout: 120) {
-            guard process.isRunning else { throw TestFailure("photolibd exited: \(self.log)") }
+            if let ending = process.ending { throw TestFailure("photolibd \(ending): \(self.log)") }
             guard let connection = try? PhotoLibConnection(socketPath: self.library.socket, receiveTimeout: 30),
                   let status = try? connection.call(.status, NoParams(), returning: StatusResult.self) else { return false }
             return status.state == "ready" || status.state == "degraded"
@@ -97,20 +93,25 @@ final class RunningDaemon {
         }
     }
 
-    /// Stops the daemon with SIGTERM and waits for it to exit; one that does not
-    /// stop within 30 s is killed and recorded as a failure, never left hanging.
-    func stop() {
+    /// Stops the daemon with SIGTERM and awaits its exit (off the cooperative pool); one that does
+    /// not stop within 30 s is killed and recorded as a failure, never left hanging.
+    func stop() async {
         guard let process, process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning {
+        process.signal(SIGTERM)
+        if await process.exited(timeout: 30) == nil {
             // What each thread was waiting in, read before the kill: the next time this happens, it says why.
-            let threads = Self.threads(of: process.processIdentifier)
-            Glibc.kill(process.processIdentifier, SIGKILL)
+            let threads = Self.threads(of: process.pid)
+            await process.stopped(grace: 0)
             Issue.record("photolibd did not stop within 30 s of SIGTERM; its threads: \(threads); the end of its log: \(log.suffix(3000))")
         }
-        process.waitUntilExit()
+    }
+
+    /// Sends SIGTERM now and leaves the wait for the exit to the teardown thread: for a `defer`,
+    /// which cannot await, at the end of a test that needs nothing more from the daemon.
+    func stopLater() {
+        guard let process, process.isRunning else { return }
+        process.signal(SIGTERM)
+        Teardown.later("stop photolibd (pid \(process.pid))") { process.stop(grace: 30) }
     }
 
     /// Each thread of a process: its name, state and the kernel function it waits in (`wchan`).
@@ -127,10 +128,12 @@ final class RunningDaemon {
     }
 
     /// Kills the daemon at once, as a crash would.
-    func kill() {
+    func kill() async {
         guard let process, process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.signal(SIGKILL)
+        if await process.exited(timeout: 60) == nil {
+            Issue.record("photolibd still runs 60 s after SIGKILL; its threads: \(Self.threads(of: process.pid))")
+        }
     }
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }

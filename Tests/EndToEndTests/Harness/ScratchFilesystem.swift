@@ -7,7 +7,8 @@ import Glibc
 /// shared /tmp, tests running at once take freed inode numbers from each other;
 /// on its own ext4 the next new file gets a freed number at once, as on a quiet
 /// disk), or whether it can clone (btrfs, XFS with reflink).
-final class ScratchFilesystem {
+/// Sendable so its teardown can run on the teardown thread, once the test is done with it.
+final class ScratchFilesystem: @unchecked Sendable {
     enum Kind: String, CustomStringConvertible {
         case ext4, btrfs, xfs
         var description: String { rawValue }
@@ -67,9 +68,8 @@ final class ScratchFilesystem {
     }
 
     deinit {
-        // Lazily: the test process may still hold a log file there (Foundation's
-        // Process keeps its standard error handle); the kernel lets go of the
-        // filesystem when the last descriptor closes.
+        // Lazily: the test process may still hold a file there open; the kernel lets go of
+        // the filesystem when the last descriptor closes.
         _ = try? run("/bin/umount", ["--lazy", mountPoint])
         rmdir(mountPoint)
         unlink(image)

@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
 import PhotoLibCore
+import TestSupport
 
 /// A fresh temporary directory holding a library, a views directory, state and a socket.
 ///
 /// Files are created with raw byte names through libc, never through
 /// `FileManager`, so hostile names reach the disk exactly.
-final class TestLibrary {
+final class TestLibrary: @unchecked Sendable {
     let root: String
     /// The ordinary user who owns the library and runs the daemon; `nil`: root does.
     let owner: TestOwner?
@@ -30,8 +31,14 @@ final class TestLibrary {
         try makeDirectory(library)
     }
 
+    /// Sendable for one hand-over: to the teardown thread, once the test is done with it.
     deinit {
-        _ = try? run("/bin/rm", ["-rf", root])
+        // Removed on the teardown thread, then its owner and filesystem let go there: never a wait
+        // on the cooperative pool, and never before a daemon that used it has stopped.
+        Teardown.later("remove \(root)") { [root, owner, filesystem] in
+            _ = try? run("/bin/rm", ["-rf", root], onPool: false)
+            withExtendedLifetime((owner, filesystem)) {}
+        }
     }
 
     func path(_ relative: String) -> String { library + "/" + relative }
@@ -152,42 +159,29 @@ struct TestFailure: Error, CustomStringConvertible {
 /// session helper) holding a pipe's end would keep a reader waiting for an end that never comes.
 /// It runs in a process group of its own, killed whole after `timeout` seconds, so a program that
 /// hangs fails its test with what it printed instead of holding the run until CI's limit. This
-/// blocks its thread: a long call from an async test belongs in `runOffPool`.
+/// blocks its thread until the child ends (waiting on its pidfd, depending on no other thread):
+/// a long call from an async test belongs in `runOffPool`.
 @discardableResult
 func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
          timeout: Double = 300, onPool: Bool = true) throws -> (status: Int32, stdout: String, stderr: String) {
     let started = Date()
     let stdout = try TemporaryOutput()
     let stderr = try TemporaryOutput()
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, stdout.descriptor, 1)
-    posix_spawn_file_actions_adddup2(&actions, stderr.descriptor, 2)
-    let child = try spawnChild(executable, arguments, environment: environment ?? ProcessInfo.processInfo.environment,
-                               actions: &actions, ownProcessGroup: true)
-    var status: Int32 = 0
-    let deadline = started.addingTimeInterval(timeout)
-    while true {
-        let reaped = waitpid(child, &status, WNOHANG)
-        if reaped == child { break }
-        if reaped < 0 && errno != EINTR { throw TestFailure("waitpid \(executable): errno \(errno)") }
-        if Date() > deadline {
-            kill(-child, SIGKILL)
-            _ = waitpid(child, &status, 0)
-            throw TestFailure("\(executable) \(arguments.joined(separator: " ")) did not end within \(Int(timeout)) s and was killed; "
-                              + "it printed: \(stdout.text.suffix(2000)) \(stderr.text.suffix(2000))")
-        }
-        usleep(2_000)
+    let child = try ChildProcess(executable, arguments, environment: environment,
+                                 streams: .descriptors(output: stdout.descriptor, error: stderr.descriptor), ownProcessGroup: true)
+    guard let ending = child.wait(timeout: timeout) else {
+        child.signalGroup(SIGKILL)
+        child.signal(SIGKILL)
+        let ending = child.wait(timeout: 30).map { "\($0)" } ?? "is still running 30 s after SIGKILL"
+        throw TestFailure("\(executable) \(arguments.joined(separator: " ")) did not end within \(Int(timeout)) s and was killed (it \(ending)); "
+                          + "it printed: \(stdout.text.suffix(2000)) \(stderr.text.suffix(2000))")
     }
     let seconds = Date().timeIntervalSince(started)
     if onPool, seconds > 5 {
         // A blocking call this long on Swift's two-thread cooperative pool stalls other tests: say so, to find it.
         FileHandle.standardError.write(Data("slow run: \(String(format: "%.1f", seconds)) s for \(executable) \(arguments.prefix(4).joined(separator: " "))\n".utf8))
     }
-    let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    return (code, stdout.text, stderr.text)
+    return (ending.shellStatus, stdout.text, stderr.text)
 }
 
 /// `run` on a thread of its own, for async tests: the wait holds no thread of the cooperative pool.

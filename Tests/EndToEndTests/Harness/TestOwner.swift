@@ -5,8 +5,9 @@ import Glibc
 ///
 /// Root ignores permissions and `fs.protected_hardlinks`, and so hides exactly
 /// the failures people meet; the tests of messy libraries run photolibd as this
-/// user. Made with `useradd` and removed with `userdel` when the test ends.
-final class TestOwner {
+/// user. Made with `useradd` and removed with `userdel` when the test ends (on the teardown thread,
+/// after its library and daemon: Sendable for that hand-over alone).
+final class TestOwner: @unchecked Sendable {
     let name: String
     let uid: UInt32
     let gid: UInt32
