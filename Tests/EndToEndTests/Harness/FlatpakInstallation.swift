@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Glibc
 import Synchronization
 
@@ -91,6 +92,7 @@ struct FlatpakUser {
         self.library = library
         self.owner = owner
         let repo = try await FlatpakRepository.path()
+        RunRecord.mounted(runtimeDirectory + "/doc")  // the Documents portal a Flatpak app's start brings up mounts there
         for directory in [runtimeDirectory, home + "/.config"] {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
             try owner.own(directory)

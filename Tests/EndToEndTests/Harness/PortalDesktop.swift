@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Glibc
 
 /// A person's desktop session as far as file dialogs go, run by the library's
@@ -87,6 +88,8 @@ final class PortalDesktop {
         self.library = library
         self.owner = owner
         self.runtime = runtime
+        // xdg-document-portal mounts its FUSE filesystem there once asked: undone at the run's end if a test does not.
+        RunRecord.mounted(runtime + "/doc")
         self.address = address
         self.picks = picks
         self.opened = opened

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Glibc
 
 /// A small filesystem of the test's own, in a sparse image file mounted by loop.
@@ -56,6 +57,7 @@ final class ScratchFilesystem: @unchecked Sendable {
         guard mount.status == 0 else {
             throw TestFailure("mount -o loop \(image) failed (\(mount.status)): \(mount.stderr). This test needs loop devices.")
         }
+        RunRecord.mounted(mountPoint, image: image)
         chmod(mountPoint, 0o755)
     }
 

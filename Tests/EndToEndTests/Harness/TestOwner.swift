@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// An ordinary user made for one test, who owns a test library and runs the daemon.
 ///
@@ -25,7 +26,10 @@ final class TestOwner: @unchecked Sendable {
             let uid = UInt32.random(in: 200_000..<2_000_000)
             let result = try run("/usr/sbin/useradd", ["--system", "--uid", String(uid), "--no-create-home", "--user-group",
                                                        "--shell", "/usr/sbin/nologin", name])
-            if result.status == 0 { break }
+            if result.status == 0 {
+                RunRecord.madeUser(name)
+                break
+            }
             attempt += 1
             guard result.status == 10 || result.status == 4 || result.stderr.contains("lock"), attempt < 50 else {
                 throw TestFailure("useradd \(name) failed (\(result.status)): \(result.stderr)")
