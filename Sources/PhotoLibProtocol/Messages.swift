@@ -29,11 +29,15 @@ public struct StatusResult: Codable, Sendable, Equatable {
     /// `view_mode` setting and the views' filesystem; `viewModeReason` says which decided.
     public var viewMode: String?
     public var viewModeReason: String?
+    /// Why nothing reads the library's inotify events now (photolibd-inotify cannot start, or keeps
+    /// ending and waits its turn), in words; the state is then `degraded`.
+    public var watcherDown: String?
 
     public init(version: String, pid: Int32, library: String, views: String, socket: String, state: String,
                 scannedDirectories: Int, scannedFiles: Int, assets: Int, albums: Int, apps: Int, watches: Int, failedWatches: Int,
                 unreadable: [String]? = nil, derivatives: Int? = nil, derivativeBytes: Int64? = nil, withheldFromNoLocation: Int? = nil,
-                viewMode: String? = nil, viewModeReason: String? = nil) {
+                viewMode: String? = nil, viewModeReason: String? = nil, watcherDown: String? = nil) {
+        self.watcherDown = watcherDown
         self.viewMode = viewMode
         self.viewModeReason = viewModeReason
         self.withheldFromNoLocation = withheldFromNoLocation

@@ -1,24 +1,41 @@
+import Glibc
 import PhotoLibCore
 
-/// Where photolibd's own helper programs are: beside the running executable (a build
-/// directory), or in `libexec/photolibd` of the prefix it was installed in
-/// (`/usr/bin/photolibd` → `/usr/libexec/photolibd/photolibd-inotify`).
+/// Where photolibd's own helper programs are: in `libexec/photolibd` of the prefix it was
+/// installed in (`/usr/bin/photolibd` → `/usr/libexec/photolibd/photolibd-inotify`), or beside
+/// the running executable (a build directory). The installed place comes first: a copy an older
+/// install left beside the executable is never preferred to what this one installed.
 public enum HelperExecutables {
     /// The places `name` is looked for, in order, for the executable at `own`.
     public static func candidates(_ name: String, besides own: String) -> [String] {
         let directory = own.lastIndex(of: "/").map { String(own[..<$0]) } ?? "."
         let prefix = directory.lastIndex(of: "/").map { String(directory[..<$0]) } ?? ".."
-        return [directory + "/" + name, prefix + "/libexec/photolibd/" + name]
+        return [prefix + "/libexec/photolibd/" + name, directory + "/" + name]
     }
 
-    /// The path of helper `name`, the first of `candidates` that is an executable file.
+    /// The path of helper `name`: the first of `candidates` that is there and executable, once
+    /// `HelperTrust` says this process may run it.
     ///
-    /// - Throws: `PhotoLibError.helperMissing`, naming every place looked in.
+    /// - Throws: `PhotoLibError.helperMissing`, naming every place looked in;
+    ///   `PhotoLibError.helperUntrusted` for one found that someone else could have put there.
     public static func path(_ name: String) throws(PhotoLibError) -> String {
         let places = candidates(name, besides: DetachedProcess.ownExecutable ?? "/proc/self/exe")
         guard let found = places.first(where: PathInspection.isExecutable) else {
             throw .helperMissing(name: name, lookedIn: places)
         }
+        let directory = found.lastIndex(of: "/").map { String(found[..<$0]) } ?? "."
+        // The file itself, not a symlink's target: a link in a trusted place may point anywhere.
+        guard let file = PathInspection.linkStatus(found), let parent = PathInspection.status(directory) else {
+            throw .helperMissing(name: name, lookedIn: places)
+        }
+        if let reason = HelperTrust.refusal(file: Self.facts(file), directory: Self.facts(parent), runningAs: geteuid()) {
+            throw .helperUntrusted(path: found, reason: reason)
+        }
         return found
+    }
+
+    private static func facts(_ status: FileStatus) -> HelperTrust.Facts {
+        HelperTrust.Facts(isRegularFile: status.kind == .regular, isDirectory: status.kind == .directory,
+                          owner: status.owner, mode: status.permissions & 0o7777)
     }
 }

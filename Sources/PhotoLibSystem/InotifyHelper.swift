@@ -55,6 +55,10 @@ public final class InotifyHelper: @unchecked Sendable {
 
     deinit { buffer.deallocate() }
 
+    /// Why `readAvailable` gave up on the helper, when the helper did not simply end: the signal
+    /// that `end()` then reports is photolibd's own SIGKILL, not the cause.
+    public private(set) var streamProblem: String?
+
     /// The socket the events arrive on, to wait on with `poll`.
     public var channel: FileDescriptor { process.channel.descriptor }
 
@@ -70,12 +74,15 @@ public final class InotifyHelper: @unchecked Sendable {
             } catch where error.errno == EAGAIN {
                 return events
             } catch {
+                streamProblem = "its socket failed (\(error))"
                 return nil  // ECONNRESET and the like: the helper is gone
             }
             if count == 0 { return nil }
             do {
                 events += try records.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             } catch {
+                // Not the kernel's layout: nothing after it can be trusted, and `end()` kills the helper.
+                streamProblem = "it sent bytes that are not inotify records (a corrupt stream), so photolibd ended it"
                 return nil
             }
             if count < buffer.count { return events }

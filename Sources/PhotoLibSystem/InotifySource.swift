@@ -34,10 +34,21 @@ public final class InotifySource: @unchecked Sendable {
 
     /// How the helper ended, and whether another took its place.
     public struct HelperRestart: Sendable {
-        /// How the one that ended did (`nil`: none was running, as after a start that failed).
+        /// How the one that ended did (`nil`: none was running, as after a start that failed or a wait).
         public let ending: HelperProcess.Ending?
-        /// Why no other could be started (`nil`: one runs, with a new instance, and every watch must be added again).
+        /// Why photolibd ended it, when it did (a corrupt stream): its `ending` is then photolibd's SIGKILL.
+        public var cause: String?
+        /// How long the one that ended had run, in seconds.
+        public let lifetime: Double?
+        /// Why no other could be started (`nil`: one was, or it waits `retryIn`).
         public let failure: SystemCallError?
+        /// Seconds until the next start (`nil`: one runs now, with a new instance, and every watch must be added again).
+        public let retryIn: Double?
+        /// Helpers that ended, or failed to start, one after another soon after their start.
+        public let quickEnds: Int
+
+        /// True when a new helper runs now: the caller rebuilds its watches and rescans.
+        public var replaced: Bool { failure == nil && retryIn == nil }
     }
 
     private let kind: Kind
@@ -45,8 +56,11 @@ public final class InotifySource: @unchecked Sendable {
     private var helper: InotifyHelper?
     private var restarts: [HelperRestart] = []
     private var readFailures: [SystemCallError] = []
-    /// When a helper that could not be started is tried again (monotonic seconds).
+    /// When the next helper may be started (monotonic seconds), after one that ended soon after its start or failed to.
     private var nextStart = 0.0
+    /// When the running helper was started (monotonic seconds).
+    private var helperStarted = InotifySource.monotonicSeconds()
+    private var backoff = RestartBackoff()
     /// Events read and not yet handed out, last first.
     private var pending: [InotifyEvent] = []
     private var records = InotifyRecords()
@@ -128,25 +142,42 @@ public final class InotifySource: @unchecked Sendable {
     }
 
     private func readHelper(_ executable: String) -> [InotifyEvent] {
-        var ending: HelperProcess.Ending?
+        let now = Self.monotonicSeconds()
         if let helper {
             if let events = helper.readAvailable() { return events }
-            ending = helper.end()
+            let ending = helper.end()
+            let cause = helper.streamProblem
             if let failure = helper.reapFailure { readFailures.append(failure) }
             self.helper = nil
             descriptor = -1
-        } else if Self.monotonicSeconds() < nextStart {
-            return []  // the last start failed: try again once a second, not on every call
+            let lifetime = now - helperStarted
+            let delay = backoff.ended(after: lifetime)
+            guard delay == 0 else {
+                // Ended soon after its start: the next one waits, so a helper that cannot live does not
+                // cost a rebuild of every watch and a rescan, again and again.
+                nextStart = now + delay
+                restarts.append(HelperRestart(ending: ending, cause: cause, lifetime: lifetime, failure: nil, retryIn: delay, quickEnds: backoff.quickEnds))
+                return []
+            }
+            return startHelper(executable, after: ending, cause: cause, lifetime: lifetime)
         }
+        guard now >= nextStart else { return [] }
+        return startHelper(executable, after: nil, cause: nil, lifetime: nil)
+    }
+
+    /// Starts a helper; its instance begins with an overflow (every watch is to be added again).
+    private func startHelper(_ executable: String, after ending: HelperProcess.Ending?, cause: String?, lifetime: Double?) -> [InotifyEvent] {
         do {
             let started = try InotifyHelper(executable: executable)
             helper = started
             descriptor = started.instance.rawValue
-            restarts.append(HelperRestart(ending: ending, failure: nil))
+            helperStarted = Self.monotonicSeconds()
+            restarts.append(HelperRestart(ending: ending, cause: cause, lifetime: lifetime, failure: nil, retryIn: nil, quickEnds: backoff.quickEnds))
             return [Self.overflow]
         } catch {
-            restarts.append(HelperRestart(ending: ending, failure: error))
-            nextStart = Self.monotonicSeconds() + 1
+            let delay = backoff.failedToStart()
+            nextStart = Self.monotonicSeconds() + delay
+            restarts.append(HelperRestart(ending: ending, cause: cause, lifetime: lifetime, failure: error, retryIn: delay, quickEnds: backoff.quickEnds))
             return []
         }
     }
@@ -189,7 +220,8 @@ public final class InotifySource: @unchecked Sendable {
     ///
     /// Events already read by `next` do not make the descriptor readable: read
     /// until `next` returns nil before waiting. While no helper runs (one could
-    /// not be started), this waits at most a second, after which `next` tries again.
+    /// not be started, or the next waits its turn), this waits at most a second,
+    /// after which `next` looks again.
     public func wait(orWakeup wakeup: Wakeup, timeoutMilliseconds: Int32 = -1) -> Bool {
         let readable: Int32
         var timeout = timeoutMilliseconds

@@ -17,6 +17,13 @@ public enum PathInspection {
         try? lookUp(path)
     }
 
+    /// `lstat` of a path (a symlink is itself, not what it names), or nil when nothing is there or it cannot be reached.
+    public static func linkStatus(_ path: String) -> FileStatus? {
+        var st = stat()
+        guard (try? systemCall("lstat \(path)") { lstat(path, &st) }) != nil else { return nil }
+        return FileStatus(st)
+    }
+
     /// `stat` of a path; nil when nothing is there, any other failure thrown.
     public static func lookUp(_ path: String) throws(SystemCallError) -> FileStatus? {
         var st = stat()

@@ -28,6 +28,9 @@ struct StatusCommand: ParsableCommand {
             print("withheld: \(withheld) files from apps with location none: whether they hold a location cannot be told (photolibctl assets --withheld says why)")
         }
         print("watches:  \(status.watches)\(status.failedWatches > 0 ? " (\(status.failedWatches) failed: raise fs.inotify.max_user_watches)" : "")")
+        if let down = status.watcherDown {
+            print("watching: changes to the library go unseen now: \(down)")
+        }
         if let unreadable = status.unreadable, !unreadable.isEmpty {
             print("unreadable (assets there are kept as they were until photolibd can read them again; check their permissions):")
             for path in unreadable { print("  \(path.isEmpty ? "(the library itself)" : path)") }

@@ -40,7 +40,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <stdint.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -118,11 +120,18 @@ static void send_failure(int error) {
 #endif
 
 #define ALLOW(name) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_##name, 0, 1), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+// The low 32 bits of a call's argument (both architectures above are little-endian).
+#define ARGUMENT(index) (offsetof(struct seccomp_data, args) + (index) * sizeof(uint64_t))
 
-// From here on the process may only wait, read its instance, write its channel and exit.
+// From here on the process may only wait, read its instance, write its channel and exit: no ioctl but
+// FIONREAD (TIOCSTI could type into the terminal its standard error may be), no executable memory.
+// Where no filter is written for the architecture, it refuses to run rather than run unconfined.
 static int confine(void) {
+#ifndef AUDIT_ARCH_HERE
+    errno = ENOSYS;
+    return -1;
+#else
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
-#ifdef AUDIT_ARCH_HERE
     struct sock_filter filter[] = {
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_HERE, 1, 0),
@@ -134,11 +143,22 @@ static int confine(void) {
 #ifdef __NR_select
         ALLOW(select),
 #endif
-        ALLOW(ioctl),  // FIONREAD, in inotifytools_next_events
+        // ioctl(fd, FIONREAD, …) alone, in inotifytools_next_events.
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ioctl, 0, 4),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARGUMENT(1)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FIONREAD, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        // mmap for malloc, never with PROT_EXEC.
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mmap, 0, 5),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARGUMENT(2)),
+        BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PROT_EXEC),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
         ALLOW(rt_sigreturn),
         ALLOW(restart_syscall),
         ALLOW(brk),
-        ALLOW(mmap),
         ALLOW(munmap),
         ALLOW(exit),
         ALLOW(exit_group),
@@ -146,8 +166,8 @@ static int confine(void) {
     };
     struct sock_fprog program = {.len = (unsigned short)(sizeof filter / sizeof filter[0]), .filter = filter};
     if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0) return -1;
-#endif
     return 0;
+#endif
 }
 
 int main(int argc, char **argv) {
@@ -185,7 +205,7 @@ int main(int argc, char **argv) {
     // The daemon holds its own copy now; the channel's reading end is never read here.
     close(CHANNEL_IN);
     if (confine() != 0) {
-        say("cannot confine itself (seccomp)", errno);
+        say(errno == ENOSYS ? "has no seccomp filter for this architecture, and does not run unconfined" : "cannot confine itself (seccomp)", errno);
         return 1;
     }
 

@@ -69,6 +69,8 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
     case systemCall(name: String, path: String, errno: Int32)
     /// A program of photolibd's own that this one starts is in none of the places it is looked for.
     case helperMissing(name: String, lookedIn: [String])
+    /// A helper program was found where photolibd looks, but anyone else could have put it there (`HelperTrust`).
+    case helperUntrusted(path: String, reason: String)
     /// SIGTERM came while the request's work was under way: it stopped at a safe point.
     case stopping
 
@@ -135,6 +137,7 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
         case .configurationInvalid: "configurationInvalid"
         case .systemCall: "systemCall"
         case .helperMissing: "helperMissing"
+        case .helperUntrusted: "helperUntrusted"
         case .stopping: "stopping"
         case .daemonNotRunning: "daemonNotRunning"
         case .connectionLost: "connectionLost"
@@ -255,6 +258,8 @@ public enum PhotoLibError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(name) failed on \(path): \(Self.describe(errno))."
         case .helperMissing(let name, let places):
             "\(name), which photolibd starts itself, is not an executable at \(places.joined(separator: " or ")); reinstall photolibd (make install, or its package), or build it with make build."
+        case .helperUntrusted(let path, let reason):
+            "\(path) is \(reason); photolibd runs only a helper owned by root or by the user it runs as, writable by no one else: reinstall photolibd, or fix the file's owner and mode (chown root:root, chmod 755)."
         case .stopping:
             "photolibd was asked to stop while this was under way: what is recorded stands, and the rest of the work (views, scans) is finished at its next start; run the command again once it is back."
         case .daemonNotRunning(let socket):

@@ -19,7 +19,7 @@ extension RequestRouter {
             unreadable: snapshot.unreadable.isEmpty ? nil : snapshot.unreadable.map(\.escaped),
             derivatives: snapshot.derivatives, derivativeBytes: snapshot.derivativeBytes,
             withheldFromNoLocation: snapshot.withheldFromNoLocation,
-            viewMode: snapshot.viewMode?.form.rawValue, viewModeReason: snapshot.viewMode?.reason)
+            viewMode: snapshot.viewMode?.form.rawValue, viewModeReason: snapshot.viewMode?.reason, watcherDown: snapshot.watcherDown)
     }
 
     func appInfo(_ record: AppRecord, _ tx: StoreTransaction) throws -> AppInfo {

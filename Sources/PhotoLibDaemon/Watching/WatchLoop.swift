@@ -75,10 +75,17 @@ struct WatchLoop {
     private func reportHelperRestarts() -> Bool {
         var replaced = false
         for restart in source.takeHelperRestarts() {
-            let ended = restart.ending.map { "photolibd-inotify \($0)" } ?? "photolibd-inotify was not running"
+            let after = restart.lifetime.map { String(format: " %.1f s after it started", $0) } ?? ""
+            let ended = restart.cause.map { "photolibd-inotify: \($0)\(after)" }
+                ?? restart.ending.map { "photolibd-inotify \($0)\(after)" }
+                ?? "photolibd-inotify was not running"
+            let wait = restart.retryIn.map { String(format: "%.0f s", $0) } ?? ""
             if let failure = restart.failure {
-                logger.critical("\(ended), and another cannot be started: \(failure). Changes to the library go unseen until it can; trying again every second. If photolibd-inotify is missing, reinstall photolibd.")
-                board.update { $0.watcherDown = "photolibd-inotify cannot be started: \(failure)" }
+                logger.critical("\(ended), and another cannot be started: \(failure). Changes to the library go unseen until one can; trying again in \(wait). If photolibd-inotify is missing, reinstall photolibd.")
+                board.update { $0.watcherDown = "photolibd-inotify cannot be started (\(failure)); next try in \(wait)" }
+            } else if restart.retryIn != nil {
+                logger.critical("\(ended), \(restart.quickEnds) time\(restart.quickEnds == 1 ? "" : "s") in a row soon after its start; the next starts in \(wait), waiting twice as long each time it ends so soon (up to a minute). Changes to the library go unseen meanwhile; its log lines above say why it ends.")
+                board.update { $0.watcherDown = "photolibd-inotify keeps ending soon after it starts (\(restart.quickEnds) times; last: \(ended)); next try in \(wait)" }
             } else {
                 logger.error("\(ended); started another. Rebuilding watches and rescanning the library, as after an inotify overflow.")
                 board.update { $0.watcherDown = nil }
@@ -105,11 +112,23 @@ struct WatchLoop {
         let rootFD: FileDescriptor
         do {
             rootFD = try Directory.open(path: libraryPath)
-            let key = try source.addWatch(rootFD)
-            tree.setRoot(key.rawValue)
         } catch {
-            logger.error("Cannot watch the library \(libraryPath): \(error); waiting for it to appear.")
+            logger.error("Cannot open the library \(libraryPath): \(error); waiting for it to appear.")
             queue.push(.rootGone)
+            return
+        }
+        do {
+            tree.setRoot(try source.addWatch(rootFD).rawValue)
+        } catch {
+            // The library is there: a watch refused (no photolibd-inotify running, the watch limit) is not
+            // a library gone. It stays as indexed; the next helper's start, or a rescan, sets the watches up.
+            rootFD.close()
+            logger.error("Cannot watch the library \(libraryPath): \(error). Its changes go unseen until the watches can be set up again.")
+            failedWatches = 1
+            publishWatchCounts()
+            queue.push(.watchFailed(.root, errno: error.errno))
+            // The scan a rewatch asks for still runs (a rescan waits for it): the library is read, only not followed.
+            queue.push(.watchesReady(failedDirectories: 1))
             return
         }
         root = rootFD

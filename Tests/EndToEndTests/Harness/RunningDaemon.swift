@@ -48,8 +48,9 @@ final class RunningDaemon {
     /// `launcher` runs before the binary (for example `systemd-socket-activate -l SOCKET`).
     /// With `journal`, JOURNAL_STREAM names the log file, as systemd names the journal's stream.
     /// `onceSpawned` runs as soon as the process exists, before it is ready (with its pid).
+    /// `binary` replaces the built `photolibd` (a copy in a directory of the test's, with helpers of its own beside it).
     func start(extraArguments: [String] = [], environment: [String: String] = [:], launcher: [String] = [],
-               journal: Bool = false, onceSpawned: ((Int32) async throws -> Void)? = nil) async throws {
+               journal: Bool = false, binary: String? = nil, onceSpawned: ((Int32) async throws -> Void)? = nil) async throws {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         var environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if journal {
@@ -61,7 +62,8 @@ final class RunningDaemon {
                                 "--socket", library.socket] + extraArguments
         // As the library's owner when it has one (setpriv execs: the pid is the daemon's),
         // from a copy the owner can reach wherever the checkout sits.
-        let binary = try library.owner.map { $0.command(try ReachableCopies.binary("photolibd")) } ?? [Self.buildDirectory + "/photolibd"]
+        let executable = try binary ?? (library.owner == nil ? Self.buildDirectory + "/photolibd" : try ReachableCopies.binary("photolibd"))
+        let binary = library.owner.map { $0.command(executable) } ?? [executable]
         if let owner = library.owner {
             environment["HOME"] = library.root
             environment["USER"] = owner.name
