@@ -207,6 +207,50 @@ class Trial:
             time.sleep(0.01)
         raise Failure("photolibd did not become ready within 120 s")
 
+    def pinned_helper(self):
+        """The daemon's photolibd-inotify, pinned by a pidfd (its number read from /proc is checked after pinning), or None."""
+        parent = self.daemon.pid
+        for task in os.listdir(f"/proc/{parent}/task"):
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as f:
+                    candidates = [int(pid) for pid in f.read().split()]
+            except OSError:
+                continue
+            for pid in candidates:
+                try:
+                    pidfd = os.pidfd_open(pid)
+                except OSError:
+                    continue  # gone meanwhile
+                try:
+                    with open(f"/proc/{pid}/stat") as f:
+                        stat = f.read()
+                    name = stat[stat.index("(") + 1:stat.rindex(")")]
+                    ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+                    signal.pidfd_send_signal(pidfd, 0)  # still that process: its number was not reused
+                    if name == "photolibd-inotify"[:15] and ppid == parent:  # comm keeps 15 bytes
+                        return pidfd
+                except (OSError, ValueError):
+                    pass
+                os.close(pidfd)
+        return None
+
+    def kill_helper(self):
+        """SIGKILLs the daemon's photolibd-inotify through its pidfd; False when none runs."""
+        pidfd = self.pinned_helper()
+        if pidfd is None:
+            return False
+        try:
+            signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            return True
+        except ProcessLookupError:
+            return False
+        finally:
+            os.close(pidfd)
+
+    def log_text(self):
+        with open(os.path.join(self.root, "daemon.log"), "rb") as f:
+            return f.read().decode(errors="replace")
+
     def kill(self):
         # Set first: an edit failing from now on may be the kill's doing.
         self.killed.set()
