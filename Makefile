@@ -10,10 +10,10 @@ export SWIFT PREFIX DESTDIR CONFIGURATION
 deps:
 	@scripts/install-deps
 
-# photolibd-inotify is C, built beside the Swift executables by scripts/build-inotify-helper.
+# photolibd-inotify is C, built beside the Swift executables by scripts/build-c-helpers.
 build: deps
 	$(SWIFT) build
-	scripts/build-inotify-helper .build/debug
+	scripts/build-c-helpers .build/debug
 
 # Release binaries in .build/dist/release, linking the Swift runtime as shared libraries, which
 # scripts/install puts once beside them; a scratch path of their own, so building them never throws
@@ -36,7 +36,7 @@ run: build
 test: deps
 	@scripts/install-deps --test
 	$(SWIFT) build --build-tests
-	scripts/build-inotify-helper .build/debug
+	scripts/build-c-helpers .build/debug
 	scripts/check-licences --bin .build/debug --quiet
 	scripts/swift-test
 	scripts/check-install

@@ -38,7 +38,7 @@ let package = Package(
     ],
     targets: [
         // libinotifytools (GPL-2.0-only) is linked by photolibd-inotify alone, a C program built outside
-        // SwiftPM (scripts/build-inotify-helper: SwiftPM links the Swift runtime into C executables too).
+        // SwiftPM (scripts/build-c-helpers: SwiftPM links the Swift runtime into C executables too).
         // C: the few libc entry points Swift's Glibc module does not import.
         .target(
             name: "CSystemShims",

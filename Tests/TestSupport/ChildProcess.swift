@@ -43,6 +43,8 @@ public final class ChildProcess: @unchecked Sendable {
         case descriptors(output: Int32, error: Int32)
         /// The test process's own streams (input from /dev/null).
         case inherited
+        /// Standard input and output on `descriptor` (a socket's end, the test keeps the other), error appended to `errors`.
+        case channel(Int32, errors: String)
     }
 
     /// The number the child had when spawned: for messages and for reading /proc while it runs.
@@ -66,7 +68,11 @@ public final class ChildProcess: @unchecked Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if case .channel(let descriptor, _) = streams {
+            posix_spawn_file_actions_adddup2(&actions, descriptor, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         switch streams {
         case .file(let path):
             posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
@@ -76,6 +82,9 @@ public final class ChildProcess: @unchecked Sendable {
             posix_spawn_file_actions_adddup2(&actions, error, 2)
         case .inherited:
             break
+        case .channel(let descriptor, let errors):
+            posix_spawn_file_actions_adddup2(&actions, descriptor, 1)
+            posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         }
         // Nothing else of the test process's: a pipe's write end held by another test's child would keep
         // that test's read from ever seeing its end, and the tests' output files are their own.

@@ -37,7 +37,7 @@ enum ReachableCopies {
         chmod(root, 0o755)
         var problems: [String] = []
         for (folder, source, names, mode) in [
-            ("bin", RunningDaemon.buildDirectory, ["photolibd", "photolibctl", "photolibd-page", "photolibd-thumbnailer", "photolibd-portal", "photolibd-inotify"], mode_t(0o755)),
+            ("bin", RunningDaemon.buildDirectory, ["photolibd", "photolibctl", "photolibd-page", "photolibd-thumbnailer", "photolibd-portal", "photolibd-inotify", "photolibd-viewfs"], mode_t(0o755)),
             ("examples", RunningDaemon.packageRoot + "/examples", pythonFiles(in: RunningDaemon.packageRoot + "/examples"), mode_t(0o644)),
             ("browser", RunningDaemon.packageRoot + "/Tests/Browser", pythonFiles(in: RunningDaemon.packageRoot + "/Tests/Browser"), mode_t(0o755)),
         ] {

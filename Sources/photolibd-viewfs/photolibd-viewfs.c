@@ -1,0 +1,260 @@
+// photolibd-viewfs: an app's view, served read-only through FUSE, copying nothing.
+//
+// photolibd keeps every view as a directory of hard links (or clones) to the originals. Where the
+// app's own folder cannot hold links safely (a Flatpak app's Pictures folder on ext4: the app runs as
+// the owner in a read-write folder, and could write an original through a link), photolibd keeps the
+// view in a directory only the owner can enter, and this program mirrors it onto the app's folder,
+// read-only: nothing can be written, truncated, renamed, chmodded or deleted through it (the mount is
+// `ro`, and every call that would change something answers EROFS), and nothing is copied.
+//
+//   photolibd-viewfs SOURCE MOUNTPOINT
+//
+// Its standard input and output are a socket to photolibd. Once mounted it writes "PLVIEWF1\n" there;
+// when photolibd closes its end (photolibd stopped or died) it unmounts the view and exits. So with
+// photolibd gone, the app's folder shows nothing of the library: empty, or (the server itself killed)
+// a mount that refuses every look (ENOTCONN) until photolibd's next start takes it down.
+//
+// What it serves of each entry: the regular files and directories of SOURCE, found without following
+// any symlink (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS), names starting with "." left out (the
+// view's staging names), write bits cleared, and a link count of 1 (a hard link's count would tell
+// the app how many other views hold the photo). Reads are served from a descriptor this program opened
+// read-only; the app never reaches the original by a path.
+//
+// It links libfuse3 (LGPL-2.1) and the C library only; built by scripts/build-viewfs-helper with cc.
+#define _GNU_SOURCE
+#define FUSE_USE_VERSION 31
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse.h>
+#include <linux/openat2.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef VERSION
+#define VERSION "0.1.0"
+#endif
+
+#define CHANNEL_IN 0
+#define CHANNEL_OUT 1
+
+static int source = -1;
+
+// Opens PATH (FUSE's, beginning with "/") below the source, never through a symlink or out of it.
+static int open_below(const char *path, int flags) {
+    const char *relative = path[1] ? path + 1 : ".";
+    struct open_how how = {
+        .flags = (unsigned long long)(flags | O_CLOEXEC | O_NOFOLLOW),
+        .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+    };
+    int fd;
+    do {
+        fd = (int)syscall(SYS_openat2, source, relative, &how, sizeof how);
+    } while (fd < 0 && errno == EINTR);
+    return fd < 0 ? -errno : fd;
+}
+
+// What the app sees of an entry: a regular file or a directory, read-only, linked once.
+static int present(struct stat *st) {
+    if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode)) return -ENOENT;  // nothing else belongs in a view
+    st->st_mode &= ~(mode_t)(S_IWUSR | S_IWGRP | S_IWOTH | S_ISUID | S_ISGID | S_ISVTX);
+    if (S_ISREG(st->st_mode)) st->st_nlink = 1;
+    return 0;
+}
+
+static int hidden(const char *path) {
+    if (!path) return 0;
+    const char *last = strrchr(path, '/');
+    return last && last[1] == '.';
+}
+
+static int view_getattr(const char *path, struct stat *st, struct fuse_file_info *fi) {
+    if (fi) {
+        if (fstat((int)fi->fh, st) != 0) return -errno;
+        return present(st);
+    }
+    if (hidden(path)) return -ENOENT;
+    int fd = open_below(path, O_PATH);
+    if (fd < 0) return fd;
+    int result = fstat(fd, st) == 0 ? present(st) : -errno;
+    close(fd);
+    return result;
+}
+
+static int view_readdir(const char *path, void *buffer, fuse_fill_dir_t fill, off_t offset, struct fuse_file_info *fi,
+                        enum fuse_readdir_flags flags) {
+    (void)offset, (void)fi, (void)flags;
+    if (hidden(path)) return -ENOENT;
+    int fd = open_below(path, O_RDONLY | O_DIRECTORY);
+    if (fd < 0) return fd;
+    DIR *directory = fdopendir(fd);
+    if (!directory) {
+        int error = errno;
+        close(fd);
+        return -error;
+    }
+    fill(buffer, ".", NULL, 0, 0);
+    fill(buffer, "..", NULL, 0, 0);
+    struct dirent *entry;
+    errno = 0;
+    while ((entry = readdir(directory)) != NULL) {
+        if (entry->d_name[0] == '.') continue;
+        if (entry->d_type != DT_REG && entry->d_type != DT_DIR && entry->d_type != DT_UNKNOWN) continue;
+        if (fill(buffer, entry->d_name, NULL, 0, 0) != 0) break;
+    }
+    int error = errno;
+    closedir(directory);
+    return -error;
+}
+
+static int view_open(const char *path, struct fuse_file_info *fi) {
+    if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & (O_TRUNC | O_CREAT | O_APPEND))) return -EROFS;
+    if (hidden(path)) return -ENOENT;
+    int fd = open_below(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return fd;
+    struct stat st;
+    int refused = fstat(fd, &st) != 0 ? -errno : !S_ISREG(st.st_mode) ? -EISDIR : 0;
+    if (refused) {
+        close(fd);
+        return refused;
+    }
+    fi->fh = (uint64_t)fd;
+    fi->keep_cache = 1;  // an entry's content changes only by being replaced (a new inode, a new open)
+    return 0;
+}
+
+static int view_read(const char *path, char *buffer, size_t size, off_t offset, struct fuse_file_info *fi) {
+    (void)path;
+    ssize_t count;
+    do {
+        count = pread((int)fi->fh, buffer, size, offset);
+    } while (count < 0 && errno == EINTR);
+    return count < 0 ? -errno : (int)count;
+}
+
+static int view_release(const char *path, struct fuse_file_info *fi) {
+    (void)path;
+    close((int)fi->fh);
+    return 0;
+}
+
+static int view_statfs(const char *path, struct statvfs *info) {
+    (void)path;
+    return fstatvfs(source, info) == 0 ? 0 : -errno;
+}
+
+// Everything that would change the view: refused, whatever the kernel lets through a read-only mount.
+static int refuse_path(const char *path) { (void)path; return -EROFS; }
+static int refuse_mode(const char *path, mode_t mode) { (void)path, (void)mode; return -EROFS; }
+static int refuse_two(const char *from, const char *to) { (void)from, (void)to; return -EROFS; }
+static int refuse_rename(const char *from, const char *to, unsigned int flags) { (void)from, (void)to, (void)flags; return -EROFS; }
+static int refuse_chmod(const char *path, mode_t mode, struct fuse_file_info *fi) { (void)path, (void)mode, (void)fi; return -EROFS; }
+static int refuse_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_info *fi) { (void)path, (void)uid, (void)gid, (void)fi; return -EROFS; }
+static int refuse_truncate(const char *path, off_t size, struct fuse_file_info *fi) { (void)path, (void)size, (void)fi; return -EROFS; }
+static int refuse_write(const char *path, const char *buffer, size_t size, off_t offset, struct fuse_file_info *fi) {
+    (void)path, (void)buffer, (void)size, (void)offset, (void)fi;
+    return -EROFS;
+}
+static int refuse_create(const char *path, mode_t mode, struct fuse_file_info *fi) { (void)path, (void)mode, (void)fi; return -EROFS; }
+static int refuse_mknod(const char *path, mode_t mode, dev_t device) { (void)path, (void)mode, (void)device; return -EROFS; }
+static int refuse_times(const char *path, const struct timespec times[2], struct fuse_file_info *fi) { (void)path, (void)times, (void)fi; return -EROFS; }
+static int refuse_setxattr(const char *path, const char *name, const char *value, size_t size, int flags) {
+    (void)path, (void)name, (void)value, (void)size, (void)flags;
+    return -EROFS;
+}
+static int refuse_removexattr(const char *path, const char *name) { (void)path, (void)name; return -EROFS; }
+
+static const char *mount_point;
+
+// photolibd's end of the channel closing is the end: the view is unmounted (lazily: an app holding a
+// file open does not keep it), then the process exits. It unmounts itself because fusermount3's
+// auto_unmount does nothing, before libfuse 3.15, for a mount without allow_other (its check opens
+// the mount point as root, who is refused): a server killed outright leaves the mount answering
+// ENOTCONN, shut but there, until photolibd's next start unmounts it.
+extern char **environ;
+static void *watch_channel(void *unused) {
+    (void)unused;
+    char byte;
+    ssize_t count;
+    do {
+        count = read(CHANNEL_IN, &byte, 1);
+    } while (count > 0 || (count < 0 && errno == EINTR));
+    char *arguments[] = {"fusermount3", "-u", "-z", "-q", "--", (char *)mount_point, NULL};
+    pid_t child;
+    if (posix_spawnp(&child, "fusermount3", NULL, NULL, arguments, environ) == 0) {
+        int status;
+        while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+    }
+    _exit(0);
+}
+
+static void *view_init(struct fuse_conn_info *connection, struct fuse_config *config) {
+    (void)connection;
+    config->kernel_cache = 0;
+    config->use_ino = 0;       // inode numbers of FUSE's own, not the originals'
+    pthread_t watcher;
+    if (pthread_create(&watcher, NULL, watch_channel, NULL) != 0) _exit(1);
+    pthread_detach(watcher);
+    static const char ready[] = "PLVIEWF1\n";
+    if (write(CHANNEL_OUT, ready, sizeof ready - 1) != (ssize_t)(sizeof ready - 1)) _exit(1);
+    return NULL;
+}
+
+static const struct fuse_operations operations = {
+    .init = view_init,
+    .getattr = view_getattr,
+    .readdir = view_readdir,
+    .open = view_open,
+    .read = view_read,
+    .release = view_release,
+    .statfs = view_statfs,
+    .mkdir = refuse_mode,
+    .unlink = refuse_path,
+    .rmdir = refuse_path,
+    .symlink = refuse_two,
+    .link = refuse_two,
+    .rename = refuse_rename,
+    .chmod = refuse_chmod,
+    .chown = refuse_chown,
+    .truncate = refuse_truncate,
+    .write = refuse_write,
+    .create = refuse_create,
+    .mknod = refuse_mknod,
+    .utimens = refuse_times,
+    .setxattr = refuse_setxattr,
+    .removexattr = refuse_removexattr,
+};
+
+int main(int argc, char **argv) {
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("photolibd-viewfs " VERSION " (libfuse %d; GPL-2.0-or-later)\n", fuse_version());
+        return 0;
+    }
+    if (argc != 3) {
+        fprintf(stderr, "photolibd-viewfs: photolibd starts this program itself: photolibd-viewfs SOURCE MOUNTPOINT, "
+                        "with a socket to photolibd on standard input and output.\n");
+        return 2;
+    }
+    mount_point = argv[2];
+    source = open(argv[1], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (source < 0) {
+        fprintf(stderr, "photolibd-viewfs: cannot open the view %s: %s\n", argv[1], strerror(errno));
+        return 1;
+    }
+    // Foreground, read-only, gone with this process; only this uid (the library's owner, as whom the
+    // Flatpak app runs) reaches it; the kernel checks the modes presented.
+    char *arguments[] = {
+        argv[0], "-f", "-o",
+        "ro,noatime,nodev,nosuid,noexec,default_permissions,auto_unmount,fsname=photolibd,subtype=photolibd-view,max_threads=8",
+        argv[2], NULL,
+    };
+    return fuse_main(5, arguments, &operations, NULL);
+}

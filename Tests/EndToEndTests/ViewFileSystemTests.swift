@@ -1,0 +1,140 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// photolibd-viewfs, the read-only FUSE view (issue 51's first step), run as the library's owner
+/// mounts it: what it shows, what it refuses, and that it goes when photolibd's end of its socket
+/// closes or the server dies. The mount point is never `stat`ed by the test process itself: every
+/// look goes through a command run as the owner, with a deadline.
+@Suite("Views served through FUSE", .serialized)
+struct ViewFileSystemTests {
+    /// A view directory (as photolibd keeps one: links to originals, a staging name) and an empty
+    /// folder to mount it on, both the owner's, in a directory only the owner can enter.
+    final class Scene {
+        let owner: TestOwner
+        let root: String
+        var view: String { root + "/view" }
+        var mountPoint: String { root + "/Pictures" }
+        var original: String { root + "/library/a.jpg" }
+
+        init() throws {
+            owner = try TestOwner()
+            var template = Array("/tmp/photolibd-viewfs-XXXXXX".utf8CString)
+            guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp: errno \(errno)") }
+            root = String(cString: made)
+            for directory in [root, root + "/library", view, view + "/Trip", mountPoint] {
+                mkdir(directory, 0o700)
+                try owner.own(directory)
+            }
+            for (path, text) in [(original, "the original photo a"), (root + "/library/b.jpg", "photo b"),
+                                 (view + "/.staging-1", "a name being placed")] {
+                try text.write(toFile: path, atomically: false, encoding: .utf8)
+                try owner.own(path)
+            }
+            // The view's entries are hard links to the originals, as a link view's are.
+            guard link(original, view + "/a.jpg") == 0, link(root + "/library/b.jpg", view + "/Trip/b.jpg") == 0 else {
+                throw TestFailure("link: errno \(errno)")
+            }
+        }
+
+        deinit {
+            // Lazily, in case a failed test left it mounted: never a wait on a dead server.
+            _ = try? run("/bin/umount", ["--lazy", mountPoint], timeout: 30)
+            _ = try? run("/bin/rm", ["-rf", root], timeout: 60)
+        }
+
+        /// A shell command run as the owner (the uid the Flatpak app runs as), with a deadline.
+        func asOwner(_ script: String) throws -> (status: Int32, stdout: String, stderr: String) {
+            let command = owner.command("/bin/sh")
+            return try run(command[0], Array(command.dropFirst()) + ["-c", script, "sh", mountPoint], timeout: 30)
+        }
+
+        var mounted: Bool {
+            ((try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) ?? "").split(separator: "\n")
+                .contains { $0.split(separator: " ").dropFirst().first == Substring(mountPoint) }
+        }
+    }
+
+    /// The server, started as the owner; its socket's other end is `channel`, closed to stop it.
+    struct Server {
+        let process: ChildProcess
+        var channel: Int32
+
+        init(_ scene: Scene) async throws {
+            var ends: [Int32] = [-1, -1]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+                throw TestFailure("socketpair: errno \(errno)")
+            }
+            let command = scene.owner.command(try ReachableCopies.binary("photolibd-viewfs"))
+            RunRecord.mounted(scene.mountPoint)
+            process = try ChildProcess(command[0], Array(command.dropFirst()) + [scene.view, scene.mountPoint],
+                                       streams: .channel(ends[1], errors: scene.root + "/viewfs.log"))
+            close(ends[1])
+            channel = ends[0]
+            var timeout = timeval(tv_sec: 30, tv_usec: 0)
+            setsockopt(channel, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            // Read on a thread of its own (SO_RCVTIMEO bounds it), never on the cooperative pool.
+            let greeting = try await onThread { [channel] () -> [UInt8] in
+                var buffer = [UInt8](repeating: 0, count: 9)
+                let count = recv(channel, &buffer, 9, Int32(MSG_WAITALL))
+                return count > 0 ? Array(buffer[0..<count]) : []
+            }.value
+            let printed = (try? String(contentsOfFile: scene.root + "/viewfs.log", encoding: .utf8)) ?? ""
+            guard String(decoding: greeting, as: UTF8.self) == "PLVIEWF1\n" else {
+                throw TestFailure("photolibd-viewfs did not say it was mounted within 30 s (\(process.ending.map { "\($0)" } ?? "still running")); it printed: \(printed)")
+            }
+        }
+    }
+
+    @Test("the owner sees the view's photos read-only, linked once, without its staging names; nothing is written, renamed, chmodded or deleted through it")
+    func readOnlyMirror() async throws {
+        let scene = try Scene()
+        let server = try await Server(scene)
+        defer { close(server.channel) }
+        #expect(scene.mounted)
+        let listing = try scene.asOwner(#"ls -A "$1"; ls -A "$1/Trip"; cat "$1/a.jpg"; echo; stat -c '%h %A' "$1/a.jpg" "$1/Trip/b.jpg""#)
+        #expect(listing.status == 0, "\(listing.stderr)")
+        // Read-only whatever the original's mode (0644 here), linked once though the original has two links.
+        #expect(listing.stdout == "Trip\na.jpg\nb.jpg\nthe original photo a\n1 -r--r--r--\n1 -r--r--r--\n", "\(listing.stdout)")
+        // Every way a Flatpak app could change a file in its Pictures folder.
+        for attempt in [#"echo changed > "$1/a.jpg""#, #"echo more >> "$1/a.jpg""#, #": > "$1/new.jpg""#, #"rm -f "$1/a.jpg""#,
+                        #"mv "$1/a.jpg" "$1/renamed.jpg""#, #"chmod 666 "$1/a.jpg""#, #"truncate -s 0 "$1/Trip/b.jpg""#,
+                        #"touch "$1/a.jpg""#, #"mkdir "$1/album""#, #"ln "$1/a.jpg" "$1/a2.jpg""#, #"rm -rf "$1/Trip""#] {
+            let result = try scene.asOwner(attempt)
+            #expect(result.status != 0 && result.stderr.contains("Read-only file system"), "\(attempt): \(result.status) \(result.stderr)")
+        }
+        #expect(try String(contentsOfFile: scene.original, encoding: .utf8) == "the original photo a")
+        var status = stat()
+        #expect(stat(scene.original, &status) == 0 && status.st_mode & 0o777 == 0o644 && status.st_nlink == 2)
+        // Only the owner's uid reaches it (no allow_other): not root, not another user.
+        let byRoot = try run("/bin/cat", [scene.mountPoint + "/a.jpg"], timeout: 30)
+        #expect(byRoot.status != 0 && byRoot.stderr.contains("Permission denied"), "\(byRoot)")
+    }
+
+    @Test("closed, not open: when photolibd's end of the socket closes the view is unmounted; a server killed outright leaves a mount that refuses every look, which a lazy unmount takes down")
+    func goneWithItsDaemon() async throws {
+        let scene = try Scene()
+        var server = try await Server(scene)
+        close(server.channel)
+        server.channel = -1
+        #expect(await server.process.exited(timeout: 30) == .exited(0), "the server did not end when photolibd's end closed")
+        #expect(!scene.mounted, "the server ended and left its mount")
+        let empty = try scene.asOwner(#"ls -A "$1""#)
+        #expect(empty.status == 0 && empty.stdout.isEmpty, "\(empty)")
+
+        // Killed, as a crash would end it: libfuse 3.14's auto_unmount does nothing without allow_other,
+        // so the mount stays, but shut: every look is refused (ENOTCONN), none shows a photo.
+        server = try await Server(scene)
+        defer { close(server.channel) }
+        #expect(scene.mounted)
+        server.process.signal(SIGKILL)
+        #expect(await server.process.exited(timeout: 30) == .killed(signal: SIGKILL))
+        let refused = try scene.asOwner(#"ls -A "$1"; cat "$1/a.jpg""#)
+        #expect(refused.status != 0 && refused.stdout.isEmpty && refused.stderr.contains("Transport endpoint is not connected"), "\(refused)")
+        // What photolibd does with a mount its killed server left, at its next start.
+        let recovered = try scene.asOwner(#"fusermount3 -u -z -- "$1" && ls -A "$1""#)
+        #expect(recovered.status == 0 && recovered.stdout.isEmpty, "\(recovered)")
+        #expect(!scene.mounted)
+    }
+}
