@@ -7,7 +7,11 @@
 // read-only: nothing can be written, truncated, renamed, chmodded or deleted through it (the mount is
 // `ro`, and every call that would change something answers EROFS), and nothing is copied.
 //
-//   photolibd-viewfs SOURCE MOUNTPOINT
+//   photolibd-viewfs SOURCE MOUNTPOINT [INBOX]
+//
+// With INBOX, an app may save new photos at the top of its folder: each goes to that inbox
+// (saves.c), where photolibd takes it in as from any inbox; nothing the view shows can be changed.
+// Without it the mount is read-only through and through.
 //
 // Its standard input and output are a socket to photolibd. Once mounted it writes "PLVIEWF1\n" there;
 // when photolibd closes its end (photolibd stopped or died) it unmounts the view and exits. So with
@@ -22,11 +26,10 @@
 //
 // It links libfuse3 (LGPL-2.1) and the C library only; built by scripts/build-viewfs-helper with cc.
 #define _GNU_SOURCE
-#define FUSE_USE_VERSION 31
+#include "viewfs.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fuse.h>
 #include <linux/openat2.h>
 #include <pthread.h>
 #include <spawn.h>
@@ -46,7 +49,8 @@
 #define CHANNEL_IN 0
 #define CHANNEL_OUT 1
 
-static int source = -1;
+int view_source = -1;
+int view_inbox = -1;
 
 // Opens PATH (FUSE's, beginning with "/") below the source, never through a symlink or out of it.
 static int open_below(const char *path, int flags) {
@@ -57,7 +61,7 @@ static int open_below(const char *path, int flags) {
     };
     int fd;
     do {
-        fd = (int)syscall(SYS_openat2, source, relative, &how, sizeof how);
+        fd = (int)syscall(SYS_openat2, view_source, relative, &how, sizeof how);
     } while (fd < 0 && errno == EINTR);
     return fd < 0 ? -errno : fd;
 }
@@ -77,6 +81,7 @@ static int hidden(const char *path) {
 }
 
 static int view_getattr(const char *path, struct stat *st, struct fuse_file_info *fi) {
+    if (saves_getattr(path, st) == 0) return 0;  // a file being saved, as it is
     if (fi) {
         if (fstat((int)fi->fh, st) != 0) return -errno;
         return present(st);
@@ -86,6 +91,8 @@ static int view_getattr(const char *path, struct stat *st, struct fuse_file_info
     if (fd < 0) return fd;
     int result = fstat(fd, st) == 0 ? present(st) : -errno;
     close(fd);
+    // The top may take new files when there is an inbox for them (the kernel checks this mode).
+    if (result == 0 && view_inbox >= 0 && strcmp(path, "/") == 0) st->st_mode |= S_IWUSR;
     return result;
 }
 
@@ -103,6 +110,7 @@ static int view_readdir(const char *path, void *buffer, fuse_fill_dir_t fill, of
     }
     fill(buffer, ".", NULL, 0, 0);
     fill(buffer, "..", NULL, 0, 0);
+    if (strcmp(path, "/") == 0) saves_list(buffer, fill);
     struct dirent *entry;
     errno = 0;
     while ((entry = readdir(directory)) != NULL) {
@@ -116,6 +124,8 @@ static int view_readdir(const char *path, void *buffer, fuse_fill_dir_t fill, of
 }
 
 static int view_open(const char *path, struct fuse_file_info *fi) {
+    int saved = saves_open(path, fi);
+    if (saved != -ENOENT) return saved;
     if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & (O_TRUNC | O_CREAT | O_APPEND))) return -EROFS;
     if (hidden(path)) return -ENOENT;
     int fd = open_below(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
@@ -141,31 +151,54 @@ static int view_read(const char *path, char *buffer, size_t size, off_t offset, 
 }
 
 static int view_release(const char *path, struct fuse_file_info *fi) {
-    (void)path;
-    close((int)fi->fh);
+    if (saves_release(path, fi) == -ENOENT) close((int)fi->fh);
     return 0;
+}
+
+// Only a save's descriptor is ever open for writing (view_open refuses the view's entries).
+static int view_write(const char *path, const char *buffer, size_t size, off_t offset, struct fuse_file_info *fi) {
+    (void)path;
+    ssize_t count;
+    do {
+        count = pwrite((int)fi->fh, buffer, size, offset);
+    } while (count < 0 && errno == EINTR);
+    return count < 0 ? -errno : (int)count;
+}
+
+static int view_fsync(const char *path, int data_only, struct fuse_file_info *fi) {
+    (void)path;
+    return (data_only ? fdatasync((int)fi->fh) : fsync((int)fi->fh)) == 0 ? 0 : -errno;
+}
+
+static int view_truncate(const char *path, off_t size, struct fuse_file_info *fi) {
+    if (fi && saves_exists(path)) return ftruncate((int)fi->fh, size) == 0 ? 0 : -errno;
+    return saves_truncate(path, size);
+}
+
+// A save's mode, owner and times are the inbox's business (photolibd takes it in as its own): accepted, not kept.
+static int view_chmod(const char *path, mode_t mode, struct fuse_file_info *fi) { (void)mode, (void)fi; return saves_exists(path) ? 0 : -EROFS; }
+static int view_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_info *fi) {
+    (void)uid, (void)gid, (void)fi;
+    return saves_exists(path) ? 0 : -EROFS;
+}
+static int view_utimens(const char *path, const struct timespec times[2], struct fuse_file_info *fi) {
+    (void)times, (void)fi;
+    return saves_exists(path) ? 0 : -EROFS;
+}
+static int view_rename(const char *from, const char *to, unsigned int flags) {
+    return flags & ~RENAME_NOREPLACE ? -EINVAL : saves_rename(from, to);
 }
 
 static int view_statfs(const char *path, struct statvfs *info) {
     (void)path;
-    return fstatvfs(source, info) == 0 ? 0 : -errno;
+    return fstatvfs(view_source, info) == 0 ? 0 : -errno;
 }
 
 // Everything that would change the view: refused, whatever the kernel lets through a read-only mount.
 static int refuse_path(const char *path) { (void)path; return -EROFS; }
 static int refuse_mode(const char *path, mode_t mode) { (void)path, (void)mode; return -EROFS; }
 static int refuse_two(const char *from, const char *to) { (void)from, (void)to; return -EROFS; }
-static int refuse_rename(const char *from, const char *to, unsigned int flags) { (void)from, (void)to, (void)flags; return -EROFS; }
-static int refuse_chmod(const char *path, mode_t mode, struct fuse_file_info *fi) { (void)path, (void)mode, (void)fi; return -EROFS; }
-static int refuse_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_info *fi) { (void)path, (void)uid, (void)gid, (void)fi; return -EROFS; }
-static int refuse_truncate(const char *path, off_t size, struct fuse_file_info *fi) { (void)path, (void)size, (void)fi; return -EROFS; }
-static int refuse_write(const char *path, const char *buffer, size_t size, off_t offset, struct fuse_file_info *fi) {
-    (void)path, (void)buffer, (void)size, (void)offset, (void)fi;
-    return -EROFS;
-}
-static int refuse_create(const char *path, mode_t mode, struct fuse_file_info *fi) { (void)path, (void)mode, (void)fi; return -EROFS; }
 static int refuse_mknod(const char *path, mode_t mode, dev_t device) { (void)path, (void)mode, (void)device; return -EROFS; }
-static int refuse_times(const char *path, const struct timespec times[2], struct fuse_file_info *fi) { (void)path, (void)times, (void)fi; return -EROFS; }
 static int refuse_setxattr(const char *path, const char *name, const char *value, size_t size, int flags) {
     (void)path, (void)name, (void)value, (void)size, (void)flags;
     return -EROFS;
@@ -187,6 +220,7 @@ static void *watch_channel(void *unused) {
     do {
         count = read(CHANNEL_IN, &byte, 1);
     } while (count > 0 || (count < 0 && errno == EINTR));
+    saves_abandon();
     char *arguments[] = {"fusermount3", "-u", "-z", "-q", "--", (char *)mount_point, NULL};
     pid_t child;
     if (posix_spawnp(&child, "fusermount3", NULL, NULL, arguments, environ) == 0) {
@@ -199,6 +233,11 @@ static void *watch_channel(void *unused) {
 static void *view_init(struct fuse_conn_info *connection, struct fuse_config *config) {
     (void)connection;
     config->kernel_cache = 0;
+    // Every lookup asks here: a revoked photo is gone at once, and a save that has gone to the inbox
+    // is not still found by its name (nor opened for writing as if it were the view's).
+    config->entry_timeout = 0;
+    config->attr_timeout = 0;
+    config->negative_timeout = 0;
     config->use_ino = 0;       // inode numbers of FUSE's own, not the originals'
     pthread_t watcher;
     if (pthread_create(&watcher, NULL, watch_channel, NULL) != 0) _exit(1);
@@ -217,18 +256,19 @@ static const struct fuse_operations operations = {
     .release = view_release,
     .statfs = view_statfs,
     .mkdir = refuse_mode,
-    .unlink = refuse_path,
+    .unlink = saves_unlink,
     .rmdir = refuse_path,
     .symlink = refuse_two,
     .link = refuse_two,
-    .rename = refuse_rename,
-    .chmod = refuse_chmod,
-    .chown = refuse_chown,
-    .truncate = refuse_truncate,
-    .write = refuse_write,
-    .create = refuse_create,
+    .rename = view_rename,
+    .chmod = view_chmod,
+    .chown = view_chown,
+    .truncate = view_truncate,
+    .write = view_write,
+    .fsync = view_fsync,
+    .create = saves_create,
     .mknod = refuse_mknod,
-    .utimens = refuse_times,
+    .utimens = view_utimens,
     .setxattr = refuse_setxattr,
     .removexattr = refuse_removexattr,
 };
@@ -238,23 +278,30 @@ int main(int argc, char **argv) {
         printf("photolibd-viewfs " VERSION " (libfuse %d; GPL-2.0-or-later)\n", fuse_version());
         return 0;
     }
-    if (argc != 3) {
-        fprintf(stderr, "photolibd-viewfs: photolibd starts this program itself: photolibd-viewfs SOURCE MOUNTPOINT, "
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "photolibd-viewfs: photolibd starts this program itself: photolibd-viewfs SOURCE MOUNTPOINT [INBOX], "
                         "with a socket to photolibd on standard input and output.\n");
         return 2;
     }
     mount_point = argv[2];
-    source = open(argv[1], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (source < 0) {
+    view_source = open(argv[1], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (view_source < 0) {
         fprintf(stderr, "photolibd-viewfs: cannot open the view %s: %s\n", argv[1], strerror(errno));
         return 1;
     }
-    // Foreground, read-only, gone with this process; only this uid (the library's owner, as whom the
-    // Flatpak app runs) reaches it; the kernel checks the modes presented.
-    char *arguments[] = {
-        argv[0], "-f", "-o",
-        "ro,noatime,nodev,nosuid,noexec,default_permissions,auto_unmount,fsname=photolibd,subtype=photolibd-view,max_threads=8",
-        argv[2], NULL,
-    };
+    if (argc == 4) {
+        view_inbox = open(argv[3], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (view_inbox < 0) {
+            fprintf(stderr, "photolibd-viewfs: cannot open the inbox %s: %s\n", argv[3], strerror(errno));
+            return 1;
+        }
+    }
+    // Foreground, gone with this process; only this uid (the library's owner, as whom the Flatpak app
+    // runs) reaches it; the kernel checks the modes presented. Read-only through and through unless
+    // the app may save into its inbox.
+    char *options = view_inbox < 0
+        ? "ro,noatime,nodev,nosuid,noexec,default_permissions,auto_unmount,fsname=photolibd,subtype=photolibd-view,max_threads=8"
+        : "rw,noatime,nodev,nosuid,noexec,default_permissions,auto_unmount,fsname=photolibd,subtype=photolibd-view,max_threads=8";
+    char *arguments[] = {argv[0], "-f", "-o", options, argv[2], NULL};
     return fuse_main(5, arguments, &operations, NULL);
 }

@@ -17,13 +17,14 @@ struct ViewFileSystemTests {
         var view: String { root + "/view" }
         var mountPoint: String { root + "/Pictures" }
         var original: String { root + "/library/a.jpg" }
+        var inbox: String { root + "/inbox" }
 
         init() throws {
             owner = try TestOwner()
             var template = Array("/tmp/photolibd-viewfs-XXXXXX".utf8CString)
             guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp: errno \(errno)") }
             root = String(cString: made)
-            for directory in [root, root + "/library", view, view + "/Trip", mountPoint] {
+            for directory in [root, root + "/library", view, view + "/Trip", mountPoint, inbox] {
                 mkdir(directory, 0o700)
                 try owner.own(directory)
             }
@@ -61,14 +62,15 @@ struct ViewFileSystemTests {
         let process: ChildProcess
         var channel: Int32
 
-        init(_ scene: Scene) async throws {
+        /// With `inbox`, the app may save new photos (into the scene's inbox).
+        init(_ scene: Scene, inbox: Bool = false) async throws {
             var ends: [Int32] = [-1, -1]
             guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
                 throw TestFailure("socketpair: errno \(errno)")
             }
             let command = scene.owner.command(try ReachableCopies.binary("photolibd-viewfs"))
             RunRecord.mounted(scene.mountPoint)
-            process = try ChildProcess(command[0], Array(command.dropFirst()) + [scene.view, scene.mountPoint],
+            process = try ChildProcess(command[0], Array(command.dropFirst()) + [scene.view, scene.mountPoint] + (inbox ? [scene.inbox] : []),
                                        streams: .channel(ends[1], errors: scene.root + "/viewfs.log"))
             close(ends[1])
             channel = ends[0]
@@ -110,6 +112,34 @@ struct ViewFileSystemTests {
         // Only the owner's uid reaches it (no allow_other): not root, not another user.
         let byRoot = try run("/bin/cat", [scene.mountPoint + "/a.jpg"], timeout: 30)
         #expect(byRoot.status != 0 && byRoot.stderr.contains("Permission denied"), "\(byRoot)")
+    }
+
+    @Test("with an inbox, what the app saves at the top of its folder (at once, or written hidden and renamed, as an atomic save does) goes to its inbox; nothing the view shows can be replaced, and nothing goes deeper")
+    func savesGoToTheInbox() async throws {
+        let scene = try Scene()
+        let server = try await Server(scene, inbox: true)
+        defer { close(server.channel) }
+        let saved = try scene.asOwner(#"printf 'a new photo' > "$1/new.jpg" && printf 'half' > "$1/.saving-x" && printf ' and more' >> "$1/.saving-x" && mv "$1/.saving-x" "$1/edited.jpg" && ls -A "$1""#)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        // Once closed (or renamed), a save has left the folder for the inbox; photolibd takes it in from there.
+        #expect(saved.stdout == "Trip\na.jpg\n", "\(saved.stdout)")
+        #expect(try String(contentsOfFile: scene.inbox + "/new.jpg", encoding: .utf8) == "a new photo")
+        #expect(try String(contentsOfFile: scene.inbox + "/edited.jpg", encoding: .utf8) == "half and more")
+        // A second save of a name the inbox still holds lands beside it.
+        let again = try scene.asOwner(#"printf 'another' > "$1/new.jpg""#)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try String(contentsOfFile: scene.inbox + "/2-new.jpg", encoding: .utf8) == "another")
+        for attempt in [#"echo changed > "$1/a.jpg""#, #"printf x > "$1/.t" && mv "$1/.t" "$1/a.jpg""#, #"rm "$1/a.jpg""#,
+                        #"echo x > "$1/Trip/new.jpg""#, #"mkdir "$1/Album""#, #"mv "$1/a.jpg" "$1/b.jpg""#] {
+            let result = try scene.asOwner(attempt)
+            // The mount takes new files here, so the kernel refuses some of these itself, by the modes shown (EACCES).
+            let refused = result.stderr.contains("Read-only file system") || result.stderr.contains("Permission denied")
+            #expect(result.status != 0 && refused, "\(attempt): \(result.status) \(result.stderr)")
+        }
+        #expect(try String(contentsOfFile: scene.original, encoding: .utf8) == "the original photo a")
+        let inbox = try FileManager.default.contentsOfDirectory(atPath: scene.inbox).sorted()
+        // The refused atomic save's hidden half is the app's to remove; nothing else is left.
+        #expect(inbox.filter { !$0.hasPrefix(".photolibd-viewfs-") } == ["2-new.jpg", "edited.jpg", "new.jpg"], "\(inbox)")
     }
 
     @Test("closed, not open: when photolibd's end of the socket closes the view is unmounted; a server killed outright leaves a mount that refuses every look, which a lazy unmount takes down")

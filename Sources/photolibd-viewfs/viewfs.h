@@ -1,0 +1,29 @@
+// photolibd-viewfs's two halves: the mirror of a view (photolibd-viewfs.c) and the photos an app
+// saves into its folder, which go to its inbox (saves.c).
+#ifndef PHOTOLIBD_VIEWFS_H
+#define PHOTOLIBD_VIEWFS_H
+#define FUSE_USE_VERSION 31
+#include <fuse.h>
+#include <sys/stat.h>
+
+// The view mirrored (O_PATH) and the app's inbox (O_PATH; -1: nothing may be saved, the mount is ro).
+extern int view_source;
+extern int view_inbox;
+
+// A new file the app saves at the top of its folder: written into its inbox under a hidden name,
+// then given its own name there once the last descriptor to it is closed (a hidden name, as an
+// atomic save writes first, waits for its rename). Each returns -ENOENT for a path that is no save
+// in progress, so the caller falls back to the mirror.
+int saves_create(const char *path, mode_t mode, struct fuse_file_info *fi);
+int saves_open(const char *path, struct fuse_file_info *fi);
+int saves_getattr(const char *path, struct stat *st);
+int saves_release(const char *path, struct fuse_file_info *fi);
+int saves_rename(const char *from, const char *to);
+int saves_unlink(const char *path);
+int saves_truncate(const char *path, off_t size);
+int saves_exists(const char *path);
+void saves_list(void *buffer, fuse_fill_dir_t fill);
+// Removes what was never finished (photolibd is going): nothing half-written is left for the inbox.
+void saves_abandon(void);
+
+#endif
