@@ -37,6 +37,27 @@ def leave(key, command):
     _left[key] = command
 
 
+# Every daemon a trial started, stopped through its pidfd when a failed run cleans up after itself.
+_daemons = []
+
+
+def after_failure(stream, keep):
+    """After a failure: with KEEP, say what is left for a post-mortem and how to remove it; otherwise
+    remove it all now (the daemons through their pidfds, then the user, mounts and directories), so
+    a failed `make test` leaves nothing running or mounted."""
+    if keep:
+        say_what_is_left(stream)
+        return
+    for daemon in _daemons:
+        if daemon.running():
+            daemon.stop(grace=10)
+    for command in cleanup_commands():
+        subprocess.run(["sh", "-c", command], capture_output=True, timeout=120)
+    _left.clear()
+    print("Removed what the run made (its daemon, user, filesystem and directories); pass --keep to leave them for a post-mortem.",
+          file=stream)
+
+
 def taken(key):
     _left.pop(key, None)
 
@@ -193,6 +214,7 @@ class Trial:
                 [os.path.abspath(os.path.join(self.binaries, "photolibd")), "--library", self.library,
                  "--views-dir", self.views, "--state-dir", os.path.join(self.root, "state"),
                  "--socket", self.socket] + (["--config", self.config] if self.config else [])), stdout=log, stderr=log)
+            _daemons.append(self.daemon)
 
     def wait_ready(self):
         deadline = time.monotonic() + 120
