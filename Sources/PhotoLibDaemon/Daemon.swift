@@ -35,6 +35,10 @@ public enum Daemon {
                 logger.notice("The database log is copied back again, after \(rounds) failed rounds.")
             }
         }
+        if let last = store.migrated.last {
+            // An upgrade: say what changed in the database, once, as it happened.
+            logger.notice("The database \(databasePath) was brought up to date from an older photolibd: \(store.migrated.count) steps, the last \"\(last)\".")
+        }
         do {
             try store.write { try $0.recordMadeDirectories(made) }
         } catch {

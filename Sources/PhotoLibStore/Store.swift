@@ -19,6 +19,8 @@ public final class Store: Sendable {
     private let observer: (any WriteTransactionObserver)?
     public let path: String
     private let commits = Atomic<UInt64>(0)
+    /// The schema steps this open took on a database an older photolibd had made (for the log), in order.
+    public let migrated: [String]
 
     /// How many write transactions have committed since the store was opened. Read before a
     /// read transaction, it names a state the read's snapshot is at least as new as: what is
@@ -50,7 +52,10 @@ public final class Store: Sendable {
             }
             configuration.maximumReaderCount = 2
             let pool = try DatabasePool(path: path, configuration: configuration)
+            let before = try pool.read { try Schema.migrator.appliedIdentifiers($0) }
             try Schema.migrator.migrate(pool)
+            // A new database takes every step; one from an older photolibd only those it lacked.
+            migrated = before.isEmpty ? [] : Schema.migrator.migrations.filter { !before.contains($0) }
             // Only the writer commits, so only it would checkpoint: the Checkpointer does instead.
             // A burst can grow the log; once it is reset, it is cut back to 16 MiB.
             try pool.writeWithoutTransaction {
@@ -89,6 +94,7 @@ public final class Store: Sendable {
         try Schema.migrator.migrate(queue)
         writer = queue
         checkpointer = nil
+        migrated = []
     }
 
     /// Runs `body` in one write transaction.

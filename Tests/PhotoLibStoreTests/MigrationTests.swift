@@ -6,6 +6,24 @@ import Testing
 
 @Suite("Schema upgrades")
 struct MigrationTests {
+    @Test("a store opened on an older photolibd's database names the steps it took, in order; a new one and an up-to-date one none")
+    func stepsTakenAreNamed() throws {
+        var template = Array("/tmp/photolibd-migrated-XXXXXX".utf8CString)
+        let directory = String(cString: try #require(mkdtemp(&template)))
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/photolibd.sqlite"
+        let older = try DatabaseQueue(path: path)
+        try Schema.migrator.migrate(older, upTo: "v16: a location check that depends on the file's mode")
+        try older.close()
+        let upgraded = try Store(path: path)
+        let all = Schema.migrator.migrations
+        let after = try #require(all.firstIndex(of: "v16: a location check that depends on the file's mode"))
+        #expect(upgraded.migrated == Array(all[(after + 1)...]), "\(upgraded.migrated)")
+        #expect(upgraded.migrated.first?.hasPrefix("v17") == true)
+        #expect(try Store(path: path).migrated.isEmpty, "nothing left to do the second time")
+        #expect(try Store(path: directory + "/new.sqlite").migrated.isEmpty, "a new database is made, not upgraded")
+    }
+
     @Test("v6 turns each file row into an asset with one member: IDs, selections and row numbers stay, pairing is due")
     func assetsBecomeGroups() throws {
         let queue = try DatabaseQueue()
