@@ -14,9 +14,9 @@
 // Without it the mount is read-only through and through.
 //
 // Its standard input and output are a socket to photolibd. Once mounted it writes "PLVIEWF1\n" there;
-// when photolibd closes its end (photolibd stopped or died) it unmounts the view and exits. So with
-// photolibd gone, the app's folder shows nothing of the library: empty, or (the server itself killed)
-// a mount that refuses every look (ENOTCONN) until photolibd's next start takes it down.
+// when photolibd closes its end (photolibd stopped or died) it exits, and a process of its own that
+// outlives it unmounts the view, as it does if this one is killed outright. So with photolibd or this
+// server gone, the app's folder shows nothing of the library.
 //
 // What it serves of each entry: the regular files and directories of SOURCE, found without following
 // any symlink (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS), names starting with "." left out (the
@@ -32,14 +32,12 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <pthread.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #ifndef VERSION
@@ -207,12 +205,8 @@ static int refuse_removexattr(const char *path, const char *name) { (void)path, 
 
 static const char *mount_point;
 
-// photolibd's end of the channel closing is the end: the view is unmounted (lazily: an app holding a
-// file open does not keep it), then the process exits. It unmounts itself because fusermount3's
-// auto_unmount does nothing, before libfuse 3.15, for a mount without allow_other (its check opens
-// the mount point as root, who is refused): a server killed outright leaves the mount answering
-// ENOTCONN, shut but there, until photolibd's next start unmounts it.
-extern char **environ;
+// photolibd's end of the channel closing is the end: what was never finished is removed and the
+// process exits; the unmounter (below) then takes the mount down.
 static void *watch_channel(void *unused) {
     (void)unused;
     char byte;
@@ -221,13 +215,35 @@ static void *watch_channel(void *unused) {
         count = read(CHANNEL_IN, &byte, 1);
     } while (count > 0 || (count < 0 && errno == EINTR));
     saves_abandon();
-    char *arguments[] = {"fusermount3", "-u", "-z", "-q", "--", (char *)mount_point, NULL};
-    pid_t child;
-    if (posix_spawnp(&child, "fusermount3", NULL, NULL, arguments, environ) == 0) {
-        int status;
-        while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
-    }
     _exit(0);
+}
+
+// A process of its own that unmounts the view (lazily: an app holding a file open does not keep it)
+// once this one has ended, however it ended: it waits for the end of a pipe only this process holds.
+// fusermount3's own auto_unmount does nothing, before libfuse 3.15, for a mount without allow_other
+// (its check opens the mount point as root, who is refused), so a server killed outright would leave
+// a mount refusing every look. Started before anything is mounted, with nothing of this process's open.
+static int start_unmounter(void) {
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC) != 0) return -1;
+    pid_t child = fork();
+    if (child < 0) return -1;
+    if (child == 0) {
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) {
+            dup2(null, CHANNEL_IN);
+            dup2(null, CHANNEL_OUT);
+        }
+        if (ends[0] != 3) dup2(ends[0], 3);
+        syscall(SYS_close_range, 4, ~0U, 0);  // the channel's socket and the view: none of it is kept alive here
+        setsid();                             // not in photolibd's process group: a signal to it does not stop this
+        char byte;
+        while (read(3, &byte, 1) != 0 && errno == EINTR) {}
+        execlp("fusermount3", "fusermount3", "-u", "-z", "-q", "--", mount_point, (char *)NULL);
+        _exit(127);
+    }
+    close(ends[0]);
+    return 0;  // ends[1] stays open, close-on-exec, until this process ends
 }
 
 static void *view_init(struct fuse_conn_info *connection, struct fuse_config *config) {
@@ -284,6 +300,10 @@ int main(int argc, char **argv) {
         return 2;
     }
     mount_point = argv[2];
+    if (start_unmounter() != 0) {
+        fprintf(stderr, "photolibd-viewfs: cannot start the process that unmounts the view at the end: %s\n", strerror(errno));
+        return 1;
+    }
     view_source = open(argv[1], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (view_source < 0) {
         fprintf(stderr, "photolibd-viewfs: cannot open the view %s: %s\n", argv[1], strerror(errno));
