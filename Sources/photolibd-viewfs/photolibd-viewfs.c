@@ -247,7 +247,9 @@ static int start_unmounter(void) {
 }
 
 static void *view_init(struct fuse_conn_info *connection, struct fuse_config *config) {
-    (void)connection;
+    // Photos are read whole and in order: the kernel may read ahead a megabyte at a time. (Handing
+    // libfuse the descriptor to splice from, read_buf, measured slower here: 3.4x the originals against 2.2x.)
+    connection->max_readahead = connection->max_readahead > (1u << 20) ? connection->max_readahead : (1u << 20);
     config->kernel_cache = 0;
     // Every lookup asks here: a revoked photo is gone at once, and a save that has gone to the inbox
     // is not still found by its name (nor opened for writing as if it were the view's).

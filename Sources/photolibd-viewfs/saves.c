@@ -142,7 +142,8 @@ int saves_release(const char *path, struct fuse_file_info *fi) {
     const char *name = top_name(path);
     pthread_mutex_lock(&lock);
     struct save *save = name ? find(name) : NULL;
-    close((int)fi->fh);
+    // Only a save's descriptor is closed here: the view's are the caller's to close, once.
+    if (save) close((int)fi->fh);
     int handled = save != NULL;
     // Written and closed: it goes to its own name, where the inbox takes it in. A hidden name is
     // an atomic save's first half: it waits for its rename.
