@@ -260,6 +260,12 @@ static void *view_init(struct fuse_conn_info *connection, struct fuse_config *co
     pthread_t watcher;
     if (pthread_create(&watcher, NULL, watch_channel, NULL) != 0) _exit(1);
     pthread_detach(watcher);
+    // Mounted: nothing more is executed or opened but below the view and the inbox.
+    if (confine_server() != 0) {
+        fprintf(stderr, "photolibd-viewfs: %s\n", errno == ENOSYS ? "has no seccomp filter for this architecture, and does not serve unconfined"
+                                                                : "cannot confine itself (seccomp)");
+        _exit(1);
+    }
     static const char ready[] = "PLVIEWF1\n";
     if (write(CHANNEL_OUT, ready, sizeof ready - 1) != (ssize_t)(sizeof ready - 1)) _exit(1);
     return NULL;

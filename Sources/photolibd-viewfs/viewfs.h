@@ -26,4 +26,8 @@ void saves_list(void *buffer, fuse_fill_dir_t fill);
 // Removes what was never finished (photolibd is going): nothing half-written is left for the inbox.
 void saves_abandon(void);
 
+// Confines the whole process (every thread) to serving requests from what it holds open (confine.c).
+// Returns 0, or -1 with errno set (ENOSYS where no filter is written for the architecture).
+int confine_server(void);
+
 #endif

@@ -95,6 +95,9 @@ struct ViewFileSystemTests {
         let server = try await Server(scene)
         defer { close(server.channel) }
         #expect(scene.mounted)
+        // Mounted, it has confined itself: no new privileges, a seccomp filter (and it still serves).
+        let confinement = try String(contentsOfFile: "/proc/\(server.process.pid)/status", encoding: .utf8)
+        #expect(confinement.contains("Seccomp:\t2") && confinement.contains("NoNewPrivs:\t1"), "\(confinement)")
         let listing = try scene.asOwner(#"ls -A "$1"; ls -A "$1/Trip"; cat "$1/a.jpg"; echo; stat -c '%h %A' "$1/a.jpg" "$1/Trip/b.jpg""#)
         #expect(listing.status == 0, "\(listing.stderr)")
         // Read-only whatever the original's mode (0644 here), linked once though the original has two links.
