@@ -3,6 +3,7 @@ import Glibc
 import PhotoLibClient
 import PhotoLibCore
 import PhotoLibProtocol
+import PhotoLibSystem
 
 /// Options every command shares: where the daemon listens.
 struct ConnectionOptions: ParsableArguments {
@@ -16,6 +17,8 @@ struct ConnectionOptions: ParsableArguments {
             let connection = try PhotoLibConnection(socketPath: PhotoLibConnection.socketPath(explicit: socket))
             return try body(connection)
         } catch let error as PhotoLibError {
+            // A progress line may be half drawn on the terminal: the error takes its place, not its end.
+            if isatty(STDERR_FILENO) == 1 { StandardError.write("\r\u{1B}[K") }
             Output.error(error.message)
             throw ExitStatus.of(error).exitCode
         }
