@@ -24,10 +24,16 @@ public enum HelperExecutables {
             throw .helperMissing(name: name, lookedIn: places)
         }
         let directory = found.lastIndex(of: "/").map { String(found[..<$0]) } ?? "."
-        // The file itself, not a symlink's target: a link in a trusted place may point anywhere.
-        guard let file = PathInspection.linkStatus(found), let parent = PathInspection.status(directory) else {
-            throw .helperMissing(name: name, lookedIn: places)
+        // The file itself, not a symlink's target: a link in a trusted place may point anywhere. One that
+        // cannot be examined (EACCES, EIO) is said to be so, never taken for a helper missing.
+        let file: FileStatus?, parent: FileStatus?
+        do {
+            file = try PathInspection.lookUpLink(found)
+            parent = try PathInspection.lookUp(directory)
+        } catch {
+            throw .systemCall(name: error.call, path: found, errno: error.errno)
         }
+        guard let file, let parent else { throw .helperMissing(name: name, lookedIn: places) }
         if let reason = HelperTrust.refusal(file: Self.facts(file), directory: Self.facts(parent), runningAs: geteuid()) {
             throw .helperUntrusted(path: found, reason: reason)
         }

@@ -17,10 +17,14 @@ public enum PathInspection {
         try? lookUp(path)
     }
 
-    /// `lstat` of a path (a symlink is itself, not what it names), or nil when nothing is there or it cannot be reached.
-    public static func linkStatus(_ path: String) -> FileStatus? {
+    /// `lstat` of a path (a symlink is itself, not what it names); nil when nothing is there, any other failure thrown.
+    public static func lookUpLink(_ path: String) throws(SystemCallError) -> FileStatus? {
         var st = stat()
-        guard (try? systemCall("lstat \(path)") { lstat(path, &st) }) != nil else { return nil }
+        do {
+            _ = try systemCall("lstat \(path)") { lstat(path, &st) }
+        } catch where error.isNotFound {
+            return nil
+        }
         return FileStatus(st)
     }
 

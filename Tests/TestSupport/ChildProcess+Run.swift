@@ -38,7 +38,8 @@ extension ChildProcess {
         return printed
     }
 
-    private static func contents(_ descriptor: Int32) -> String {
+    /// Everything written to `descriptor` (a file a child wrote its output to), read from its start.
+    public static func contents(_ descriptor: Int32) -> String {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var offset: off_t = 0

@@ -205,18 +205,7 @@ private final class TemporaryOutput {
         guard descriptor >= 0 else { throw TestFailure("mkstemp failed: errno \(errno)") }
     }
 
-    var text: String {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        var offset: off_t = 0
-        while true {
-            let count = pread(descriptor, &buffer, buffer.count, offset)
-            guard count > 0 else { break }
-            bytes += buffer[0..<count]
-            offset += off_t(count)
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    var text: String { ChildProcess.contents(descriptor) }
 
     deinit { close(descriptor) }
 }
