@@ -34,10 +34,24 @@ public enum HelperExecutables {
             throw .systemCall(name: error.call, path: found, errno: error.errno)
         }
         guard let file, let parent else { throw .helperMissing(name: name, lookedIn: places) }
-        if let reason = HelperTrust.refusal(file: Self.facts(file), directory: Self.facts(parent), runningAs: geteuid()) {
+        if let reason = HelperTrust.refusal(file: Self.facts(file), directory: Self.facts(parent), runningAs: geteuid(),
+                                            rootShownAs: Self.rootShownAs()) {
             throw .helperUntrusted(path: found, reason: reason)
         }
         return found
+    }
+
+    /// The uid root's files show in this process's user namespace, when it is not the whole identity
+    /// map (systemd's PrivateUsers=yes): the kernel's overflow uid. Nil outside such a namespace.
+    static func rootShownAs() -> UInt32? {
+        guard let file = fopen("/proc/self/uid_map", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 128)
+        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
+        let line = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // The initial namespace maps every uid to itself: "0 0 4294967295".
+        if line.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) == ["0", "0", "4294967295"] { return nil }
+        return UInt32(exactly: PathInspection.kernelSetting("kernel.overflowuid") ?? 65534) ?? 65534
     }
 
     private static func facts(_ status: FileStatus) -> HelperTrust.Facts {

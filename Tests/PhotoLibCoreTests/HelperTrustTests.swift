@@ -16,6 +16,16 @@ struct HelperTrustTests {
         #expect(HelperTrust.refusal(file: Self.file(owner: 1000), directory: own, runningAs: 1000) == nil)
     }
 
+    @Test("in a user namespace (PrivateUsers=yes), root's files show the overflow uid, trusted as root only when the caller says so")
+    func userNamespace() {
+        let shownAsNobody = Self.file(owner: 65534)
+        let directory = HelperTrust.Facts(isRegularFile: false, isDirectory: true, owner: 65534, mode: 0o755)
+        #expect(HelperTrust.refusal(file: shownAsNobody, directory: directory, runningAs: 1000, rootShownAs: 65534) == nil)
+        #expect(HelperTrust.refusal(file: shownAsNobody, directory: directory, runningAs: 1000)?.contains("owned by uid 65534") == true)
+        #expect(HelperTrust.refusal(file: Self.file(owner: 65534, mode: 0o777), directory: directory, runningAs: 1000, rootShownAs: 65534) != nil,
+                "the modes still count")
+    }
+
     @Test("another user's, writable by others, setuid, not a file, or in a directory others may write: refused, saying why",
           arguments: [
             (file(owner: 1001), directory, "owned by uid 1001"),
