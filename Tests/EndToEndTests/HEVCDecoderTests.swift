@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// photolibd-thumbnailer decodes HEIC's pictures with photolibd's decoder for libheif (libde265 with
 /// a worker thread per core), and gets the very pixels libheif's own decoder gives `vips copy`.
@@ -28,6 +29,7 @@ struct HEVCDecoderTests {
         #expect(try Self.tool(Self.converter, ["--version"]).contains("HEVC decoder: photolibd-libde265"))
         var template = Array("/tmp/photolibd-hevc-XXXXXX".utf8CString)
         let directory = String(cString: try #require(mkdtemp(&template)))
+        RunRecord.madeDirectory(directory)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // A noisy picture (the encoder has work to do), as 8 bits and as 16 bits for a 10-bit HEIC.
         try Self.tool("/usr/bin/vips", ["gaussnoise", directory + "/noise.v", "1280", "960", "--sigma", "30", "--mean", "128"])

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// scripts/check-licences, which `make test` and `make deb` run on what is built, fails where it
 /// must: on programs and packages made to break the rules, not only on photolibd's own (which pass).
@@ -10,6 +11,7 @@ struct LicenceCheckTests {
     static func scratch() throws -> String {
         var template = Array("/tmp/photolibd-licences-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp: errno \(errno)") }
+        RunRecord.madeDirectory(String(cString: made))
         return String(cString: made)
     }
 

@@ -4,6 +4,7 @@ import PhotoLibClient
 import PhotoLibCore
 import PhotoLibProtocol
 import Testing
+import TestSupport
 
 /// Location per app (SPEC §9): an app with `--location none` gets every photo
 /// and video that carries a location as a derivative without it; an app with
@@ -20,6 +21,7 @@ struct LocationTests {
         var template = Array("/tmp/photolibd-media-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp: \(errno)") }
         let directory = String(cString: made)
+        RunRecord.madeDirectory(directory)
         let place = latitude.flatMap { latitude in longitude.map { [String(latitude), String($0)] } } ?? []
         let result = try run(RunningDaemon.script("make-geotagged-media"), [directory] + place)
         guard result.status == 0 else { throw TestFailure("make-geotagged-media failed: \(result.stderr)") }

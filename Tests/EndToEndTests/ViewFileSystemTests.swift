@@ -24,6 +24,7 @@ struct ViewFileSystemTests {
             var template = Array("/tmp/photolibd-viewfs-XXXXXX".utf8CString)
             guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp: errno \(errno)") }
             root = String(cString: made)
+            RunRecord.madeDirectory(root)
             for directory in [root, root + "/library", view, view + "/Trip", mountPoint, inbox] {
                 mkdir(directory, 0o700)
                 try owner.own(directory)

@@ -4,7 +4,7 @@ import Glibc
 /// What a test made outside itself, written down for the run's end: `scripts/swift-test` names a
 /// file in `PHOTOLIBD_TEST_MOUNTS` and, once the tests are over (or were stopped), lazily unmounts
 /// every mount point listed there that is still mounted, detaches the loop devices of the images
-/// listed and removes them, and removes the test users listed, whichever test failed to. Only what
+/// listed and removes them, and removes the test users and directories listed, whichever test failed to. Only what
 /// this run made: another run on the machine keeps its own.
 public enum RunRecord {
     /// Notes that `mountPoint` was mounted (from `image`, for a loop mount).
@@ -15,6 +15,11 @@ public enum RunRecord {
     /// Notes that the user `name` was made for a test (useradd).
     public static func madeUser(_ name: String) {
         append("user \(name)\n")
+    }
+
+    /// Notes a directory a test made below /tmp (a library, the reachable copies), removed whole.
+    public static func madeDirectory(_ path: String) {
+        append("directory \(path)\n")
     }
 
     private static func append(_ lines: String) {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// Everything a test runs as another uid (the built binaries, the examples, the
 /// scripts), put once per test run where every uid can reach it.
@@ -34,6 +35,7 @@ enum ReachableCopies {
         }
         let root = String(cString: made)
         atexit { removeCopies() }
+        RunRecord.madeDirectory(root)  // a test process killed before its exit handlers leaves it to the runner
         chmod(root, 0o755)
         var problems: [String] = []
         for (folder, source, names, mode) in [

@@ -26,6 +26,7 @@ final class TestLibrary: @unchecked Sendable {
         var template = Array(((filesystem?.mountPoint ?? "/tmp") + "/photolibd-e2e-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed: \(errno)") }
         root = String(cString: made)
+        RunRecord.madeDirectory(root)
         self.owner = owner
         try owner?.own(root)
         try makeDirectory(library)
