@@ -31,6 +31,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inotifytools/inotifytools.h>
+#include "seccomp-filter.h"
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -113,16 +114,6 @@ static void send_failure(int error) {
     (void)send_all(message, sizeof message);
 }
 
-#if defined(__x86_64__)
-#define AUDIT_ARCH_HERE AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define AUDIT_ARCH_HERE AUDIT_ARCH_AARCH64
-#endif
-
-#define ALLOW(name) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_##name, 0, 1), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
-// The low 32 bits of a call's argument (both architectures above are little-endian).
-#define ARGUMENT(index) (offsetof(struct seccomp_data, args) + (index) * sizeof(uint64_t))
-
 // From here on the process may only wait, read its instance, write its channel and exit: no ioctl but
 // FIONREAD (TIOCSTI could type into the terminal its standard error may be), no executable memory.
 // Where no filter is written for the architecture, it refuses to run rather than run unconfined.
@@ -133,10 +124,7 @@ static int confine(void) {
 #else
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
     struct sock_filter filter[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_HERE, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        FILTER_START,
         ALLOW(read),
         ALLOW(write),
         ALLOW(pselect6),
@@ -150,19 +138,14 @@ static int confine(void) {
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
         // mmap for malloc, never with PROT_EXEC.
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mmap, 0, 5),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARGUMENT(2)),
-        BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PROT_EXEC),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        ALLOW_WITHOUT_EXEC(mmap),
         ALLOW(rt_sigreturn),
         ALLOW(restart_syscall),
         ALLOW(brk),
         ALLOW(munmap),
         ALLOW(exit),
         ALLOW(exit_group),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        FILTER_END,
     };
     struct sock_fprog program = {.len = (unsigned short)(sizeof filter / sizeof filter[0]), .filter = filter};
     if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0) return -1;

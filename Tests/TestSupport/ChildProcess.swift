@@ -145,7 +145,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// How it ended, once it has (reaping it then); nil while it runs.
-    public var ending: Ending? { reap(blocking: false) }
+    public var ending: Ending? { reap() }
 
     /// Whether it still runs.
     public var isRunning: Bool { ending == nil }
@@ -212,14 +212,14 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Reaps the child if it has ended (never blocking): how it ended, or nil while it runs.
-    private func reap(blocking: Bool) -> Ending? {
+    private func reap() -> Ending? {
         lock.withLock {
             if let ended { return ended }
             var exited: Int32 = 0
             var status: Int32 = 0
             var result: Int32
             repeat {
-                result = photolibd_pidfd_reap(pidfd, blocking ? 0 : WNOHANG, &exited, &status)
+                result = photolibd_pidfd_reap(pidfd, WNOHANG, &exited, &status)
             } while result < 0 && errno == EINTR
             guard result == 1 else { return nil }
             ended = exited != 0 ? .exited(status) : .killed(signal: status)
