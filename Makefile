@@ -10,10 +10,12 @@ export SWIFT PREFIX DESTDIR CONFIGURATION
 deps:
 	@scripts/install-deps
 
-# photolibd-inotify is C, built beside the Swift executables by scripts/build-c-helpers.
+# photolibd-inotify is C, built beside the Swift executables by scripts/build-c-helpers;
+# photolibd-page and photolibd-portal are names of photolibd (scripts/link-programs).
 build: deps
 	$(SWIFT) build
 	scripts/build-c-helpers .build/debug
+	scripts/link-programs .build/debug
 
 # Release binaries in .build/dist/release, linking the Swift runtime as shared libraries, which
 # scripts/install puts once beside them; a scratch path of their own, so building them never throws
@@ -37,6 +39,7 @@ test: deps
 	@scripts/install-deps --test
 	$(SWIFT) build --build-tests
 	scripts/build-c-helpers .build/debug
+	scripts/link-programs .build/debug
 	scripts/check-licences --bin .build/debug --quiet
 	scripts/swift-test
 	scripts/check-install

@@ -16,10 +16,10 @@ let strict: [SwiftSetting] = [
 let package = Package(
     name: "photolibd",
     products: [
+        // One executable for the daemon, the page's server and the portal backend, run by the name it is
+        // started with (photolibd-page and photolibd-portal are links to it: scripts/link-programs).
         .executable(name: "photolibd", targets: ["photolibd"]),
         .executable(name: "photolibctl", targets: ["photolibctl"]),
-        .executable(name: "photolibd-page", targets: ["photolibd-page"]),
-        .executable(name: "photolibd-portal", targets: ["photolibd-portal"]),
     ],
     dependencies: [
         // Pinned exactly: Package.resolved cannot be committed here, so `exact:` is what makes two
@@ -149,12 +149,6 @@ let package = Package(
             path: "Sources/PhotoLibDaemon",
             swiftSettings: strict
         ),
-        .executableTarget(
-            name: "photolibd",
-            dependencies: ["PhotoLibDaemon", "PhotoLibConfiguration", "PhotoLibSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Sources/photolibd",
-            swiftSettings: strict
-        ),
         // Client library: speaks the socket protocol; never opens the database.
         .target(
             name: "PhotoLibClient",
@@ -193,12 +187,6 @@ let package = Package(
             path: "Sources/photolibd-thumbnailer",
             swiftSettings: strict
         ),
-        .executableTarget(
-            name: "photolibd-page",
-            dependencies: ["PhotoLibPage", "PhotoLibClient", "PhotoLibSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Sources/photolibd-page",
-            swiftSettings: strict
-        ),
 
         // The file-chooser portal backend (xdg-desktop-portal's org.freedesktop.impl.portal.FileChooser):
         // photos through the person's page, everything else forwarded to the desktop's own backend.
@@ -209,11 +197,16 @@ let package = Package(
             path: "Sources/PhotoLibPortal",
             swiftSettings: strict
         ),
+
+        // The daemon, the page's server and the portal backend in one executable, each run by the name it
+        // is started as: one copy of the Swift code they share (SwiftNIO, the core, the protocol) in the
+        // package instead of three. Still three processes, as before; the clients (photolibctl, PhotoLibClient)
+        // and the decoders (photolibd-thumbnailer) stay programs of their own, linking only what they use.
         .executableTarget(
-            name: "photolibd-portal",
-            dependencies: ["PhotoLibPortal", "PhotoLibClient", "PhotoLibSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "Logging", package: "swift-log")],
-            path: "Sources/photolibd-portal",
+            name: "photolibd",
+            dependencies: ["PhotoLibDaemon", "PhotoLibConfiguration", "PhotoLibSystem", "PhotoLibPage", "PhotoLibPortal", "PhotoLibClient",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            path: "Sources/photolibd",
             swiftSettings: strict
         ),
 

@@ -7,7 +7,6 @@ import PhotoLibSystem
 
 /// `photolibd-portal`: the file-chooser portal backend that answers apps'
 /// requests for photos with a one-time pick on the person's page.
-@main
 struct PhotoLibdPortal: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photolibd-portal",

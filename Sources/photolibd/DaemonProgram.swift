@@ -6,7 +6,6 @@ import PhotoLibDaemon
 import PhotoLibSystem
 
 /// `photolibd`: per-app limited photo libraries. Flags override the config file; the config file overrides the embedded defaults.
-@main
 struct PhotoLibd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photolibd",
@@ -39,7 +38,7 @@ struct PhotoLibd: AsyncParsableCommand {
     /// Catches SIGTERM and SIGINT before anything else, with whatever a launcher
     /// blocked cleared: a stop asked for at any moment, even before the daemon is
     /// ready to act on it, waits for it instead of being lost.
-    static func main() async {
+    static func start() async {
         do {
             try TerminationSignals.catchThem()
             var command = try parseAsRoot()

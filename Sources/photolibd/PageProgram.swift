@@ -9,7 +9,6 @@ import PhotoLibSystem
 ///
 /// Normally started by `photolibctl ui`, which then signs the browser in; it
 /// exits by itself once idle.
-@main
 struct PhotoLibdPage: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photolibd-page",
@@ -40,7 +39,7 @@ struct PhotoLibdPage: AsyncParsableCommand {
 
     /// Catches SIGTERM and SIGINT before anything else, as photolibd does (`TerminationSignals`):
     /// a stop asked for while the server starts is kept for when it can act on it.
-    static func main() async {
+    static func start() async {
         do {
             try TerminationSignals.catchThem()
             var command = try parseAsRoot()
