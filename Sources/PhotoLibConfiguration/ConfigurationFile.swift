@@ -29,8 +29,10 @@ public struct ConfigurationFile: Sendable, Equatable {
     public var reportWatchOpens: Bool?
     /// `view_mode`: "links", "clones" or "auto".
     public var viewMode: ViewModeSetting?
+    /// `fuse_views`: false keeps a limited Flatpak app's Pictures folder as copies where it cannot clone.
+    public var fuseViews: Bool?
 
-    static let topLevelKeys: Set<String> = ["library", "views_dir", "view_mode", "state_dir", "socket", "assets", "protocol", "inbox", "report"]
+    static let topLevelKeys: Set<String> = ["library", "views_dir", "view_mode", "fuse_views", "state_dir", "socket", "assets", "protocol", "inbox", "report"]
     static let reportKeys: Set<String> = ["retention", "watch_opens"]
     static let assetKeys: Set<String> = ["image_extensions", "video_extensions"]
     static let inboxKeys: Set<String> = ["dir", "album", "max_file_bytes", "daily_bytes", "daily_files"]
@@ -92,6 +94,10 @@ public struct ConfigurationFile: Sendable, Equatable {
                 throw fail("view_mode", "must be \"links\", \"clones\" or \"auto\" (clones where the filesystem can make them, hard links elsewhere)")
             }
             result.viewMode = mode
+        }
+        if let value = table["fuse_views"] {
+            guard let flag = value.bool else { throw fail("fuse_views", "must be true or false") }
+            result.fuseViews = flag
         }
         if let assets = table["assets"] {
             guard let section = assets.table else { throw fail("assets", "must be a table ([assets])") }
@@ -184,6 +190,7 @@ public struct ConfigurationFile: Sendable, Equatable {
         if let reportRetention { configuration.reportRetention = reportRetention }
         if let reportWatchOpens { configuration.reportWatchesOpens = reportWatchOpens }
         if let viewMode { configuration.viewMode = viewMode }
+        if let fuseViews { configuration.fuseViews = fuseViews }
         if imageExtensions != nil || videoExtensions != nil {
             configuration.namePolicy = AssetNamePolicy(
                 imageExtensions: imageExtensions ?? AssetNamePolicy.defaultImageExtensions,

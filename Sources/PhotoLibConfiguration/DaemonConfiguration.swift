@@ -37,6 +37,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var reportWatchesOpens = true
     /// Whether view entries are hard links, reflink clones, or clones where the filesystem can.
     public var viewMode = ViewModeSetting.standard
+    /// Whether a limited Flatpak app's Pictures folder may be served read-only through FUSE where
+    /// its filesystem cannot clone (`PicturesFolderForm`), instead of holding copies.
+    public var fuseViews = true
     /// Where installed Flatpak apps' Pictures folders are: the owner's home and Pictures folder
     /// as xdg-user-dirs names it, read once at start (Flatpak reads it at each app's start).
     public var flatpakPictures = FlatpakFiles.picturesFolder(home: ProcessIdentity.homeDirectory ?? "/")

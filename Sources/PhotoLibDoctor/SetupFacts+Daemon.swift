@@ -22,5 +22,7 @@ extension SetupFacts.Daemon {
             refused: refused.assets.map { ($0.path, $0.refusedBecause ?? $0.refused ?? "") },
             withheld: withheld.assets.map { ($0.path, $0.withheld ?? "") },
             viewMode: status.viewMode, viewModeReason: status.viewModeReason)
+        fuseViews = status.fuseViews
+        copyingFolders = apps.apps.compactMap { app in app.entries?.reason.map { (app.app, $0) } }
     }
 }

@@ -29,6 +29,8 @@ public struct StatusResult: Codable, Sendable, Equatable {
     /// `view_mode` setting and the views' filesystem; `viewModeReason` says which decided.
     public var viewMode: String?
     public var viewModeReason: String?
+    /// "available", or why a limited Flatpak app's Pictures folder cannot be served through FUSE here.
+    public var fuseViews: String?
     /// Why nothing reads the library's inotify events now (photolibd-inotify cannot start, or keeps
     /// ending and waits its turn), in words; the state is then `degraded`.
     public var watcherDown: String?
@@ -36,7 +38,8 @@ public struct StatusResult: Codable, Sendable, Equatable {
     public init(version: String, pid: Int32, library: String, views: String, socket: String, state: String,
                 scannedDirectories: Int, scannedFiles: Int, assets: Int, albums: Int, apps: Int, watches: Int, failedWatches: Int,
                 unreadable: [String]? = nil, derivatives: Int? = nil, derivativeBytes: Int64? = nil, withheldFromNoLocation: Int? = nil,
-                viewMode: String? = nil, viewModeReason: String? = nil, watcherDown: String? = nil) {
+                viewMode: String? = nil, viewModeReason: String? = nil, watcherDown: String? = nil, fuseViews: String? = nil) {
+        self.fuseViews = fuseViews
         self.watcherDown = watcherDown
         self.viewMode = viewMode
         self.viewModeReason = viewModeReason
@@ -222,6 +225,18 @@ public struct AppParams: Codable, Sendable, Equatable {
     public init(app: String) { self.app = app }
 }
 
+/// How an app's view holds its photos: `links` or `clones` under the views; for a limited Flatpak
+/// app's Pictures folder `clones`, `fuse` (a read-only mirror, nothing copied) or `copies`, with why.
+public struct AppEntries: Codable, Sendable, Equatable {
+    public var form: String
+    public var reason: String?
+
+    public init(form: String, reason: String? = nil) {
+        self.form = form
+        self.reason = reason
+    }
+}
+
 public struct AppInfo: Codable, Sendable, Equatable {
     public var app: String
     public var uid: UInt32
@@ -246,11 +261,14 @@ public struct AppInfo: Codable, Sendable, Equatable {
     public var flatpak: Bool?
     /// `shared` or `removed`: whether captions and people's names leave with its picks unless the person says otherwise.
     public var captions: String?
+    /// How its view holds the photos it may see.
+    public var entries: AppEntries?
 
     public init(app: String, uid: UInt32, purpose: String, readWrite: String, addOnly: String, view: String,
                 endpoint: String? = nil, inbox: String? = nil, selectedAssets: Int, selectedAlbums: Int,
                 readWriteEnd: (at: Int64, returnsTo: String)? = nil, addOnlyEnd: (at: Int64, returnsTo: String)? = nil,
-                location: String, flatpak: Bool? = nil, captions: String? = nil) {
+                location: String, flatpak: Bool? = nil, captions: String? = nil, entries: AppEntries? = nil) {
+        self.entries = entries
         self.captions = captions
         self.flatpak = flatpak
         self.location = location

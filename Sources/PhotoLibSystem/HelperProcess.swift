@@ -66,6 +66,12 @@ public final class HelperProcess: Sendable {
         _ = photolibd_pidfd_signal(pidfd.rawValue, SIGKILL)
     }
 
+    /// Whether the helper ends within `seconds` (its pidfd becomes readable), without reaping it.
+    public func exits(within seconds: Double) throws(SystemCallError) -> Bool {
+        var descriptor = pollfd(fd: pidfd.rawValue, events: Int16(POLLIN), revents: 0)
+        return try systemCall("poll the pidfd of \(pid)") { poll(&descriptor, 1, Int32(max(0, seconds * 1000))) } > 0
+    }
+
     /// Waits for the helper to end and reaps it: call after `kill()` or once its channel reads end of input.
     public func reap() throws(SystemCallError) -> Ending {
         var exited: Int32 = 0

@@ -154,11 +154,14 @@ struct AppsCommand: ParsableCommand {
         }
         if output.json { return Output.json(result.apps) }
         let names = Dictionary(flatpaks.map { ($0.app, $0.name) }, uniquingKeysWith: { first, _ in first })
-        Output.table(["APP", "NAME", "UID", "READ-WRITE", "ADD-ONLY", "LOCATION", "SELECTED", "VIEW"], result.apps.map { app in
+        Output.table(["APP", "NAME", "UID", "READ-WRITE", "ADD-ONLY", "LOCATION", "SELECTED", "ENTRIES", "VIEW"], result.apps.map { app in
             [app.app, names[app.app] ?? AppID(app.app).flatMap { DesktopEntries.lookUp($0, home: ProcessIdentity.homeDirectory ?? "/")?.entry.name } ?? "-",
              String(app.uid), app.readWrite, app.addOnly, app.location,
-             "\(Output.count(app.selectedAssets, "asset")), \(Output.count(app.selectedAlbums, "album"))", app.view]
+             "\(Output.count(app.selectedAssets, "asset")), \(Output.count(app.selectedAlbums, "album"))", app.entries?.form ?? "-", app.view]
         })
+        for app in result.apps {
+            if let reason = app.entries?.reason { print("\(app.app): its Pictures folder holds full copies: \(reason).") }
+        }
         let unregistered = flatpaks.filter { !$0.registered && $0.reachesPictures }
         guard !unregistered.isEmpty else { return }
         print("")

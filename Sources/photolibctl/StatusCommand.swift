@@ -21,6 +21,9 @@ struct StatusCommand: ParsableCommand {
         if let mode = status.viewMode {
             print("entries:  \(mode == "clones" ? "reflink clones" : "hard links") (\(status.viewModeReason ?? mode))")
         }
+        if let fuse = status.fuseViews {
+            print("fuse:     \(fuse == "available" ? "available: a limited Flatpak app's Pictures folder is served read-only from its view where it cannot clone" : "not available (\(fuse)): such folders hold copies")")
+        }
         if let count = status.derivatives, let bytes = status.derivativeBytes {
             print("no-location copies: \(count) (\(Output.size(bytes))), for apps with location none")
         }

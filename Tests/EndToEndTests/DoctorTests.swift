@@ -29,15 +29,15 @@ struct DoctorTests {
         let result = try daemon.ctl("doctor")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let outcomes = Self.outcomes(result.stdout)
-        #expect(outcomes.count == 15, "\(result.stdout)")
+        #expect(outcomes.count == 16, "\(result.stdout)")
         // Hard links or clones, whichever /tmp's filesystem allows, and why.
         #expect(result.stdout.contains("Views hold ") && result.stdout.contains("(view_mode is \"auto\" and the views' filesystem ("), "\(result.stdout)")
-        for name in ["daemon", "library", "views-mount", "view-entries", "view-permissions", "view-reach", "writable-originals", "refused-originals", "location-withheld", "socket", "flatpak-apps"] {
+        for name in ["daemon", "library", "views-mount", "view-entries", "view-permissions", "view-reach", "writable-originals", "refused-originals", "location-withheld", "socket", "flatpak-apps", "pictures-folders"] {
             #expect(outcomes[name] == "pass", "\(name): \(result.stdout)")
         }
         let json = try daemon.ctl("doctor", "--json")
         let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
-        #expect(decoded?.count == 15)
+        #expect(decoded?.count == 16)
     }
 
     @Test("a group-writable original and an app uid that cannot reach the socket are named while the daemon runs")

@@ -21,6 +21,7 @@ struct DoctorVerdictTests {
         facts.socketNode = .init(owner: 1000, permissions: 0o666, isDirectory: false, isSocket: true)
         facts.socketAncestors = [("/", .init(owner: 0, permissions: 0o755)), ("/run", .init(owner: 0, permissions: 0o755)),
                                  ("/run/user", .init(owner: 0, permissions: 0o755)), ("/run/user/1000", .init(owner: 1000, permissions: 0o700))]
+        facts.daemon?.fuseViews = "available"
         facts.maxUserWatches = 65_536
         facts.protectedHardlinks = 1
         return facts
@@ -45,12 +46,28 @@ struct DoctorVerdictTests {
         #expect(undone.advice?.contains("photolibctl authorize org.gnome.Shotwell limited") == true)
     }
 
+    @Test("pictures-folders names each Flatpak app whose Pictures folder holds copies, with why, and what would let FUSE serve it")
+    func picturesFolders() {
+        var facts = healthy()
+        #expect(check("pictures-folders", facts).detail.contains("served read-only through FUSE"))
+        facts.daemon?.fuseViews = "this process runs with no_new_privs"
+        facts.daemon?.copyingFolders = [("org.gimp.GIMP", "its filesystem cannot clone (FICLONE: Operation not supported) and FUSE cannot be used (this process runs with no_new_privs)")]
+        let copies = check("pictures-folders", facts)
+        #expect(copies.outcome == .warn && copies.detail.hasPrefix("The Pictures folder of org.gimp.GIMP holds full copies of its photos: its filesystem cannot clone"))
+        #expect(copies.advice?.contains("not under NoNewPrivileges=") == true)
+        facts.daemon?.fuseViews = "available"
+        facts.daemon?.copyingFolders = [("org.gimp.GIMP", "mounting its FUSE view failed (photolibd-viewfs: EPIPE)")]
+        #expect(check("pictures-folders", facts).advice?.hasPrefix("Restart photolibd to try the FUSE view again") == true)
+        facts.daemon = nil
+        #expect(check("pictures-folders", facts).outcome == .warn)
+    }
+
     @Test("a healthy setup passes every check, each with no advice")
     func healthyPasses() {
         let checks = DoctorVerdicts.checks(healthy())
         #expect(checks.map(\.name) == ["daemon", "library", "library-privacy", "views-mount", "view-entries", "view-permissions", "view-reach",
                                        "writable-originals", "refused-originals", "location-withheld", "inotify-watches", "socket", "protected-hardlinks", "file-dialogs",
-                                       "flatpak-apps"])
+                                       "flatpak-apps", "pictures-folders"])
         for check in checks {
             #expect(check.outcome == .pass, "\(check)")
             #expect(check.advice == nil)

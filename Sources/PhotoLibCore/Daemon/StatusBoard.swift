@@ -26,6 +26,10 @@ public final class StatusBoard: Sendable {
         public var watcherDown: String?
         /// Hard links or clones, and why (decided once at start).
         public var viewMode: ViewModeDecision?
+        /// Whether views can be served through FUSE here, and if not why (probed once at start).
+        public var fuse: FuseSupport?
+        /// How each limited Flatpak app's Pictures folder holds its photos, as decided this run.
+        public var picturesForms: [AppID: PicturesFolderForm] = [:]
 
         public init() {}
 

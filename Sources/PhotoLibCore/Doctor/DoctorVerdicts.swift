@@ -7,8 +7,26 @@ public enum DoctorVerdicts {
         [
             daemon(facts), library(facts), libraryPrivacy(facts), viewsMount(facts), viewEntries(facts), viewPermissions(facts), viewReach(facts),
             writableOriginals(facts), refusedOriginals(facts), withheldFiles(facts), inotifyWatches(facts), socket(facts), protectedHardlinks(facts),
-            facts.fileDialogs.check, flatpakApps(facts),
+            facts.fileDialogs.check, flatpakApps(facts), picturesFolders(facts),
         ]
+    }
+
+    /// How limited Flatpak apps' Pictures folders hold their photos: clones or a FUSE view cost no
+    /// disk; full copies are named, with why and what would let photolibd do better.
+    static func picturesFolders(_ facts: SetupFacts) -> DoctorCheck {
+        guard let daemon = facts.daemon else {
+            return DoctorCheck("pictures-folders", .warn, "Cannot tell how Flatpak apps' Pictures folders hold their photos: photolibd is not answering.")
+        }
+        let fuse = daemon.fuseViews ?? "unknown"
+        if !daemon.copyingFolders.isEmpty {
+            return DoctorCheck("pictures-folders", .warn, daemon.copyingFolders.map { "The Pictures folder of \($0.app) holds full copies of its photos: \($0.reason)." }.joined(separator: " "),
+                               advice: fuse == "available"
+                                   ? "Restart photolibd to try the FUSE view again (the log says why it failed), or keep the folder on btrfs or XFS, where it holds clones."
+                                   : "Let photolibd use FUSE (\(fuse)): install fuse3, and run photolibd where fusermount3 may mount (not under NoNewPrivileges=); or keep the folder on btrfs or XFS, where it holds clones.")
+        }
+        return DoctorCheck("pictures-folders", .pass, fuse == "available"
+                           ? "A limited Flatpak app's Pictures folder holds clones where its filesystem clones, and is served read-only through FUSE elsewhere: no copies."
+                           : "No Pictures folder holds copies now; where one cannot clone, it would (FUSE cannot be used: \(fuse)).")
     }
 
     static func flatpakApps(_ facts: SetupFacts) -> DoctorCheck {

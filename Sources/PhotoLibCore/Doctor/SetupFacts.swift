@@ -63,6 +63,10 @@ public struct SetupFacts: Sendable {
         /// How views hold photos (`links` or `clones`) and why, as the daemon decided at start.
         public var viewMode: String?
         public var viewModeReason: String?
+        /// "available", or why a limited Flatpak app's Pictures folder cannot be served through FUSE.
+        public var fuseViews: String?
+        /// Limited Flatpak apps whose Pictures folder holds full copies, and why (`PicturesFolderForm.copies`).
+        public var copyingFolders: [(app: String, reason: String)] = []
         /// The uids registered for apps.
         public var appUIDs: [UInt32] { apps.map(\.uid) }
 
@@ -85,7 +89,8 @@ public struct SetupFacts: Sendable {
                 && lhs.apps == rhs.apps && lhs.unreadable == rhs.unreadable
                 && lhs.refused.map(\.path) == rhs.refused.map(\.path) && lhs.refused.map(\.reason) == rhs.refused.map(\.reason)
                 && lhs.withheld.map(\.path) == rhs.withheld.map(\.path) && lhs.withheld.map(\.reason) == rhs.withheld.map(\.reason)
-                && lhs.viewMode == rhs.viewMode && lhs.viewModeReason == rhs.viewModeReason
+                && lhs.viewMode == rhs.viewMode && lhs.viewModeReason == rhs.viewModeReason && lhs.fuseViews == rhs.fuseViews
+                && lhs.copyingFolders.map(\.app) == rhs.copyingFolders.map(\.app) && lhs.copyingFolders.map(\.reason) == rhs.copyingFolders.map(\.reason)
         }
     }
 

@@ -21,6 +21,9 @@ public struct InstalledFlatpakApp: Sendable, Equatable {
     public var copyBytes: Int64?
 
     /// What the copies cost, in a person's words; nil when they cost nothing (clones, or none yet) or are not known.
+    /// What the page says of a Pictures folder served through FUSE (`PicturesFolderForm.mirror`).
+    public static let mirrorWords = "Its Pictures folder shows the photos you chose read-only, straight from your library (through FUSE): nothing is copied."
+
     public static func copyWords(_ bytes: Int64?) -> String? {
         guard let bytes, bytes > 0 else { return nil }
         let units = ["bytes", "KB", "MB", "GB", "TB"]

@@ -70,7 +70,8 @@ extension Engine {
 extension Engine {
     /// Watches the Pictures folder of every Flatpak app that has one (its view is not empty).
     func watchPictures(_ apps: [AppRecord]) {
-        for app in apps where app.flatpakPictures && app.heldLayout != .empty {
+        // A mirrored folder needs no watch: nothing in it can change, and what the app saves goes to its inbox.
+        for app in apps where app.flatpakPictures && app.heldLayout != .empty && !views.isMirrored(app) {
             do {
                 let view = try views.openView(app)
                 inboxes.watcher.watchPictures(app.id, view.root)
@@ -136,7 +137,7 @@ extension Engine {
     /// The bytes an app's Pictures folder holds where its filesystem cannot clone (its entries are then
     /// copies); nil where it clones (they share the originals' blocks) or when the folder cannot be read.
     func copyBytes(of app: AppRecord) -> Int64? {
-        guard app.heldLayout != .empty, let view = try? views.openView(app) else { return nil }
+        guard app.heldLayout != .empty, !views.isMirrored(app), let view = try? views.openView(app) else { return nil }
         guard case .unsupported = (try? FileClone.probe(in: view.root)) ?? .supported else { return nil }
         guard let entries = try? Directory.list(view.root) else { return nil }
         var total: Int64 = 0

@@ -84,9 +84,10 @@ actor Engine {
         }
         views = ViewMaintainer(viewsRoot: viewsRoot, access: access, derivatives: derivatives, ownerUID: ownerUID, logger: logger,
                                paths: (configuration.library, configuration.views), staging: staging, form: mode.form,
-                               pictures: configuration.flatpakPictures)
+                               pictures: configuration.flatpakPictures, board: board, fuse: configuration.fuseViews)
         let inboxes = self.inboxes
         views.inboxOf = { inboxes.directory(of: $0) }
+        views.inboxPathOf = { inboxes.path(of: $0) }
         if try store.read({ try $0.anyRules() }) { index.captureClock = CaptureClock(access: access) }
     }
 
@@ -260,6 +261,8 @@ actor Engine {
     /// Stops applying events (the current batch finishes first, being on this actor).
     func stop() {
         lifecycle.stop()
+        // Unmounted before the daemon goes: an app's mirrored Pictures folder shows nothing once it is stopped.
+        views.mirrors.stopAll()
     }
 
     /// The inbox watcher, for the service that runs its thread.

@@ -19,7 +19,8 @@ extension RequestRouter {
             unreadable: snapshot.unreadable.isEmpty ? nil : snapshot.unreadable.map(\.escaped),
             derivatives: snapshot.derivatives, derivativeBytes: snapshot.derivativeBytes,
             withheldFromNoLocation: snapshot.withheldFromNoLocation,
-            viewMode: snapshot.viewMode?.form.rawValue, viewModeReason: snapshot.viewMode?.reason, watcherDown: snapshot.watcherDown)
+            viewMode: snapshot.viewMode?.form.rawValue, viewModeReason: snapshot.viewMode?.reason, watcherDown: snapshot.watcherDown,
+            fuseViews: snapshot.fuse.map { if case .unavailable(let reason) = $0 { reason } else { "available" } })
     }
 
     func appInfo(_ record: AppRecord, _ tx: StoreTransaction) throws -> AppInfo {
@@ -34,7 +35,16 @@ extension RequestRouter {
             readWriteEnd: try tx.authorizationEnd(record.id, access: .readWrite).map { ($0.endsAt, $0.returnsTo.rawValue) },
             addOnlyEnd: try tx.authorizationEnd(record.id, access: .addOnly).map { ($0.endsAt, $0.returnsTo.rawValue) },
             location: record.location.rawValue, flatpak: record.flatpakPictures ? true : nil,
-            captions: SharingChoice.captionsWord(record.captions))
+            captions: SharingChoice.captionsWord(record.captions), entries: entries(of: record))
+    }
+
+    /// How the app's view holds its photos: a Flatpak Pictures folder's form (`PicturesFolderForm`),
+    /// or the views' form; nil for a Flatpak app whose folder holds nothing of photolibd's.
+    func entries(of record: AppRecord) -> AppEntries? {
+        guard record.flatpakPictures else { return board.snapshot.viewMode.map { AppEntries(form: $0.form.rawValue) } }
+        guard record.heldLayout == .limited, let form = board.snapshot.picturesForms[record.id] else { return nil }
+        if case .copies(let reason) = form { return AppEntries(form: form.name, reason: reason) }
+        return AppEntries(form: form.name)
     }
 
     func locationPolicy(_ text: String?) throws -> LocationPolicy? {

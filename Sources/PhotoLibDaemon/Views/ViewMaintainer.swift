@@ -28,15 +28,24 @@ final class ViewMaintainer {
     var copyingApps: Set<AppID> = []
     /// An app's open inbox, where what a limited Flatpak app saves in its Pictures folder is taken in.
     var inboxOf: (AppID) -> FileDescriptor? = { _ in nil }
+    /// ...and its path, for the FUSE server of a mirrored Pictures folder, which saves there itself.
+    var inboxPathOf: (AppRecord) -> String? = { _ in nil }
+    /// Pictures folders served through FUSE from a link view (`PicturesFolderForm.mirror`).
+    let mirrors: ViewMirrors
     /// Warns when an app uid could open the library itself, going around its view; judged after every full reconcile.
     let reachWarning: LibraryReachWarning
 
     init(viewsRoot: FileDescriptor, access: LibraryAccess, derivatives: DerivativeCatalog, ownerUID: UInt32, logger: Logger,
-         paths: (library: String, views: String), staging: CloneStaging, form: ViewEntryForm, pictures: FlatpakPicturesFolder) {
+         paths: (library: String, views: String), staging: CloneStaging, form: ViewEntryForm, pictures: FlatpakPicturesFolder,
+         board: StatusBoard = StatusBoard(), fuse: Bool = true) {
         setting = ViewSetting(viewsRoot: viewsRoot, access: access, ownerUID: ownerUID, logger: logger, paths: paths, staging: staging,
                               form: form, pictures: pictures)
         self.derivatives = derivatives
         reachWarning = LibraryReachWarning(library: paths.library, logger: logger)
+        mirrors = ViewMirrors(logger: logger, board: board,
+                              support: fuse ? FuseAvailability.probe() : .unavailable(reason: "fuse_views is false in the configuration"))
+        // Before any Pictures folder is looked into: a killed daemon's mounts answer ENOTCONN.
+        mirrors.recoverStale(home: pictures.home)
     }
 
     var viewsRoot: FileDescriptor { setting.viewsRoot }
@@ -101,22 +110,36 @@ final class ViewMaintainer {
 
     /// Opens (creating) an app's view directory: its random name in the views, or its
     /// Flatpak Pictures folder in the home, every step opened without following a link
-    /// (the app may put one there: `~/.var/app/APP` is its own to write).
+    /// (the app may put one there: `~/.var/app/APP` is its own to write). A mirrored Pictures
+    /// folder's view is under the views too: the folder shows it through FUSE.
     func openView(_ app: AppRecord) throws -> ViewDirectories {
-        if app.flatpakPictures {
+        let inPictures = app.flatpakPictures && !isMirrored(app)
+        if inPictures {
             copyingApps.insert(app.id)
             derivatives.copied = true
         } else {
             copyingApps.remove(app.id)
         }
-        guard app.flatpakPictures else {
+        guard inPictures else {
             try Directory.makeDirectory(app.viewName, in: viewsRoot, mode: 0o700)
             return ViewDirectories(root: try Directory.open(app.viewName, in: viewsRoot))
         }
+        return ViewDirectories(root: try openPicturesFolder(app))
+    }
+
+    /// Whether the app's Pictures folder is a FUSE mirror of its view: a limited Flatpak app's,
+    /// where the folder's filesystem cannot clone and FUSE can be used (`ViewMirrors.form`).
+    func isMirrored(_ app: AppRecord) -> Bool {
+        guard app.flatpakPictures, app.heldLayout == .limited else { return false }
+        return mirrors.form(of: app.id) { try openPicturesFolder(app, parentOnly: true) } == .mirror
+    }
+
+    /// The app's Pictures folder (or with `parentOnly`, `~/.var/app/APP`), made where missing.
+    func openPicturesFolder(_ app: AppRecord, parentOnly: Bool = false) throws -> FileDescriptor {
         var directory = try Directory.open(path: home)
         do {
             let components = pictures.components(of: app.id)
-            for (step, component) in components.enumerated() {
+            for (step, component) in components.enumerated() where !parentOnly || step < components.count - 1 {
                 let name = FileName(component)!
                 // Flatpak makes ~/.var/app/APP 0755 itself; the Pictures folder is the owner's alone.
                 try Directory.makeDirectory(name, in: directory, mode: step == components.count - 1 ? 0o700 : 0o755)
@@ -128,7 +151,7 @@ final class ViewMaintainer {
             directory.close()
             throw error
         }
-        return ViewDirectories(root: directory)
+        return directory
     }
 
     /// Whether the app runs under a uid of its own (not the owner's, not root's, who can read everything anyway).
@@ -157,8 +180,9 @@ final class ViewMaintainer {
         guard app.flatpakPictures else { return try Directory.removeTree(app.viewName, in: viewsRoot) }
         var emptied = app
         emptied.readWrite = .denied
-        _ = try reconcile(emptied, index: index, store: store, libraryAvailable: false)
+        _ = try reconcile(emptied, index: index, store: store, libraryAvailable: false)  // unmounts a mirror too
         copyingApps.remove(app.id)
+        mirrors.forget(app.id)
     }
 
     /// Removes view directories of apps that no longer exist, and views still
@@ -180,6 +204,9 @@ final class ViewMaintainer {
     }
 
     private func reconcile(_ app: AppRecord, index: LibraryIndex, tx: StoreTransaction, libraryAvailable: Bool) throws -> Report {
+        let mirrored = isMirrored(app)
+        // Unmounted first: the folder beneath is what is reconciled now (emptied of photolibd's entries).
+        if !mirrored, app.flatpakPictures { try leaveMirror(app) }
         let view = try openView(app)
         restrictAccess(view.root, to: app)
         let form = making(for: app.id).form
@@ -246,16 +273,43 @@ final class ViewMaintainer {
                 }
             }
         }
+        if mirrored {
+            do {
+                try keepMirrorMounted(app, tx: tx, report: &report)
+            } catch let error as PhotoLibError where error != .stopping {
+                // Its form is copies now (`ViewMirrors.mount`): the folder is made to hold them at once.
+                return try reconcile(app, index: index, tx: tx, libraryAvailable: libraryAvailable)
+            }
+        }
         if report != Report() {
             logger.info("Reconciled the view of \(app.id): \(report.linked) linked, \(report.unlinked) removed, \(report.refused) refused.")
         }
         return report
     }
 
+    /// Mounts the app's mirror unless it is mounted. What the folder itself held before (copies of
+    /// an earlier run, what the app saved while photolibd was stopped) is settled first, as for any
+    /// Pictures folder: under the mount it would be hidden from the app, and never taken in.
+    private func keepMirrorMounted(_ app: AppRecord, tx: StoreTransaction, report: inout Report) throws {
+        guard !mirrors.isMounted(app.id) else { return }
+        let folder = try openPicturesFolder(app)
+        defer { folder.close() }
+        try sync(folder, app: app, wanted: [:], sources: [:], tx: tx, report: &report, picturesFolder: true)
+        try mirrors.mount(app.id, source: paths.views + "/" + String(decoding: app.viewName.bytes, as: UTF8.self),
+                          mountPoint: pictures.path(of: app.id), inbox: inboxPathOf(app))
+    }
+
+    /// An app whose Pictures folder is no longer a mirror: unmounted, and its link view removed.
+    private func leaveMirror(_ app: AppRecord) throws {
+        mirrors.unmount(app.id)
+        if try Directory.status(of: app.viewName, in: viewsRoot) != nil { try Directory.removeTree(app.viewName, in: viewsRoot) }
+    }
+
     /// Diffs one directory against what it should hold, and acts.
+    /// `picturesFolder`: the directory is the app's own Pictures folder (what it saved there is kept or taken in).
     private func sync(
         _ directory: FileDescriptor, app: AppRecord, wanted: [FileName: ViewDiff<FileName>.Wanted],
-        sources: [FileName: LinkSource], tx: StoreTransaction, report: inout Report
+        sources: [FileName: LinkSource], tx: StoreTransaction, report: inout Report, picturesFolder: Bool? = nil
     ) throws {
         let form = making(for: app.id).form
         var present: [FileName: ViewDiff<FileName>.Present] = [:]
@@ -283,7 +337,7 @@ final class ViewMaintainer {
             }
         }
         var diff = ViewDiff(present: present, wanted: wanted)
-        if app.flatpakPictures { try keepWhatTheAppSaved(&diff, in: directory, app: app, present: present, wanted: wanted, tx: tx) }
+        if picturesFolder ?? (app.flatpakPictures && !isMirrored(app)) { try keepWhatTheAppSaved(&diff, in: directory, app: app, present: present, wanted: wanted, tx: tx) }
         for name in diff.removeDirectories {
             try Directory.removeTree(name, in: directory)
             report.unlinked += 1

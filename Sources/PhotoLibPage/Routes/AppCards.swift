@@ -71,7 +71,7 @@ enum AppCards {
                 selectedAssets: app.selectedAssets, selectedAlbums: app.selectedAlbums,
                 readWriteEndsAt: app.readWriteEndsAt, readWriteReturnsTo: app.readWriteReturnsTo,
                 registered: true, flatpak: isFlatpak, takesEffect: flatpak.map(takesEffect),
-                disk: InstalledFlatpakApp.copyWords(flatpak?.copyBytes),
+                disk: app.entries?.form == "fuse" ? InstalledFlatpakApp.mirrorWords : InstalledFlatpakApp.copyWords(flatpak?.copyBytes),
                 caveat: isFlatpak ? flatpak.flatMap(broadCaveat) : caveat(uid: app.uid, ownerUID: ownerUID),
                 loss: flatpak.flatMap(loss)))
         }

@@ -114,6 +114,12 @@ final class TestLibrary: @unchecked Sendable {
         return lstat(fullPath, &st) == 0 ? UInt64(st.st_ino) : nil
     }
 
+    /// How many names the file has (nil when it is not there).
+    func linkCount(_ fullPath: String) -> UInt64? {
+        var st = stat()
+        return lstat(fullPath, &st) == 0 ? UInt64(st.st_nlink) : nil
+    }
+
     /// Names (as bytes) directly inside a directory, without `.` and `..`.
     func entries(_ directory: String) -> [[UInt8]] {
         guard let dir = opendir(directory) else { return [] }

@@ -1,0 +1,142 @@
+import Glibc
+import Logging
+import PhotoLibCore
+import PhotoLibSystem
+
+/// The Pictures folders served read-only through FUSE (`PicturesFolderForm.mirror`): each limited
+/// Flatpak app's form, decided once a run, and the photolibd-viewfs server that serves each mirror.
+///
+/// The view itself stays a directory of links (or clones) under the views, which only the owner
+/// can enter; its server mirrors it onto the app's Pictures folder, and takes what the app saves
+/// there into its inbox. A server ends with this process (its channel closes), and so does its mount.
+final class ViewMirrors {
+    /// Whether FUSE can be used at all, probed once at start (`FuseAvailability`).
+    let support: FuseSupport
+    private let logger: Logger
+    private let board: StatusBoard
+    private var forms: [AppID: PicturesFolderForm] = [:]
+    private var servers: [AppID: ViewFileSystem] = [:]
+    private var stopped = false
+
+    init(logger: Logger, board: StatusBoard, support: FuseSupport) {
+        self.logger = logger
+        self.board = board
+        self.support = support
+        board.update { $0.fuse = support }
+        if case .unavailable(let reason) = support {
+            logger.info("Views served through FUSE cannot be used here: \(reason). A limited Flatpak app's Pictures folder holds clones where it can, copies otherwise.")
+        }
+    }
+
+    /// The form of an app's Pictures folder, decided the first time it is asked for in this run:
+    /// `parent` is the folder's parent (`~/.var/app/APP`), on the same filesystem, never the folder
+    /// itself, which may be this run's mount by then.
+    func form(of app: AppID, parent: () throws -> FileDescriptor) -> PicturesFolderForm {
+        if let known = forms[app] { return known }
+        let form: PicturesFolderForm
+        do {
+            let directory = try parent()
+            defer { directory.close() }
+            form = PicturesFolderForm.decide(clones: try FileClone.probe(in: directory), fuse: support)
+        } catch {
+            // An error is not "cannot clone": copies are what is certain to work, and the log says why.
+            form = .copies(reason: "its folder could not be probed (\(error))")
+        }
+        decided(app, form)
+        logger.info("The Pictures folder of \(app) holds its photos as \(form.name)\(Self.because(form)).")
+        return form
+    }
+
+    /// Where this app's form is known to be a mirror, and what it is otherwise (for `status`).
+    func knownForm(of app: AppID) -> PicturesFolderForm? { forms[app] }
+
+    /// Whether the app's mirror is mounted and its server still serving.
+    func isMounted(_ app: AppID) -> Bool {
+        guard let server = servers[app] else { return false }
+        if server.hasEnded() {
+            logger.warning("The FUSE server of \(app)'s Pictures folder has ended (\(server.stop(grace: 0).map { "\($0)" } ?? "its end unknown")); mounting it again.")
+            servers[app] = nil
+            return false
+        }
+        return true
+    }
+
+    /// Mounts the app's mirror. A mount that fails makes the app's form copies for the rest of the
+    /// run (the reason in the log and in `status`), so its folder still holds what it should.
+    func mount(_ app: AppID, source: String, mountPoint: String, inbox: String?) throws(PhotoLibError) {
+        guard !stopped else { throw .stopping }
+        let executable = try HelperExecutables.path("photolibd-viewfs")
+        do {
+            servers[app] = try ViewFileSystem(executable: executable, source: source, mountPoint: mountPoint, inbox: inbox)
+            logger.notice("The Pictures folder of \(app) is its view through FUSE: nothing copied, nothing in it writable\(inbox == nil ? "" : ", and what it saves there taken in through its inbox").")
+        } catch {
+            decided(app, .copies(reason: "mounting its FUSE view failed (\(error))"))
+            logger.error("Cannot mount the view of \(app) on \(mountPoint) through FUSE: \(error). Its Pictures folder holds copies instead until the next start.")
+            throw .systemCall(name: error.call, path: mountPoint, errno: error.errno)
+        }
+    }
+
+    /// Unmounts the app's mirror, if it has one (the app removed, or no longer limited), and waits
+    /// (at most 3 s) until the kernel no longer lists it: what follows may look into the folder.
+    func unmount(_ app: AppID) {
+        guard let server = servers.removeValue(forKey: app) else { return }
+        let ending = server.stop()
+        // The server's own unmounter detaches it once the server has ended; a moment later, it is done here instead.
+        let deadline = ContinuousClock.now + .seconds(3)
+        while (try? FuseMounts.viewMounts())?.contains(where: { $0.mountPoint == server.mountPoint }) ?? false {
+            guard ContinuousClock.now < deadline else {
+                do {
+                    try FuseMounts.unmountLazily(server.mountPoint)
+                } catch {
+                    logger.error("The FUSE view of \(app) is still mounted on \(server.mountPoint) and cannot be unmounted: \(error). Run 'fusermount3 -u -z \(server.mountPoint)'.")
+                }
+                break
+            }
+            usleep(20_000)
+        }
+        logger.info("Unmounted the FUSE view of \(app) from \(server.mountPoint) (its server \(ending.map { "\($0)" } ?? "could not be waited for")).")
+    }
+
+    /// Forgets an app's form (removed): a new app by that name is decided afresh.
+    func forget(_ app: AppID) {
+        unmount(app)
+        forms[app] = nil
+        board.update { $0.picturesForms[app] = nil }
+    }
+
+    /// Unmounts every mirror, and mounts none after (the daemon is stopping).
+    func stopAll() {
+        stopped = true
+        for app in Array(servers.keys) { unmount(app) }
+    }
+
+    /// Unmounts the view mounts a killed daemon left under `home`'s Flatpak folders, before
+    /// anything looks into them (a dead server's mount answers ENOTCONN to every look).
+    func recoverStale(home: String) {
+        let mounts: [MountInfoLine]
+        do {
+            mounts = try FuseMounts.viewMounts()
+        } catch {
+            logger.warning("Cannot read the mount table to find FUSE views a stopped photolibd left: \(error).")
+            return
+        }
+        for mount in mounts where mount.mountPoint.hasPrefix(home + "/.var/app/") {
+            do {
+                try FuseMounts.unmountLazily(mount.mountPoint)
+                logger.notice("Unmounted a FUSE view left by a photolibd that did not stop cleanly: \(mount.mountPoint).")
+            } catch {
+                logger.error("Cannot unmount the FUSE view left at \(mount.mountPoint): \(error). Run 'fusermount3 -u -z \(mount.mountPoint)'.")
+            }
+        }
+    }
+
+    private func decided(_ app: AppID, _ form: PicturesFolderForm) {
+        forms[app] = form
+        board.update { $0.picturesForms[app] = form }
+    }
+
+    private static func because(_ form: PicturesFolderForm) -> String {
+        if case .copies(let reason) = form { return ": \(reason)" }
+        return ""
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Glibc
+import PhotoLibProtocol
+import TestSupport
+import Testing
+
+/// Issue 51 with a real Flatpak on ext4 (which cannot clone): a limited app's Pictures folder is its
+/// view served read-only through FUSE (photolibd-viewfs), copying nothing. The test process (root)
+/// never looks into the mount: a FUSE mount refuses other uids, and a hung one would block it. Every
+/// look is the app's own, through `flatpak run`, with a deadline.
+extension FlatpakTests {
+    @Test("on ext4 a limited app's Pictures folder is its view through FUSE: exactly its selection, copied nowhere, nothing in it writable, a save taken in, edits live, nothing while photolibd is stopped or killed, back at its start")
+    func selectedPhotosThroughFUSE() async throws {
+        let (daemon, user, originals) = try await started(fuse: true)
+        let app = Self.hello
+        RunRecord.mounted(user.picturesFolder(app))  // a run stopped midway unmounts it
+        defer { daemon.stopLater(); user.stopSessionHelpers() }
+        let restart = { () async throws in
+            try await daemon.start(extraArguments: ["--config", daemon.library.root + "/photolibd.toml"],
+                                   environment: ["XDG_CONFIG_HOME": user.home + "/.config", "XDG_DATA_HOME": user.home + "/.local/share"])
+        }
+
+        try daemon.ok("app", "add", app, "--flatpak")
+        try daemon.ok("authorize", app, "limited")
+        try daemon.ok("select", app, "Trip/IMG_1.jpg", "Trip/IMG_3.jpg")
+        #expect(try daemon.ok("status").contains("fuse:     available"))
+        let listed = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        #expect(listed.first { $0.app == app }?.entries == AppEntries(form: "fuse"), "\(listed)")
+        #expect(daemon.log.contains("is its view through FUSE"), "\(daemon.log.suffix(2000))")
+
+        // Exactly the selection, by content; read-only, one link each; and the view's entries are links
+        // to the originals (in the views, which only the owner enters): nothing was copied.
+        let script = #"P=$(xdg-user-dir PICTURES); ls -A "$P" | sort; stat -c '%h %a' "$P"/* | sort -u; cat "$P"/* | wc -c"#
+        let lines = try await user.runApp(app, script).split(separator: "\n").map(String.init)
+        let selectedBytes = [originals["Trip/IMG_1.jpg"]!, originals["Trip/IMG_3.jpg"]!].map(\.count).reduce(0, +)
+        #expect(lines.count == 4 && lines[2] == "1 444" && lines[3] == String(selectedBytes), "\(lines)")
+        let names = Array(lines.prefix(2))
+        for selected in ["Trip/IMG_1.jpg", "Trip/IMG_3.jpg"] {
+            #expect(daemon.library.linkCount(daemon.library.path(selected)) == 2, "\(selected) is linked once more, by the view, never copied")
+        }
+        #expect(daemon.library.linkCount(daemon.library.path("Trip/IMG_2.jpg")) == 1)
+
+        // Every change to what it shows is refused, each on its own; the originals stay byte for byte.
+        try FileManager.default.copyItem(atPath: try Self.realJPEG(in: user.home, name: "saved-src.jpg"), toPath: user.home + "/.var/app/\(app)/saved-src.jpg")
+        try user.owner.own(user.home + "/.var/app/\(app)/saved-src.jpg")
+        let (a, b) = (names[0], names[1])
+        let attempts = ["chmod 666 \(a)", "sh -c 'echo appended >> \(a)'", "truncate -s 0 \(a)", "mv \(a) renamed.jpg", "rm \(b)",
+                        "touch -d 2001-01-01 \(a)", "ln \(a) hard.jpg", "ln -s \(a) soft.jpg", "mkdir album", "cp saved.jpg \(b)"]
+        let tried = try await user.runApp(app, #"cd "$(xdg-user-dir PICTURES)" || exit 1; "#
+            + attempts.map { "if \($0) 2>/dev/null; then echo \"allowed: \($0.replacingOccurrences(of: "'", with: ""))\"; fi; " }.joined()
+            + #"ls -A | sort; echo tried"#)
+        #expect(!tried.contains("allowed") && tried.hasSuffix("tried\n"), "\(tried)")
+        #expect(tried.split(separator: "\n").dropLast().map(String.init) == names, "\(tried)")
+        expectOriginalsIntact(daemon, originals)
+
+        // A photo it saves goes to its inbox, joins the library, its selection and so its folder.
+        let saved = try await user.runApp(app, #"cp ~/.var/app/org.test.Hello/saved-src.jpg "$(xdg-user-dir PICTURES)/saved.jpg" && echo saved"#)
+        #expect(saved.contains("saved"), "\(saved)")
+        try await waitUntil("the saved photo to be taken into the library") {
+            FileManager.default.contents(atPath: daemon.library.path("Imported/\(app)/saved.jpg"))
+                == FileManager.default.contents(atPath: user.home + "/saved-src.jpg")
+        }
+
+        // A running app sees a selection edit and a revocation at once: 3 (with the save), 4, then 3.
+        let marker = user.home + "/.var/app/\(app)/started"
+        let waiting = try user.startApp(app, """
+            P=$(xdg-user-dir PICTURES); n() { ls -A "$P" | wc -l; }
+            for ((i = 0; i < 600; i++)); do [ "$(n)" = 3 ] && break; sleep 0.1; done; touch ~/.var/app/\(app)/started
+            for ((i = 0; i < 600; i++)); do [ "$(n)" = 4 ] && break; sleep 0.1; done; [ "$(n)" = 4 ] || exit 2; touch ~/.var/app/\(app)/four
+            for ((i = 0; i < 600; i++)); do [ "$(n)" = 3 ] && { echo seen; exit 0; }; sleep 0.1; done; exit 3
+            """, output: user.home + "/running-app.log")
+        try await waitUntil("the running app to see its three photos", while: waiting) { FileManager.default.fileExists(atPath: marker) }
+        try daemon.ok("select", app, "Trip/IMG_2.jpg")
+        try await waitUntil("the running app to see the fourth", while: waiting) {
+            FileManager.default.fileExists(atPath: user.home + "/.var/app/\(app)/four")
+        }
+        try daemon.ok("deselect", app, "Trip/IMG_1.jpg")
+        #expect(await waiting.exited(timeout: 90) == 0, "\(waiting.ending)")
+        user.stopSessionHelpers()
+
+        // Stopped: the folder shows nothing (unmounted; what lies beneath was emptied before the mount).
+        await daemon.stop()
+        let count = #"ls -A "$(xdg-user-dir PICTURES)" 2>/dev/null | wc -l"#
+        #expect(try await user.runApp(app, count).trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        try await restart()
+        #expect(try await user.runApp(app, count).trimmingCharacters(in: .whitespacesAndNewlines) == "3")
+
+        // Killed: the server sees its channel close and its mount goes with it; the next start mounts it again.
+        await daemon.kill()
+        try await waitUntil("the killed daemon's FUSE view to be unmounted") {
+            !((try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? "").contains("fuse.photolibd-view")
+        }
+        #expect(try await user.runApp(app, count).trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        try await restart()
+        #expect(try await user.runApp(app, count).trimmingCharacters(in: .whitespacesAndNewlines) == "3")
+
+        // Killed with its server and the server's unmounter, as systemd kills a crashed unit's whole
+        // cgroup: the mount is left, refusing every look; the next start unmounts it and mounts anew.
+        let owner = String(user.owner.uid)
+        _ = try run("/usr/bin/pkill", ["-STOP", "-u", owner, "photolibd-view"])
+        await daemon.kill()
+        _ = try run("/usr/bin/pkill", ["-KILL", "-u", owner, "photolibd-view"])
+        #expect(((try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? "").contains("fuse.photolibd-view"),
+                "the killed server's mount is left behind")
+        try await restart()
+        #expect(daemon.log.contains("Unmounted a FUSE view left by a photolibd that did not stop cleanly"), "\(daemon.log.suffix(2000))")
+        #expect(try await user.runApp(app, count).trimmingCharacters(in: .whitespacesAndNewlines) == "3")
+        expectOriginalsIntact(daemon, originals)
+
+        // No longer limited: unmounted, and the folder is the app's own again (empty of photolibd's).
+        try daemon.ok("authorize", app, "denied")
+        #expect(!((try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? "").contains("fuse.photolibd-view"))
+        #expect(try await user.runApp(app, count).trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+}
