@@ -92,6 +92,10 @@ struct RequestRouter: Sendable {
             return errorLine(error, id: head.id)
         } catch is StopRequested {
             return errorLine(.stopping, id: head.id)
+        } catch let error as SystemCallError {
+            // A view's or the library's file system refused (the store's failures are not SystemCallErrors):
+            // never told as a damaged database, whose advice is to move the database aside.
+            return errorLine(.systemCall(name: error.call, path: "the library or a view (photolibd's log names the file)", errno: error.errno), id: head.id)
         } catch {
             return errorLine(.databaseFailed(path: store.path, detail: "\(error)"), id: head.id)
         }
