@@ -1,36 +1,57 @@
 import Glibc
 public import PhotoLibCore
 
-/// Whether this process can mount a view with photolibd-viewfs: the kernel's FUSE device, the
-/// setuid `fusermount3` an ordinary user mounts through, a process allowed to gain its privileges,
-/// and the server itself. Each missing piece is named, with what to do about it.
+/// Whether, and how, a view can be mounted with photolibd-viewfs here: as this process's child
+/// (the kernel's FUSE device, the setuid `fusermount3` an ordinary user mounts through, and a
+/// process allowed to gain its privileges), or, where this process may not (photolibd's systemd
+/// units set no_new_privs), by the instances of `photolibd-viewfs.socket`. What is missing is named.
 public enum FuseAvailability {
+    /// Who mounts a view.
+    public enum Route: Sendable, Equatable {
+        /// This process starts the server (`photolibd-viewfs SOURCE MOUNTPOINT [INBOX]`).
+        case child(executable: String)
+        /// An instance of the socket unit listening at `socket` does (`photolibd-viewfs --from-socket`).
+        case socketUnit(socket: String)
+    }
+
     /// Where `fusermount3` is looked for: libfuse runs the first it finds on PATH, then its own place.
     static let fusermountPlaces = ["/usr/bin/fusermount3", "/bin/fusermount3", "/usr/local/bin/fusermount3"]
 
-    public static func probe() -> FuseSupport {
+    /// The socket unit's socket in a runtime directory (systemd/user/photolibd-viewfs.socket).
+    public static func socketPath(runtimeDirectory: String) -> String { runtimeDirectory + "/photolibd-viewfs.sock" }
+
+    public static func probe(runtimeDirectory: String? = ProcessIdentity.environment("XDG_RUNTIME_DIR")) -> (FuseSupport, Route?) {
+        if let reason = cannotMountHere() {
+            if let runtimeDirectory, PathInspection.lookUpSocket(socketPath(runtimeDirectory: runtimeDirectory)) {
+                return (.available, .socketUnit(socket: socketPath(runtimeDirectory: runtimeDirectory)))
+            }
+            return (.unavailable(reason: reason + ", and no photolibd-viewfs.socket listens in \(runtimeDirectory ?? "XDG_RUNTIME_DIR (unset)")"), nil)
+        }
+        do {
+            return (.available, .child(executable: try HelperExecutables.path("photolibd-viewfs")))
+        } catch {
+            return (.unavailable(reason: error.message), nil)
+        }
+    }
+
+    /// Why this process cannot mount a FUSE view itself; nil when it can.
+    static func cannotMountHere() -> String? {
         do {
             FileDescriptor(rawValue: try systemCall("open /dev/fuse") { open("/dev/fuse", O_RDWR | O_CLOEXEC) }).close()
         } catch {
-            return .unavailable(reason: "/dev/fuse cannot be opened: \(String(cString: strerror(error.errno))) (load the fuse module, or allow /dev/fuse in the service's DeviceAllow=)")
+            return "/dev/fuse cannot be opened (\(String(cString: strerror(error.errno))))"
         }
-        if geteuid() != 0 {
-            guard let fusermount = fusermountPlaces.first(where: PathInspection.isExecutable) else {
-                return .unavailable(reason: "fusermount3 is not installed (Debian: apt-get install fuse3)")
-            }
-            guard let status = PathInspection.status(fusermount), status.owner == 0, status.permissions & UInt32(S_ISUID) != 0 else {
-                return .unavailable(reason: "\(fusermount) is not setuid root, so an ordinary user cannot mount with it")
-            }
-            if noNewPrivileges() {
-                return .unavailable(reason: "this process runs with no_new_privs (a systemd unit's NoNewPrivileges=, or an option that implies it), under which fusermount3 cannot mount")
-            }
+        guard geteuid() != 0 else { return nil }
+        guard let fusermount = fusermountPlaces.first(where: PathInspection.isExecutable) else {
+            return "fusermount3 is not installed (Debian: apt-get install fuse3)"
         }
-        do {
-            _ = try HelperExecutables.path("photolibd-viewfs")
-        } catch {
-            return .unavailable(reason: error.message)
+        guard let status = PathInspection.status(fusermount), status.owner == 0, status.permissions & UInt32(S_ISUID) != 0 else {
+            return "\(fusermount) is not setuid root, so an ordinary user cannot mount with it"
         }
-        return .available
+        if noNewPrivileges() {
+            return "this process runs with no_new_privs (NoNewPrivileges= in its systemd unit), under which fusermount3 cannot mount"
+        }
+        return nil
     }
 
     /// The `NoNewPrivs:` line of /proc/self/status: set, setuid programs run without their privileges.

@@ -28,6 +28,12 @@ public enum PathInspection {
         return FileStatus(st)
     }
 
+    /// Whether a Unix socket is at `path` (not following a symlink there).
+    public static func lookUpSocket(_ path: String) -> Bool {
+        var st = stat()
+        return (try? systemCall("lstat \(path)") { lstat(path, &st) }) != nil && st.st_mode & S_IFMT == S_IFSOCK
+    }
+
     /// `stat` of a path; nil when nothing is there, any other failure thrown.
     public static func lookUp(_ path: String) throws(SystemCallError) -> FileStatus? {
         var st = stat()

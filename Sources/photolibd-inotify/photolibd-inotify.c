@@ -168,6 +168,11 @@ int main(int argc, char **argv) {
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) return 1;
     // A daemon gone mid-write is an EPIPE to return from, not a signal.
     signal(SIGPIPE, SIG_IGN);
+    // Its life is the daemon's (the socket, and PDEATHSIG above), not a stop's: systemd sends SIGTERM
+    // to a unit's every process at once, and a helper ending first made the daemon log, at warning,
+    // a helper "killed by signal 15" in the middle of an ordinary stop.
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGINT, SIG_IGN);
 
     if (inotifytools_initialize() != 1) {
         int error = inotifytools_error();

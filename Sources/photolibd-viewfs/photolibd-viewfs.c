@@ -8,7 +8,11 @@
 // `ro`, and every call that would change something answers EROFS), and nothing is copied.
 //
 //   photolibd-viewfs SOURCE MOUNTPOINT [INBOX]
+//   photolibd-viewfs --from-socket
 //
+// The second form is started by its socket unit (systemd/user/photolibd-viewfs.socket) for one
+// connection from photolibd, which sends what to serve over it (request.c): photolibd's own unit
+// runs with no_new_privs, under which the setuid fusermount3 cannot mount, so it asks this unit.
 // With INBOX, an app may save new photos at the top of its folder: each goes to that inbox
 // (saves.c), where photolibd takes it in as from any inbox; nothing the view shows can be changed.
 // Without it the mount is read-only through and through.
@@ -302,26 +306,40 @@ int main(int argc, char **argv) {
         printf("photolibd-viewfs " VERSION " (libfuse %d; GPL-2.0-or-later)\n", fuse_version());
         return 0;
     }
-    if (argc != 3 && argc != 4) {
+    char *requested = NULL;
+    if (argc == 2 && strcmp(argv[1], "--from-socket") == 0) {
+        // Started by its socket unit for one connection from photolibd: what to serve comes over it.
+        if (read_request(&requested, &view_source, &view_inbox) != 0) {
+            fprintf(stderr, "photolibd-viewfs: the connection did not bring a request from photolibd (a mount point and the view's directory): %s\n",
+                    strerror(errno));
+            return 2;
+        }
+        mount_point = requested;
+    } else if (argc == 3 || argc == 4) {
+        mount_point = argv[2];
+    } else {
         fprintf(stderr, "photolibd-viewfs: photolibd starts this program itself: photolibd-viewfs SOURCE MOUNTPOINT [INBOX], "
-                        "with a socket to photolibd on standard input and output.\n");
+                        "or photolibd-viewfs --from-socket under its socket unit, with a socket to photolibd on standard input and output.\n");
         return 2;
     }
-    mount_point = argv[2];
+    // A server killed with its unmounter (a unit's whole cgroup) leaves its mount refusing every look.
+    unmount_stale(mount_point);
     if (start_unmounter() != 0) {
         fprintf(stderr, "photolibd-viewfs: cannot start the process that unmounts the view at the end: %s\n", strerror(errno));
         return 1;
     }
-    view_source = open(argv[1], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (view_source < 0) {
-        fprintf(stderr, "photolibd-viewfs: cannot open the view %s: %s\n", argv[1], strerror(errno));
-        return 1;
-    }
-    if (argc == 4) {
-        view_inbox = open(argv[3], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (view_inbox < 0) {
-            fprintf(stderr, "photolibd-viewfs: cannot open the inbox %s: %s\n", argv[3], strerror(errno));
+    if (!requested) {
+        view_source = open(argv[1], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (view_source < 0) {
+            fprintf(stderr, "photolibd-viewfs: cannot open the view %s: %s\n", argv[1], strerror(errno));
             return 1;
+        }
+        if (argc == 4) {
+            view_inbox = open(argv[3], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (view_inbox < 0) {
+                fprintf(stderr, "photolibd-viewfs: cannot open the inbox %s: %s\n", argv[3], strerror(errno));
+                return 1;
+            }
         }
     }
     // Foreground, gone with this process; only this uid (the library's owner, as whom the Flatpak app
@@ -330,6 +348,6 @@ int main(int argc, char **argv) {
     char *options = view_inbox < 0
         ? "ro,noatime,nodev,nosuid,noexec,default_permissions,auto_unmount,fsname=photolibd,subtype=photolibd-view,max_threads=8"
         : "rw,noatime,nodev,nosuid,noexec,default_permissions,auto_unmount,fsname=photolibd,subtype=photolibd-view,max_threads=8";
-    char *arguments[] = {argv[0], "-f", "-o", options, argv[2], NULL};
+    char *arguments[] = {argv[0], "-f", "-o", options, (char *)mount_point, NULL};
     return fuse_main(5, arguments, &operations, NULL);
 }

@@ -26,6 +26,12 @@ void saves_list(void *buffer, fuse_fill_dir_t fill);
 // Removes what was never finished (photolibd is going): nothing half-written is left for the inbox.
 void saves_abandon(void);
 
+// Reads photolibd's request from the channel (request.c): the mount point, the view and the inbox
+// (-1 when none). Returns 0, or -1 with errno set (EPROTO for a request that is not one).
+int read_request(char **mount_point, int *source, int *inbox);
+// Unmounts, lazily, a view of photolibd's that a killed server left at `path`, if there is one.
+void unmount_stale(const char *path);
+
 // Confines the whole process (every thread) to serving requests from what it holds open (confine.c).
 // Returns 0, or -1 with errno set (ENOSYS where no filter is written for the architecture).
 int confine_server(void);

@@ -112,4 +112,47 @@ extension FlatpakTests {
         #expect(!((try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? "").contains("fuse.photolibd-view"))
         #expect(try await user.runApp(app, count).trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
+
+    @Test("a daemon with no_new_privs, as under its systemd unit, has the view mounted by photolibd-viewfs's socket unit (systemd-socket-activate --inetd here), handing it the directories: the same folder, read-only, gone when photolibd stops")
+    func mountedThroughTheSocketUnit() async throws {
+        var activator: SpawnedProcess?
+        let runtime = "/run/photolibd-test-viewfs-\(getpid())-\(UInt32.random(in: 0..<UInt32.max))"
+        let (daemon, user, originals) = try await started(
+            fuse: true, launcher: ["/usr/bin/env", "XDG_RUNTIME_DIR=" + runtime, "/usr/bin/setpriv", "--no-new-privs", "--"]) { user in
+            // The socket unit: an instance of photolibd-viewfs --from-socket per connection, as the owner.
+            mkdir(runtime, 0o700)
+            RunRecord.madeDirectory(runtime)
+            try user.owner.own(runtime)
+            let command = user.owner.command("/usr/bin/systemd-socket-activate")
+                + ["--inetd", "--accept", "--listen=" + runtime + "/photolibd-viewfs.sock", try ReachableCopies.binary("photolibd-viewfs"), "--from-socket"]
+            activator = try SpawnedProcess(command[0], Array(command.dropFirst()), output: user.home + "/viewfs-socket.log")
+            try await waitUntil("the socket unit's socket") { FileManager.default.fileExists(atPath: runtime + "/photolibd-viewfs.sock") }
+        }
+        let app = Self.hello
+        RunRecord.mounted(user.picturesFolder(app))
+        defer {
+            daemon.stopLater()
+            user.stopSessionHelpers()
+            _ = activator?.signal(SIGTERM)  // released, it is reaped by the teardown
+            _ = try? run("/bin/rm", ["-rf", runtime])
+        }
+        try daemon.ok("app", "add", app, "--flatpak")
+        try daemon.ok("authorize", app, "limited")
+        try daemon.ok("select", app, "Trip/IMG_1.jpg", "Trip/IMG_3.jpg")
+        #expect(try daemon.ok("status").contains("fuse:     available"))
+        let listed = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        #expect(listed.first { $0.app == app }?.entries == AppEntries(form: "fuse"), "\(listed) \(daemon.log.suffix(2000))")
+        let script = #"P=$(xdg-user-dir PICTURES); ls -A "$P" | wc -l; stat -c '%h %a' "$P"/* | sort -u; { echo x >> "$P/$(ls "$P" | head -1)"; } 2>/dev/null || echo refused"#
+        let lines = try await user.runApp(app, script).split(separator: "\n").map(String.init)
+        #expect(lines == ["2", "1 444", "refused"], "\(lines)")
+        expectOriginalsIntact(daemon, originals)
+
+        // Stopped: its connection closes, and the instance unmounts the folder.
+        await daemon.stop()
+        try await waitUntil("the socket unit's view to be unmounted") {
+            !((try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? "").contains("fuse.photolibd-view")
+        }
+        #expect(try await user.runApp(app, #"ls -A "$(xdg-user-dir PICTURES)" 2>/dev/null | wc -l"#)
+            .trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
 }

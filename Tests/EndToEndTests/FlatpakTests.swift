@@ -15,7 +15,9 @@ struct FlatpakTests {
     /// A library of three photos and a private album, run by its owner, with the test apps installed.
     /// `fuse`: whether a limited app's Pictures folder may be served through FUSE (`fuse_views`); on
     /// ext4, as /tmp is here, it holds copies without it.
-    func started(fuse: Bool = false) async throws -> (RunningDaemon, FlatpakUser, originals: [String: Data]) {
+    /// `launcher`: run before the daemon (`RunningDaemon.start`); `beforeStart` runs once the user exists.
+    func started(fuse: Bool = false, launcher: [String] = [], beforeStart: (FlatpakUser) async throws -> Void = { _ in })
+        async throws -> (RunningDaemon, FlatpakUser, originals: [String: Data]) {
         let library = try TestLibrary(owner: try TestOwner())
         let photo = try Self.realJPEG(in: library.root)
         for name in ["Trip/IMG_1.jpg", "Trip/IMG_2.jpg", "Trip/IMG_3.jpg"] {
@@ -30,8 +32,10 @@ struct FlatpakTests {
         let user = try await FlatpakUser(library, installing: FlatpakRepository.apps.map(\.id))
         try user.writeFile(".local/share/flatpak/overrides/" + Self.hello, Self.personsOverride)
         let daemon = try RunningDaemon(library)
+        try await beforeStart(user)
         try await daemon.start(extraArguments: ["--config", try library.writeConfiguration("fuse_views = \(fuse)\n")],
-                               environment: ["XDG_CONFIG_HOME": user.home + "/.config", "XDG_DATA_HOME": user.home + "/.local/share"])
+                               environment: ["XDG_CONFIG_HOME": user.home + "/.config", "XDG_DATA_HOME": user.home + "/.local/share"],
+                               launcher: launcher)
         var originals: [String: Data] = [:]
         for name in ["Trip/IMG_1.jpg", "Trip/IMG_2.jpg", "Trip/IMG_3.jpg", "Private/secret.jpg"] {
             originals[name] = FileManager.default.contents(atPath: library.path(name))

@@ -29,6 +29,19 @@ struct InotifyHelperTests {
         #expect(status.contains("Uid:\t\(daemon.library.owner!.uid)\t"), "\(status)")
     }
 
+    @Test("SIGTERM to every process, as systemd stops a unit, leaves the helper to end with the daemon: no helper death logged, the stop clean")
+    func stopSignalToAll() async throws {
+        let daemon = try await RunningDaemon.startedByOwner { try $0.write("a/1.jpg") }
+        defer { daemon.stopLater() }
+        let helper = try await pinnedHelper(of: daemon)
+        try helper.signal(SIGTERM)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try helper.isAlive(), "the helper ignores a stop's SIGTERM: its life is its socket to the daemon")
+        await daemon.stop()
+        #expect(!daemon.log.contains("photolibd-inotify was killed"), "\(daemon.log.suffix(2000))")
+        try await waitUntil("the helper to end with the daemon") { try !helper.isAlive() }
+    }
+
     @Test("a helper killed while it holds unread events is replaced (within a second, as it had run only moments): watches are rebuilt, the library rescanned, nothing lost")
     func killedHelperLosesNothing() async throws {
         let daemon = try await RunningDaemon.startedByOwner { library in

@@ -43,7 +43,7 @@ final class ViewMaintainer {
         self.derivatives = derivatives
         reachWarning = LibraryReachWarning(library: paths.library, logger: logger)
         mirrors = ViewMirrors(logger: logger, board: board,
-                              support: fuse ? FuseAvailability.probe() : .unavailable(reason: "fuse_views is false in the configuration"))
+                              probed: fuse ? FuseAvailability.probe() : (.unavailable(reason: "fuse_views is false in the configuration"), nil))
         // Before any Pictures folder is looked into: a killed daemon's mounts answer ENOTCONN.
         mirrors.recoverStale(home: pictures.home)
     }
@@ -292,9 +292,15 @@ final class ViewMaintainer {
     /// Pictures folder: under the mount it would be hidden from the app, and never taken in.
     private func keepMirrorMounted(_ app: AppRecord, tx: StoreTransaction, report: inout Report) throws {
         guard !mirrors.isMounted(app.id) else { return }
-        let folder = try openPicturesFolder(app)
-        defer { folder.close() }
-        try sync(folder, app: app, wanted: [:], sources: [:], tx: tx, report: &report, picturesFolder: true)
+        do {
+            let folder = try openPicturesFolder(app)
+            defer { folder.close() }
+            try sync(folder, app: app, wanted: [:], sources: [:], tx: tx, report: &report, picturesFolder: true)
+        } catch let error as SystemCallError where error.errno == ENOTCONN {
+            // A mount a killed server left (this process could not unmount it: no_new_privs); the
+            // server unmounts it before it mounts, and nothing could be saved beneath it meanwhile.
+            logger.notice("The Pictures folder of \(app.id) is a mount a killed FUSE server left; the new server unmounts it.")
+        }
         try mirrors.mount(app.id, source: paths.views + "/" + String(decoding: app.viewName.bytes, as: UTF8.self),
                           mountPoint: pictures.path(of: app.id), inbox: inboxPathOf(app))
     }

@@ -12,16 +12,18 @@ import PhotoLibSystem
 final class ViewMirrors {
     /// Whether FUSE can be used at all, probed once at start (`FuseAvailability`).
     let support: FuseSupport
+    /// Who mounts a view: this process's child, or the socket unit's instances.
+    private let route: FuseAvailability.Route?
     private let logger: Logger
     private let board: StatusBoard
     private var forms: [AppID: PicturesFolderForm] = [:]
     private var servers: [AppID: ViewFileSystem] = [:]
     private var stopped = false
 
-    init(logger: Logger, board: StatusBoard, support: FuseSupport) {
+    init(logger: Logger, board: StatusBoard, probed: (FuseSupport, FuseAvailability.Route?)) {
         self.logger = logger
         self.board = board
-        self.support = support
+        (support, route) = probed
         board.update { $0.fuse = support }
         if case .unavailable(let reason) = support {
             logger.info("Views served through FUSE cannot be used here: \(reason). A limited Flatpak app's Pictures folder holds clones where it can, copies otherwise.")
@@ -65,9 +67,20 @@ final class ViewMirrors {
     /// run (the reason in the log and in `status`), so its folder still holds what it should.
     func mount(_ app: AppID, source: String, mountPoint: String, inbox: String?) throws(PhotoLibError) {
         guard !stopped else { throw .stopping }
-        let executable = try HelperExecutables.path("photolibd-viewfs")
-        do {
-            servers[app] = try ViewFileSystem(executable: executable, source: source, mountPoint: mountPoint, inbox: inbox)
+        do throws(SystemCallError) {
+            switch route {
+            case .child(let executable):
+                servers[app] = try ViewFileSystem(executable: executable, source: source, mountPoint: mountPoint, inbox: inbox)
+            case .socketUnit(let socket):
+                // The unit's instance runs outside this sandbox: it is handed the directories, never their paths.
+                let directory = try Directory.open(path: source)
+                defer { directory.close() }
+                let inboxDirectory = try inbox.map { (path) throws(SystemCallError) in try Directory.open(path: path) }
+                defer { inboxDirectory?.close() }
+                servers[app] = try ViewFileSystem(socket: socket, source: directory, mountPoint: mountPoint, inbox: inboxDirectory)
+            case nil:
+                throw SystemCallError("photolibd-viewfs (FUSE cannot be used here)", errno: ENOTSUP)
+            }
             logger.notice("The Pictures folder of \(app) is its view through FUSE: nothing copied, nothing in it writable\(inbox == nil ? "" : ", and what it saves there taken in through its inbox").")
         } catch {
             decided(app, .copies(reason: "mounting its FUSE view failed (\(error))"))
@@ -113,6 +126,8 @@ final class ViewMirrors {
     /// Unmounts the view mounts a killed daemon left under `home`'s Flatpak folders, before
     /// anything looks into them (a dead server's mount answers ENOTCONN to every look).
     func recoverStale(home: String) {
+        // The socket unit's server unmounts what a killed one left before it mounts (this process may not).
+        guard case .child = route else { return }
         let mounts: [MountInfoLine]
         do {
             mounts = try FuseMounts.viewMounts()

@@ -1,0 +1,113 @@
+// How photolibd-viewfs learns what to serve when photolibd reaches it through its socket unit
+// (photolibd-viewfs.socket, Accept=yes: an instance per connection, the connection on its standard
+// input and output), and how it clears a mount a killed server left on the same folder.
+//
+// The request is one message: "PLVIEWR1", the mount point's absolute path ending in a NUL, and the
+// view's directory (and, when the app may save, its inbox) attached as descriptors (SCM_RIGHTS), so
+// this program, outside photolibd's sandbox, serves exactly the directories photolibd opened.
+#define _GNU_SOURCE
+#include "viewfs.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CHANNEL_IN 0
+static const char request_magic[8] = {'P', 'L', 'V', 'I', 'E', 'W', 'R', '1'};
+
+static int is_directory(int fd) {
+    struct stat st;
+    return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int read_request(char **mount_point, int *source, int *inbox) {
+    char buffer[sizeof request_magic + 4096 + 1];
+    union {
+        struct cmsghdr header;
+        char room[CMSG_SPACE(2 * sizeof(int))];
+    } control;
+    memset(&control, 0, sizeof control);
+    struct iovec bytes = {.iov_base = buffer, .iov_len = sizeof buffer - 1};
+    struct msghdr message = {.msg_iov = &bytes, .msg_iovlen = 1, .msg_control = control.room, .msg_controllen = sizeof control.room};
+    ssize_t count;
+    do {
+        count = recvmsg(CHANNEL_IN, &message, MSG_CMSG_CLOEXEC);
+    } while (count < 0 && errno == EINTR);
+    int fds[2] = {-1, -1};
+    size_t passed = 0;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        passed = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        memcpy(fds, CMSG_DATA(header), (passed > 2 ? 2 : passed) * sizeof(int));
+    }
+    buffer[count > 0 ? count : 0] = '\0';
+    const char *path = buffer + sizeof request_magic;
+    if (count <= (ssize_t)sizeof request_magic || memcmp(buffer, request_magic, sizeof request_magic) != 0 || passed < 1 || passed > 2
+        || (message.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) || path[0] != '/' || strlen(path) + sizeof request_magic + 1 != (size_t)count
+        || !is_directory(fds[0]) || (passed == 2 && !is_directory(fds[1]))) {
+        for (size_t i = 0; i < 2; i++)
+            if (fds[i] >= 0) close(fds[i]);
+        errno = EPROTO;
+        return -1;
+    }
+    *mount_point = strdup(path);
+    *source = fds[0];
+    *inbox = passed == 2 ? fds[1] : -1;
+    return *mount_point ? 0 : -1;
+}
+
+// A mountinfo field decoded: the kernel writes space, tab, newline and backslash as \ooo.
+static void unescape(char *field) {
+    char *out = field;
+    for (char *in = field; *in; out++) {
+        if (in[0] == '\\' && in[1] >= '0' && in[1] <= '7' && in[2] >= '0' && in[2] <= '7' && in[3] >= '0' && in[3] <= '7') {
+            *out = (char)(((in[1] - '0') << 6) | ((in[2] - '0') << 3) | (in[3] - '0'));
+            in += 4;
+        } else {
+            *out = *in++;
+        }
+    }
+    *out = '\0';
+}
+
+// Whether a view of photolibd's (fuse.photolibd-view) is mounted at `path` in this mount namespace.
+static int view_mounted_at(const char *path) {
+    FILE *table = fopen("/proc/self/mountinfo", "re");
+    if (!table) return 0;
+    char *line = NULL;
+    size_t size = 0;
+    int found = 0;
+    while (!found && getline(&line, &size, table) > 0) {
+        char *fields[32];
+        int count = 0;
+        for (char *save = NULL, *field = strtok_r(line, " \n", &save); field && count < 32; field = strtok_r(NULL, " \n", &save))
+            fields[count++] = field;
+        for (int i = 6; i + 1 < count; i++) {
+            if (strcmp(fields[i], "-") != 0) continue;
+            unescape(fields[4]);
+            found = strcmp(fields[i + 1], "fuse.photolibd-view") == 0 && strcmp(fields[4], path) == 0;
+            break;
+        }
+    }
+    free(line);
+    fclose(table);
+    return found;
+}
+
+void unmount_stale(const char *path) {
+    if (!view_mounted_at(path)) return;
+    fprintf(stderr, "photolibd-viewfs: unmounting the view a server that was killed left on %s\n", path);
+    pid_t child = fork();
+    if (child == 0) {
+        execlp("fusermount3", "fusermount3", "-u", "-z", "-q", "--", path, (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    if (child > 0)
+        while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+}
