@@ -78,6 +78,25 @@ extension FlatpakTests {
         #expect(await waiting.exited(timeout: 90) == 0, "\(waiting.ending)")
         user.stopSessionHelpers()
 
+        // A photo the app holds open when it is revoked: its next read that asks the server fails (the
+        // entry is gone from the view, so the kernel's attribute check before it finds nothing).
+        let holding = try user.startApp(app, """
+            P=$(xdg-user-dir PICTURES); for F in "$P"/*; do N=${F##*/}; break; done; exec 3< "$P/$N"
+            read -r -n 10 -u 3 _ 2>/dev/null; echo "$N" > ~/.var/app/\(app)/holding  # a few bytes read: the rest is still to come
+            for ((i = 0; i < 600; i++)); do [ -e ~/.var/app/\(app)/revoked ] && break; sleep 0.1; done
+            if cat <&3 > /dev/null 2> /tmp/read-error; then echo readable; else echo "cut: $(cat /tmp/read-error)"; fi
+            """, output: user.home + "/holding-app.log")
+        let held = user.home + "/.var/app/\(app)/holding"
+        try await waitUntil("the app to hold a photo open", while: holding) { FileManager.default.fileExists(atPath: held) }
+        let heldName = try String(contentsOfFile: held, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let heldPath = try #require(try daemon.appIDs(app).first { heldName.hasPrefix($0.value) }?.key, "\(heldName)")
+        try daemon.ok("deselect", app, heldPath)
+        _ = FileManager.default.createFile(atPath: user.home + "/.var/app/\(app)/revoked", contents: nil)
+        #expect(await holding.exited(timeout: 90) == 0, "\(holding.ending)")
+        #expect(holding.printed.contains("cut: cat: -: No such file or directory"), "\(holding.printed)")
+        try daemon.ok("select", app, heldPath)
+        user.stopSessionHelpers()
+
         // Stopped: the folder shows nothing (unmounted; what lies beneath was emptied before the mount).
         await daemon.stop()
         let count = #"ls -A "$(xdg-user-dir PICTURES)" 2>/dev/null | wc -l"#
