@@ -22,10 +22,16 @@ public enum FuseAvailability {
 
     public static func probe(runtimeDirectory: String? = ProcessIdentity.environment("XDG_RUNTIME_DIR")) -> (FuseSupport, Route?) {
         if let reason = cannotMountHere() {
-            if let runtimeDirectory, PathInspection.lookUpSocket(socketPath(runtimeDirectory: runtimeDirectory)) {
-                return (.available, .socketUnit(socket: socketPath(runtimeDirectory: runtimeDirectory)))
+            guard let runtimeDirectory else {
+                return (.unavailable(reason: reason + ", and XDG_RUNTIME_DIR, where photolibd-viewfs.socket listens, is unset"), nil)
             }
-            return (.unavailable(reason: reason + ", and no photolibd-viewfs.socket listens in \(runtimeDirectory ?? "XDG_RUNTIME_DIR (unset)")"), nil)
+            let socket = socketPath(runtimeDirectory: runtimeDirectory)
+            do {
+                if try PathInspection.lookUpSocket(socket) { return (.available, .socketUnit(socket: socket)) }
+            } catch {
+                return (.unavailable(reason: reason + ", and \(socket) cannot be looked at (\(error))"), nil)
+            }
+            return (.unavailable(reason: reason + ", and no photolibd-viewfs.socket listens in \(runtimeDirectory)"), nil)
         }
         do {
             return (.available, .child(executable: try HelperExecutables.path("photolibd-viewfs")))
@@ -48,15 +54,20 @@ public enum FuseAvailability {
         guard let status = PathInspection.status(fusermount), status.owner == 0, status.permissions & UInt32(S_ISUID) != 0 else {
             return "\(fusermount) is not setuid root, so an ordinary user cannot mount with it"
         }
-        if noNewPrivileges() {
-            return "this process runs with no_new_privs (NoNewPrivileges= in its systemd unit), under which fusermount3 cannot mount"
+        do {
+            if try noNewPrivileges() {
+                return "this process runs with no_new_privs (NoNewPrivileges= in its systemd unit), under which fusermount3 cannot mount"
+            }
+        } catch {
+            // Not known is not "allowed": a mount tried blind would fail later, with a worse reason.
+            return "whether this process may gain privileges cannot be read (\(error))"
         }
         return nil
     }
 
     /// The `NoNewPrivs:` line of /proc/self/status: set, setuid programs run without their privileges.
-    static func noNewPrivileges() -> Bool {
-        let text = String(decoding: (try? PrivateFiles.read("/proc/self/status")) ?? [], as: UTF8.self)
+    static func noNewPrivileges() throws(SystemCallError) -> Bool {
+        let text = String(decoding: try PrivateFiles.read("/proc/self/status") ?? [], as: UTF8.self)
         return text.split(separator: "\n").contains { $0.hasPrefix("NoNewPrivs:") && $0.hasSuffix("1") }
     }
 }

@@ -28,10 +28,16 @@ public enum PathInspection {
         return FileStatus(st)
     }
 
-    /// Whether a Unix socket is at `path` (not following a symlink there).
-    public static func lookUpSocket(_ path: String) -> Bool {
+    /// Whether a Unix socket is at `path` (not following a symlink there); false when nothing is
+    /// there, any other failure (EACCES, EIO) thrown, never taken for an absence.
+    public static func lookUpSocket(_ path: String) throws(SystemCallError) -> Bool {
         var st = stat()
-        return (try? systemCall("lstat \(path)") { lstat(path, &st) }) != nil && st.st_mode & S_IFMT == S_IFSOCK
+        do {
+            _ = try systemCall("lstat \(path)") { lstat(path, &st) }
+        } catch where error.isNotFound {
+            return false
+        }
+        return st.st_mode & S_IFMT == S_IFSOCK
     }
 
     /// `stat` of a path; nil when nothing is there, any other failure thrown.

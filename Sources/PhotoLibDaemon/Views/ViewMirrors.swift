@@ -96,7 +96,15 @@ final class ViewMirrors {
         let ending = server.stop()
         // The server's own unmounter detaches it once the server has ended; a moment later, it is done here instead.
         let deadline = ContinuousClock.now + .seconds(3)
-        while (try? FuseMounts.viewMounts())?.contains(where: { $0.mountPoint == server.mountPoint }) ?? false {
+        while true {
+            let mounted: Bool
+            do {
+                mounted = try FuseMounts.viewMounts().contains { $0.mountPoint == server.mountPoint }
+            } catch {
+                logger.warning("Cannot read the mount table to see the FUSE view of \(app) gone from \(server.mountPoint): \(error). Its server has ended, and its unmounter detaches it.")
+                break
+            }
+            guard mounted else { break }
             guard ContinuousClock.now < deadline else {
                 do {
                     try FuseMounts.unmountLazily(server.mountPoint)
