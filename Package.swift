@@ -66,10 +66,10 @@ let package = Package(
         // libheif and libde265 directly too: photolibd's HEVC decoder for libheif (heif_decoder.c).
         .target(name: "CThumbnail", dependencies: ["CVips"], path: "Sources/CThumbnail",
                 linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("de265")]),
-        // GLib alone (the thumbnail cache's names: MD5 and file URIs exactly as GLib writes them), for the page server.
-        // GeoNames' cities (Debian libgeonames-dev): the offline gazetteer that names where photos were taken.
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
-        .systemLibrary(name: "CGeonames", path: "Sources/CGeonames", pkgConfig: "geonames", providers: [.apt(["libgeonames-dev"])]),
+        // GeoNames' cities (Debian libgeonames0), loaded with dlopen when a place is first named (see CGeonames.h).
+        .target(name: "CGeonames", path: "Sources/CGeonames"),
+        // GLib alone (the thumbnail cache's names: MD5 and file URIs exactly as GLib writes them), for the page server.
         .systemLibrary(name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .target(name: "CThumbnailNames", dependencies: ["CGLib"], path: "Sources/CThumbnailNames"),
 
@@ -230,7 +230,7 @@ let package = Package(
         .testTarget(name: "PhotoLibMetadataTests", dependencies: ["PhotoLibMetadata", "PhotoLibSystem", "PhotoLibCore", "TestSupport"], swiftSettings: strict),
         // The daemon's executors on a temporary library and store, without starting the daemon.
         .testTarget(name: "PhotoLibDaemonTests",
-                    dependencies: ["PhotoLibDaemon", "PhotoLibCore", "PhotoLibStore", "TestSupport", "PhotoLibSystem", "PhotoLibMetadata", "PhotoLibConfiguration",
+                    dependencies: ["PhotoLibDaemon", "PhotoLibCore", "PhotoLibStore", "TestSupport", "PhotoLibSystem", "PhotoLibMetadata", "PhotoLibConfiguration", "PhotoLibGeoNames",
                                    "PhotoLibProtocol", .product(name: "Logging", package: "swift-log"),
                                    .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")],
                     swiftSettings: strict),

@@ -10,16 +10,21 @@ public enum GeoNamesData {
     /// Where Debian puts the catalogs.
     public static let localeDirectory = "/usr/share/locale"
 
-    /// Every city libgeonames holds (about 24,000), for a `Gazetteer`.
-    public static func cities() -> [GazetteerEntry] {
-        let count = Int(geonames_get_n_cities())
+    /// Every city libgeonames holds (about 24,000), for a `Gazetteer`; loads libgeonames on the first call.
+    public static func cities() throws(LibraryLoadProblem) -> [GazetteerEntry] {
+        var problem = [CChar](repeating: 0, count: 512)
+        let count = Int(photolibd_geonames_load(&problem, problem.count))
+        guard count >= 0 else {
+            let reason = problem.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw LibraryLoadProblem(library: "libgeonames.so.0", reason: reason, package: "libgeonames0")
+        }
         var entries: [GazetteerEntry] = []
         entries.reserveCapacity(count)
         for index in 0..<count {
             var fields = photolibd_city()
-            var city: OpaquePointer?
+            var city: UnsafeMutableRawPointer?
             guard photolibd_geonames_city(Int32(index), &fields, &city) == 1 else { continue }
-            defer { geonames_city_free(city) }
+            defer { photolibd_geonames_city_free(city) }
             func text(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
             guard let id = Int64(text(fields.id)), let coordinate = GeoCoordinate(latitude: fields.latitude, longitude: fields.longitude)
             else { continue }

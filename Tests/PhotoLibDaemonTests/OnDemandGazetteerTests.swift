@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import PhotoLibCore
 import PhotoLibStore
+import PhotoLibGeoNames
 @testable import PhotoLibDaemon
 import Testing
 
@@ -29,15 +30,39 @@ struct OnDemandGazetteerTests {
     }
 
     @Test("asked for by many threads at once, it is loaded once and shared; let go, it is loaded again when asked")
-    func loadedOnce() {
+    func loadedOnce() throws {
         let loads = Atomic<Int>(0)
         let gazetteer = OnDemandGazetteer { loads.add(1, ordering: .relaxed); return Gazetteer([Self.rennes]) }
         DispatchQueue.concurrentPerform(iterations: 64) { _ in
-            #expect(gazetteer.get().nearest(GeoCoordinate(latitude: 48.1, longitude: -1.68)!)?.id == Self.rennes.id)
+            #expect((try? gazetteer.get())?.nearest(GeoCoordinate(latitude: 48.1, longitude: -1.68)!)?.id == Self.rennes.id)
         }
         #expect(loads.load(ordering: .relaxed) == 1)
         #expect(gazetteer.letGo())
-        _ = gazetteer.get()
+        _ = try gazetteer.get()
         #expect(loads.load(ordering: .relaxed) == 2)
+    }
+
+    @Test("a load that fails is tried once for the pass, its problem kept and given to every look, never an empty gazetteer")
+    func failedLoad() {
+        let loads = Atomic<Int>(0)
+        let missing = LibraryLoadProblem(library: "libgeonames.so.0", reason: "cannot open shared object file", package: "libgeonames0")
+        let gazetteer = OnDemandGazetteer { () throws(LibraryLoadProblem) -> Gazetteer in
+            loads.add(1, ordering: .relaxed)
+            throw missing
+        }
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            #expect(throws: missing) { try gazetteer.get() }
+        }
+        #expect(loads.load(ordering: .relaxed) == 1)
+        #expect(gazetteer.problem == missing)
+        #expect("\(missing)".contains("install it: Debian's package is libgeonames0"))
+        #expect(!gazetteer.letGo())
+    }
+
+    @Test("the real libgeonames, loaded with dlopen, holds its cities")
+    func realLibrary() throws {
+        let cities = try GeoNamesData.cities()
+        #expect(cities.count > 20_000)
+        #expect(cities.contains { $0.id == Self.rennes.id && $0.city == "Rennes" })
     }
 }

@@ -64,6 +64,9 @@ final class PlaceFinder: Sendable {
             named += try await recordFindings(last, recording: record)
             looked += last.count
         }
+        if let problem = gazetteer.problem {
+            logger.warning("Places cannot be named: \(problem). Photos that say where they were taken are looked at again at the next start.")
+        }
         if looked > 0 {
             logger.info("Places: looked at \(looked) files in \(ContinuousClock.now - started); \(named) new places named.")
         }
@@ -182,8 +185,11 @@ final class PlaceFinder: Sendable {
         }
         defer { fd.close() }
         do {
-            return PlaceFinding.decide(try LocationStripper.coordinate(fd), in: gazetteer.get)
+            guard let coordinate = try LocationStripper.coordinate(fd) else { return .nowhere }
+            return PlaceFinding.decide(coordinate, in: try gazetteer.get())
         } catch {
+            // Not "nowhere": a file that could not be read, or a place that could not be named for want
+            // of the gazetteer (pass() says why), is looked at again at the next start.
             return .unreadable
         }
     }
