@@ -10,7 +10,8 @@ export SWIFT PREFIX DESTDIR CONFIGURATION
 deps:
 	@scripts/install-deps
 
-# photolibd-inotify is C, built beside the Swift executables by scripts/build-c-helpers;
+# photolibd-inotify, photolibd-viewfs and libphotolibd-metadata.so are C and C++, built beside the Swift
+# executables by scripts/build-c-helpers;
 # photolibd-page and photolibd-portal are names of photolibd (scripts/link-programs).
 build: deps
 	$(SWIFT) build

@@ -46,12 +46,11 @@ let package = Package(
             cSettings: [.define("_GNU_SOURCE")]
         ),
 
-        // C++: exiv2 (Debian libexiv2-dev) behind a small C face, so Swift needs no C++ interop.
-        .target(
-            name: "CMetadata",
-            path: "Sources/CMetadata",
-            linkerSettings: [.linkedLibrary("exiv2")]
-        ),
+        // exiv2 (Debian libexiv2-dev) behind a small C face, so Swift needs no C++ interop. The face is
+        // C++ in a library of its own, libphotolibd-metadata.so (Sources/photolibd-metadata, built by
+        // scripts/build-c-helpers); this target is the face's declaration and the C that loads that library
+        // when metadata is first read, so that exiv2 and the C++ runtime are not mapped at every start.
+        .target(name: "CMetadata", path: "Sources/CMetadata"),
 
         // C: libvips (Debian libvips-dev), for the page's thumbnails, behind a small C face
         // (its options are C varargs, which Swift does not import).

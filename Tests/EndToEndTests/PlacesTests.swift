@@ -112,4 +112,45 @@ struct PlacesTests {
             try daemon.assetInfos().first { $0.path == "Locked/secret.jpg" }?.place == "Tokyo, Japan"
         }
     }
+
+    @Test("restarted on a library it has looked at, the daemon maps neither exiv2 nor libgeonames; a geotagged photo loads libgeonames to be named, its copy without location exiv2")
+    func librariesLoadedWhenNeeded() async throws {
+        let daemon = try await PageTests.startedWithPhotos(["Trip/plain.jpg"])
+        defer { daemon.stopLater() }
+        try await waitUntil("the first places pass to look at the photo") { daemon.log.contains("Places: looked at 1 files") }
+        await daemon.stop()
+        try await daemon.start()
+        // Read whole by cat: a /proc file's size is 0, and a read sized by it stops at the first page.
+        let maps = { () throws -> String in try run("/bin/cat", ["/proc/\(daemon.pid)/maps"]).stdout }
+        // Ready is the scan and every view reconciled; the places pass, which finds nothing new, goes on after.
+        try await Task.sleep(for: .milliseconds(500))
+        let atRest = try maps()
+        #expect(atRest.contains("libswiftCore"), "the maps were read: \(atRest.prefix(300))")
+        for library in ["libphotolibd-metadata.so", "libexiv2", "libgeonames", "libgio-2.0"] {
+            #expect(!atRest.contains(library), "\(library) is mapped in a daemon that read no metadata")
+        }
+
+        let made = daemon.library.root + "/rennes.jpg"
+        #expect(try run("/usr/bin/vips", ["text", made, "Rennes", "--dpi", "300"]).status == 0)
+        let tagged = try run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-GPSLatitude=48.112", "-GPSLatitudeRef=N",
+                                                   "-GPSLongitude=1.68", "-GPSLongitudeRef=W", made])
+        #expect(tagged.status == 0, "\(tagged.stderr)")
+        try daemon.library.copy(made, to: "Trip/rennes.jpg")
+        try await waitUntil("the new photo to be named") {
+            try daemon.assetInfos().first { $0.path == "Trip/rennes.jpg" }?.place == "Rennes, Brittany Region, France"
+        }
+        let named = try maps()
+        #expect(named.contains("libgeonames"), "libgeonames is loaded to name its place")
+        // A JPEG's GPS is read by photolibd's own parser (JpegGPS); exiv2 is loaded to take it out of an app's copy.
+        #expect(!named.contains("libphotolibd-metadata.so"), "exiv2 is not loaded to read a JPEG's GPS")
+        try daemon.ok("app", "add", "org.example.NoPlaces", "--uid", "4243", "--location", "none")
+        try daemon.ok("authorize", "org.example.NoPlaces", "authorized")
+        try await waitUntil("the app's view to hold both photos, the geotagged one as a copy without location") {
+            daemon.viewEntries("org.example.NoPlaces") == ["Trip/plain.jpg", "Trip/rennes.jpg"]
+        }
+        let copied = try maps()
+        #expect(copied.contains("libphotolibd-metadata.so") && copied.contains("libexiv2"), "exiv2 is loaded to strip the copy's location")
+        let left = try run("/usr/bin/exiftool", ["-q", "-GPSLatitude", daemon.view("org.example.NoPlaces") + "/Trip/rennes.jpg"])
+        #expect(left.status == 0 && left.stdout.isEmpty, "the copy holds no GPS: \(left.stdout)")
+    }
 }

@@ -63,7 +63,9 @@ typedef struct {
     int writable;
 } plm_inspection;
 
-/// Sets up exiv2 once per process (mutes its log, initializes its XMP toolkit).
+/// Sets up exiv2 once per process (mutes its log, initializes its XMP toolkit). In the executables
+/// (Sources/CMetadata/loader.c): loads libphotolibd-metadata.so, which does so; every other call loads
+/// it too, when it was not yet.
 void plm_initialize(void);
 
 /// Reads the metadata of the file at `path`.
