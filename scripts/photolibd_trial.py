@@ -97,7 +97,7 @@ class Owner:
         return ["setpriv", f"--reuid={self.uid}", f"--regid={self.gid}", "--clear-groups", "--", *arguments]
 
     def reachable(self, binaries):
-        """BINARIES, or a copy of photolibd, its inotify helper and photolibctl where the owner can run them.
+        """BINARIES, or a copy of photolibd, its inotify helper, its metadata library and photolibctl where the owner can run them.
 
         A checkout may sit where only root can enter (/root is 0700, and so is
         a mktemp -d directory): the owner's exec of a binary there fails with
@@ -110,7 +110,7 @@ class Owner:
         atexit.register(shutil.rmtree, staged, True)
         leave(("dir", staged), f"rm -rf {staged}")
         os.chmod(staged, 0o755)
-        for tool in ("photolibd", "photolibd-inotify", "photolibctl"):
+        for tool in ("photolibd", "photolibd-inotify", "photolibctl", "libphotolibd-metadata.so"):
             source, target = os.path.join(binaries, tool), os.path.join(staged, tool)
             if not os.path.exists(source):
                 raise Failure(f"{source} is missing: build first (make test builds it, or swift build)")
