@@ -68,9 +68,9 @@ let package = Package(
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // GeoNames' cities (Debian libgeonames0), loaded with dlopen when a place is first named (see CGeonames.h).
         .target(name: "CGeonames", path: "Sources/CGeonames"),
-        // GLib alone (the thumbnail cache's names: MD5 and file URIs exactly as GLib writes them), for the page server.
-        .systemLibrary(name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
-        .target(name: "CThumbnailNames", dependencies: ["CGLib"], path: "Sources/CThumbnailNames"),
+        // GLib alone (the thumbnail cache's names: MD5 and file URIs exactly as GLib writes them), for the page
+        // server; loaded with dlopen by the first name made (see thumbnail_names.h).
+        .target(name: "CThumbnailNames", path: "Sources/CThumbnailNames"),
 
         // sd-bus (Debian libsystemd-dev): the desktop's session bus, for notifications the person can click.
         .systemLibrary(name: "CSDBus", path: "Sources/CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),

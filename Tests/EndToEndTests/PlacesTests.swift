@@ -113,7 +113,7 @@ struct PlacesTests {
         }
     }
 
-    @Test("restarted on a library it has looked at, the daemon maps neither exiv2 nor libgeonames; a geotagged photo loads libgeonames to be named, its copy without location exiv2")
+    @Test("restarted on a library it has looked at, the daemon maps none of exiv2, libgeonames, GLib; a geotagged photo loads libgeonames to be named, its copy without location exiv2")
     func librariesLoadedWhenNeeded() async throws {
         let daemon = try await PageTests.startedWithPhotos(["Trip/plain.jpg"])
         defer { daemon.stopLater() }
@@ -126,7 +126,7 @@ struct PlacesTests {
         try await Task.sleep(for: .milliseconds(500))
         let atRest = try maps()
         #expect(atRest.contains("libswiftCore"), "the maps were read: \(atRest.prefix(300))")
-        for library in ["libphotolibd-metadata.so", "libexiv2", "libgeonames", "libgio-2.0"] {
+        for library in ["libphotolibd-metadata.so", "libexiv2", "libgeonames", "libgio-2.0", "libglib-2.0"] {
             #expect(!atRest.contains(library), "\(library) is mapped in a daemon that read no metadata")
         }
 

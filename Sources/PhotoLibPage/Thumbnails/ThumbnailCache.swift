@@ -40,6 +40,10 @@ public actor ThumbnailCache {
     public func thumbnail(path: [UInt8], mtime: Int64, isVideo: Bool = false) async -> ThumbnailOutcome {
         let key = path + [0] + Array(String(mtime).utf8)
         if let known = failed[key] { return known }
+        var problem = [CChar](repeating: 0, count: 512)
+        guard photolib_names_ready(&problem, problem.count) == 1 else {
+            return .failed("thumbnails cannot be named: " + String(decoding: problem.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
         guard let uriPointer = photolib_names_file_uri((path + [0]).map { CChar(bitPattern: $0) }) else { return .failed("the path is not absolute") }
         let uri = String(cString: uriPointer)
         photolib_names_free(uriPointer)
