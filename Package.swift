@@ -72,13 +72,15 @@ let package = Package(
         // server; loaded with dlopen by the first name made (see thumbnail_names.h).
         .target(name: "CThumbnailNames", path: "Sources/CThumbnailNames"),
 
-        // sd-bus (Debian libsystemd-dev): the desktop's session bus, for notifications the person can click.
-        .systemLibrary(name: "CSDBus", path: "Sources/CSDBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .target(name: "CDesktopNotifications", dependencies: ["CSDBus"], path: "Sources/CDesktopNotifications"),
-        // ...and the file-chooser portal backend's side of it (a service, its Request objects, forwarding).
-        .target(name: "CPortalBus", dependencies: ["CSDBus"], path: "Sources/CPortalBus"),
-        // ...and the systemd user manager's private socket, for the endpoints' socket units.
-        .target(name: "CSystemdUnits", dependencies: ["CSDBus"], path: "Sources/CSystemdUnits"),
+        // sd-bus (Debian libsystemd-dev), in photolibd's own libphotolibd-bus.so (Sources/photolibd-bus, built by
+        // scripts/build-c-helpers), loaded with dlopen by the first call (see bus_library.h). These C faces hand it each call:
+        .target(name: "CBusLibrary", path: "Sources/CBusLibrary"),
+        // the desktop's session bus, for notifications the person can click;
+        .target(name: "CDesktopNotifications", dependencies: ["CBusLibrary"], path: "Sources/CDesktopNotifications"),
+        // the file-chooser portal backend's side of it (a service, its Request objects, forwarding);
+        .target(name: "CPortalBus", dependencies: ["CBusLibrary"], path: "Sources/CPortalBus"),
+        // the systemd user manager's private socket, for the endpoints' socket units.
+        .target(name: "CSystemdUnits", dependencies: ["CBusLibrary"], path: "Sources/CSystemdUnits"),
 
         // Pure model and decisions: no I/O at all.
         .target(name: "PhotoLibCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")], path: "Sources/PhotoLibCore",
@@ -93,7 +95,7 @@ let package = Package(
         // The desktop's buses through sd-bus (libsystemd): notifications, the portal's service, the user manager.
         .target(
             name: "PhotoLibDesktop",
-            dependencies: ["PhotoLibSystem", "CDesktopNotifications", "CPortalBus", "CSystemdUnits"],
+            dependencies: ["PhotoLibSystem", "CBusLibrary", "CDesktopNotifications", "CPortalBus", "CSystemdUnits"],
             path: "Sources/PhotoLibDesktop",
             swiftSettings: strict
         ),

@@ -110,7 +110,7 @@ class Owner:
         atexit.register(shutil.rmtree, staged, True)
         leave(("dir", staged), f"rm -rf {staged}")
         os.chmod(staged, 0o755)
-        for tool in ("photolibd", "photolibd-inotify", "photolibctl", "libphotolibd-metadata.so"):
+        for tool in ("photolibd", "photolibd-inotify", "photolibctl", "libphotolibd-metadata.so", "libphotolibd-bus.so"):
             source, target = os.path.join(binaries, tool), os.path.join(staged, tool)
             if not os.path.exists(source):
                 raise Failure(f"{source} is missing: build first (make test builds it, or swift build)")

@@ -1,3 +1,4 @@
+import CBusLibrary
 import CDesktopNotifications
 import Glibc
 import PhotoLibSystem
@@ -27,6 +28,10 @@ public final class DesktopNotification {
 
     /// Shows a notification; with `action` (key, label), offers it where the service supports actions.
     public init(appName: String, icon: String, summary: String, body: String, action: (key: String, label: String)?) throws(Failure) {
+        var why = [CChar](repeating: 0, count: 512)
+        guard photolib_bus_ready(&why, why.count) == 1 else {
+            throw Failure(description: "cannot reach the session bus: " + String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
         var opened: OpaquePointer?
         let status = photolib_notifier_open(&opened)
         guard status == 0, let opened else {

@@ -16,7 +16,7 @@ import TestSupport
 /// they do not, and are removed when the test process exits.
 enum ReachableCopies {
     /// The built executable `name` (`photolibd`, `photolibctl`, `photolibd-page`, `photolibd-thumbnailer`), reachable by any uid,
-    /// beside the library they load by their run path (`libphotolibd-metadata.so`).
+    /// beside the libraries they load by their run path (`libphotolibd-metadata.so`, `libphotolibd-bus.so`).
     static func binary(_ name: String) throws -> String { try made() + "/bin/" + name }
 
     /// `examples/NAME`, reachable by any uid; its siblings (photolib_client.py) are beside it.
@@ -41,7 +41,7 @@ enum ReachableCopies {
         var problems: [String] = []
         for (folder, source, names, mode) in [
             ("bin", RunningDaemon.buildDirectory, ["photolibd", "photolibctl", "photolibd-page", "photolibd-thumbnailer", "photolibd-portal", "photolibd-inotify", "photolibd-viewfs",
-                                                  "libphotolibd-metadata.so"], mode_t(0o755)),
+                                                  "libphotolibd-metadata.so", "libphotolibd-bus.so"], mode_t(0o755)),
             ("examples", RunningDaemon.packageRoot + "/examples", pythonFiles(in: RunningDaemon.packageRoot + "/examples"), mode_t(0o644)),
             ("browser", RunningDaemon.packageRoot + "/Tests/Browser", pythonFiles(in: RunningDaemon.packageRoot + "/Tests/Browser"), mode_t(0o755)),
         ] {
