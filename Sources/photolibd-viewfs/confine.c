@@ -27,6 +27,8 @@ int confine_server(void) {
         ALLOW(openat2), ALLOW(openat), ALLOW(close), ALLOW(newfstatat), ALLOW(fstat), ALLOW(statx), ALLOW(fstatfs),
         ALLOW(getdents64), ALLOW(lseek), ALLOW(fcntl), ALLOW(pread64), ALLOW(pwrite64), ALLOW(ftruncate),
         ALLOW(fsync), ALLOW(fdatasync), ALLOW(renameat2), ALLOW(unlinkat),
+        // The view's directories followed as the app looks into them (changes.c).
+        ALLOW(inotify_add_watch),
         // libfuse's worker threads come and go; memory for them and for malloc, never executable.
         ALLOW_WITHOUT_EXEC(mmap), ALLOW_WITHOUT_EXEC(mprotect),
         ALLOW(munmap), ALLOW(madvise), ALLOW(brk), ALLOW(clone3), ALLOW(clone), ALLOW(set_robust_list), ALLOW(rseq),

@@ -32,6 +32,19 @@ int read_request(char **mount_point, int *source, int *inbox);
 // Unmounts, lazily, a view of photolibd's that a killed server left at `path`, if there is one.
 void unmount_stale(const char *path);
 
+// Follows the view's changes with inotify and has the kernel drop what it caches of a name that
+// changed (changes.c): started once mounted, before confinement. Returns 0, or -1 with errno set.
+int changes_start(struct fuse *fuse);
+// Watches a directory of the view (`path` as FUSE names it, `directory` a descriptor to it) from now on.
+void changes_watch(const char *path, int directory);
+
+// How an open reads (cache.c): through the kernel's cache of the name, as it is (the same file) or
+// emptied first (another file, nobody reading the old one), or past it (the old file still read).
+enum cache_use { CACHE_KEEP, CACHE_ADOPT, CACHE_BYPASS };
+// Decides how an open of `path`, which found the file `file`, reads; each open is released once.
+enum cache_use cache_open(const char *path, const struct stat *file);
+void cache_release(const char *path, enum cache_use use);
+
 // Confines the whole process (every thread) to serving requests from what it holds open (confine.c).
 // Returns 0, or -1 with errno set (ENOSYS where no filter is written for the architecture).
 int confine_server(void);

@@ -149,6 +149,62 @@ struct ViewFileSystemTests {
         #expect(inbox.filter { !$0.hasPrefix(".photolibd-viewfs-") } == ["2-new.jpg", "edited.jpg", "new.jpg"], "\(inbox)")
     }
 
+    @Test("what the kernel caches of an entry goes when the entry changes in the view: a photo removed while the app holds it open reads no more, not even what it read before; an edited photo's next open reads the edit at once, while a reader of the old one reads it to its end, as through a link")
+    func changesReachOpenFiles() async throws {
+        let scene = try Scene()
+        let server = try await Server(scene)
+        defer { close(server.channel) }
+        // Run as the owner: the app's side in the mount, photolibd's side in the view (replaced as
+        // photolibd replaces an edited photo's link: a new file renamed over the name, here with the
+        // same size and times, so nothing but the file itself tells them apart).
+        let script = scene.root + "/changes.py"
+        try #"""
+            import os, sys, time
+            mount, view = sys.argv[1], sys.argv[2]
+            def whole(fd):
+                data = b""
+                while chunk := os.read(fd, 65536):
+                    data += chunk
+                return data
+            with open(view + "/revoked.jpg", "wb") as f:
+                f.write(os.urandom(1 << 20))
+            fd = os.open(mount + "/revoked.jpg", os.O_RDONLY)
+            os.read(fd, 10)  # read ahead: the kernel now holds its first pages
+            os.unlink(view + "/revoked.jpg")
+            outcome, deadline = "still readable 5 s after it was removed", time.monotonic() + 5
+            while time.monotonic() < deadline:
+                try:
+                    os.pread(fd, 10, 0)
+                except OSError as error:
+                    outcome = "cut off: " + error.strerror
+                    break
+                time.sleep(0.005)
+            print("revoked:", outcome)
+            with open(view + "/edited.jpg", "wb") as f:
+                f.write(b"A" * 300000)
+            whole(os.open(mount + "/edited.jpg", os.O_RDONLY))  # read once: cached
+            old = os.open(mount + "/edited.jpg", os.O_RDONLY)
+            start = os.read(old, 10)
+            with open(view + "/.edit", "wb") as f:
+                f.write(b"B" * 300000)
+            times = os.stat(view + "/edited.jpg")
+            os.utime(view + "/.edit", ns=(times.st_atime_ns, times.st_mtime_ns))
+            os.rename(view + "/.edit", view + "/edited.jpg")
+            new = whole(os.open(mount + "/edited.jpg", os.O_RDONLY))
+            rest = start + whole(old)
+            os.close(old)
+            again = whole(os.open(mount + "/edited.jpg", os.O_RDONLY))
+            seen = lambda data: "".join(sorted(set(data.decode()))) + " " + str(len(data))
+            print("edited: old reader", seen(rest), "| new open", seen(new), "| after", seen(again))
+            """#.write(toFile: script, atomically: false, encoding: .utf8)
+        let result = try scene.asOwner(#"python3 "\#(script)" "$1" "\#(scene.view)""#)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "revoked: cut off: No such file or directory\nedited: old reader A 300000 | new open B 300000 | after B 300000\n",
+                "\(result.stdout)")
+        let printed = (try? String(contentsOfFile: scene.root + "/viewfs.log", encoding: .utf8)) ?? ""
+        #expect(!printed.contains("photolibd-viewfs:"), "\(printed)")
+    }
+
     @Test("closed, not open: when photolibd's end of the socket closes, or the server is killed outright, the view is unmounted and the folder shows nothing")
     func goneWithItsDaemon() async throws {
         let scene = try Scene()
