@@ -9,6 +9,7 @@ from collections import Counter
 import signal
 import sqlite3
 import subprocess
+import sys
 import threading
 import time
 
@@ -110,7 +111,7 @@ class Owner:
         atexit.register(shutil.rmtree, staged, True)
         leave(("dir", staged), f"rm -rf {staged}")
         os.chmod(staged, 0o755)
-        for tool in ("photolibd", "photolibd-inotify", "photolibctl", "libphotolibd-metadata.so", "libphotolibd-bus.so"):
+        for tool in ("photolibd", "photolibd-inotify", "photolibd-viewfs", "photolibctl", "libphotolibd-metadata.so", "libphotolibd-bus.so"):
             source, target = os.path.join(binaries, tool), os.path.join(staged, tool)
             if not os.path.exists(source):
                 raise Failure(f"{source} is missing: build first (make test builds it, or swift build)")
@@ -180,9 +181,11 @@ class LoopFilesystem:
 class Trial:
     """One library, views directory, state directory and socket under ROOT, and the daemon serving them, run by OWNER."""
 
-    def __init__(self, root, binaries, owner=None, config=None):
+    def __init__(self, root, binaries, owner=None, config=None, environment=None):
         self.root = root
         self.config = config
+        # The daemon's environment, beyond what this script has (HOME, the XDG directories), or None.
+        self.environment = environment
         self.owner = owner or Owner()
         self.binaries = self.owner.reachable(binaries)
         self.owner.own(root)
@@ -213,7 +216,8 @@ class Trial:
             self.daemon = Child(self.owner.command(
                 [os.path.abspath(os.path.join(self.binaries, "photolibd")), "--library", self.library,
                  "--views-dir", self.views, "--state-dir", os.path.join(self.root, "state"),
-                 "--socket", self.socket] + (["--config", self.config] if self.config else [])), stdout=log, stderr=log)
+                 "--socket", self.socket] + (["--config", self.config] if self.config else [])), stdout=log, stderr=log,
+                env=self.environment and {name: value for name, value in {**os.environ, **self.environment}.items() if value is not None})
             _daemons.append(self.daemon)
 
     def wait_ready(self):
@@ -341,6 +345,7 @@ def check_views(trial, unreadable=(), located=()):
         return content(path)
     def waiting(relative):
         return any(relative == u or relative.startswith(u + "/") for u in unreadable)
+    derivative_contents = None
     for info in request(trial.socket, "apps")["apps"]:
         app, status = info["app"], info["readWrite"]
         if status == "authorized":
@@ -356,6 +361,11 @@ def check_views(trial, unreadable=(), located=()):
         hidden = info.get("location") == "none"
         copied = [path for path in visible if hidden and has_location(path)]
         visible = [path for path in visible if path not in copied]
+        if info.get("flatpak"):
+            if derivative_contents is None:
+                derivative_contents = {content(os.path.join(derivatives, name)) for name in copies.values()}
+            check_pictures_folder(trial, info, visible, copied, derivative_contents, [p for p in visible + copied if waiting(p)])
+            continue
         wanted = sorted(inode(path) for path in visible)
         optional = {inode(path) for path in visible if waiting(path)}
         view = info["view"]
@@ -372,6 +382,68 @@ def check_views(trial, unreadable=(), located=()):
         if extra or missing:
             raise Failure(f"the view of {app} ({status}) holds {len(present)} entries, wanted {len(wanted)}: "
                           f"extra {extra[:5]}, missing {missing[:5]}")
+
+
+# Run as the owner: the contents of every file in a folder, hashed, a line each; any error fails it
+# (os.walk would take a folder it cannot read, or a dead FUSE mount's ENOTCONN, for an empty one).
+_HASH_FOLDER = """
+import hashlib, os, sys
+def fail(error):
+    raise error
+for directory, _, files in os.walk(sys.argv[1], onerror=fail):
+    for name in files:
+        with open(os.path.join(directory, name), "rb") as f:
+            print(hashlib.sha256(f.read()).hexdigest())
+"""
+
+
+# How many times a Flatpak app's Pictures folder was found right, by how it held its photos ("fuse", "clones", or "empty").
+pictures_folder_checks = Counter()
+
+
+def check_pictures_folder(trial, info, visible, copied, derivative_contents, optional):
+    """A Flatpak app's Pictures folder, looked into as the app does: as its owner, with a deadline
+    (a FUSE mount refuses root, and a hung one would stop the look). It holds each photo the app may
+    see once, byte for byte, and each one with a location as one of the copies without location;
+    where views are not clones it is served through FUSE (mounted once, photolibd's view), copying nothing.
+    Files of OPTIONAL paths (an unreadable album) may be missing."""
+    folder = info["view"]
+    mounts = fuse_view_mounts(folder)
+    entries = (info.get("entries") or {}).get("form")
+    if len(mounts) > 1 or (not trial.clones and (visible or copied) and (entries != "fuse" or len(mounts) != 1)):
+        raise Failure(f"the Pictures folder of {info['app']} is not its view through FUSE: entries {entries}, "
+                      f"{len(mounts)} photolibd FUSE mounts there")
+    try:
+        looked = subprocess.run(trial.owner.command([sys.executable, "-c", _HASH_FOLDER, folder]), capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        raise Failure(f"looking into the Pictures folder of {info['app']} ({folder}) as its owner did not end within 60 s")
+    if looked.returncode != 0:
+        raise Failure(f"the Pictures folder of {info['app']} cannot be looked into as its owner: {looked.stderr.strip()[-500:]}")
+    have = Counter(looked.stdout.split())
+    want = Counter(content(os.path.join(trial.library, path)) for path in visible)
+    may_miss = Counter(content(os.path.join(trial.library, path)) for path in optional if path in visible)
+    stripped = sum(count for digest, count in have.items() if digest in derivative_contents and digest not in want)
+    extra = have - want
+    for digest in derivative_contents:
+        extra.pop(digest, None)
+    missing = want - have - may_miss
+    if extra or missing or (stripped != len(copied) and not optional):
+        raise Failure(f"the Pictures folder of {info['app']} holds {sum(have.values())} photos, wanted {len(visible)} and "
+                      f"{len(copied)} without location (has {stripped}): {sum(extra.values())} extra, {sum(missing.values())} missing")
+    pictures_folder_checks[entries if have else "empty"] += 1
+
+
+def fuse_view_mounts(path):
+    """photolibd's FUSE views mounted at PATH (read from the mount table: the mount itself is never looked at)."""
+    found = []
+    with open("/proc/self/mountinfo") as table:
+        for line in table:
+            fields = line.split()
+            separator = fields.index("-")
+            point = fields[4].encode().decode("unicode_escape")
+            if point == path and fields[separator + 1] == "fuse.photolibd-view":
+                found.append(fields[separator + 2])
+    return found
 
 
 def content(path):

@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CHANNEL_IN 0
@@ -75,8 +76,7 @@ static void unescape(char *field) {
     *out = '\0';
 }
 
-// Whether a view of photolibd's (fuse.photolibd-view) is mounted at `path` in this mount namespace.
-static int view_mounted_at(const char *path) {
+int view_mounted_at(const char *path, const char *source) {
     FILE *table = fopen("/proc/self/mountinfo", "re");
     if (!table) return 0;
     char *line = NULL;
@@ -87,10 +87,12 @@ static int view_mounted_at(const char *path) {
         int count = 0;
         for (char *save = NULL, *field = strtok_r(line, " \n", &save); field && count < 32; field = strtok_r(NULL, " \n", &save))
             fields[count++] = field;
-        for (int i = 6; i + 1 < count; i++) {
+        for (int i = 6; i + 2 < count; i++) {
             if (strcmp(fields[i], "-") != 0) continue;
             unescape(fields[4]);
-            found = strcmp(fields[i + 1], "fuse.photolibd-view") == 0 && strcmp(fields[4], path) == 0;
+            unescape(fields[i + 2]);
+            found = strcmp(fields[i + 1], "fuse.photolibd-view") == 0 && strcmp(fields[4], path) == 0
+                && (!source || strcmp(fields[i + 2], source) == 0);
             break;
         }
     }
@@ -100,7 +102,11 @@ static int view_mounted_at(const char *path) {
 }
 
 void unmount_stale(const char *path) {
-    if (!view_mounted_at(path)) return;
+    // A server that ended on its own has its unmounter take its mount down a moment later: waited
+    // for (2 s at most), so that unmounter never meets this server's mount instead. What is still
+    // there after was left by a server killed with its unmounter.
+    for (int waited = 0; view_mounted_at(path, NULL) && waited < 100; waited++) nanosleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
+    if (!view_mounted_at(path, NULL)) return;
     fprintf(stderr, "photolibd-viewfs: unmounting the view a server that was killed left on %s\n", path);
     pid_t child = fork();
     if (child == 0) {

@@ -31,6 +31,9 @@ void saves_abandon(void);
 int read_request(char **mount_point, int *source, int *inbox);
 // Unmounts, lazily, a view of photolibd's that a killed server left at `path`, if there is one.
 void unmount_stale(const char *path);
+// Whether a view of photolibd's (fuse.photolibd-view) is mounted at `path` in this mount namespace,
+// with `source` as its source (its fsname), or with any when `source` is NULL.
+int view_mounted_at(const char *path, const char *source);
 
 // Follows the view's changes with inotify and has the kernel drop what it caches of a name that
 // changed (changes.c): started once mounted, before confinement. Returns 0, or -1 with errno set.

@@ -205,6 +205,29 @@ struct ViewFileSystemTests {
         #expect(!printed.contains("photolibd-viewfs:"), "\(printed)")
     }
 
+    @Test("a server's end takes down its own mount and no other: when photolibd has already unmounted it and a new server serves the folder, the old one's unmounter leaves the new mount alone")
+    func unmountsOnlyItsOwnMount() async throws {
+        let scene = try Scene()
+        let old = try await Server(scene)
+        // Something of the owner's still inside the old mount keeps it (and its server) alive once
+        // detached, as an app holding a photo open does; photolibd then detaches it, as a new start does.
+        let holder = try ChildProcess(scene.owner.command("/bin/sh")[0], Array(scene.owner.command("/bin/sh").dropFirst())
+                                      + ["-c", #"cd "$1" && exec sleep 120"#, "sh", scene.mountPoint])
+        defer { _ = holder.signal(SIGKILL) }
+        try await waitUntil("the holder to be inside the mount", timeout: 30) {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(holder.pid)/cwd")) == scene.mountPoint
+        }
+        #expect(umount2(scene.mountPoint, Int32(MNT_DETACH)) == 0, "errno \(errno)")
+        let new = try await Server(scene)
+        defer { close(new.channel) }
+        close(old.channel)
+        #expect(await old.process.exited(timeout: 30) == .exited(0), "the old server did not end when its channel closed")
+        try await Task.sleep(for: .seconds(1))  // its unmounter has run by now
+        #expect(scene.mounted, "the old server's unmounter took the new server's mount down")
+        let listing = try scene.asOwner(#"ls -A "$1""#)
+        #expect(listing.status == 0 && listing.stdout == "Trip\na.jpg\n", "\(listing)")
+    }
+
     @Test("closed, not open: when photolibd's end of the socket closes, or the server is killed outright, the view is unmounted and the folder shows nothing")
     func goneWithItsDaemon() async throws {
         let scene = try Scene()

@@ -143,7 +143,17 @@ final class ViewMirrors {
             logger.warning("Cannot read the mount table to find FUSE views a stopped photolibd left: \(error).")
             return
         }
-        for mount in mounts where mount.mountPoint.hasPrefix(home + "/.var/app/") {
+        var stale = mounts.filter { $0.mountPoint.hasPrefix(home + "/.var/app/") }
+        // A daemon killed alone: each of its servers saw its end, and its unmounter takes its mount
+        // down a moment later. Waited for (2 s at most), so that no such unmounter, late, takes down
+        // this run's mount instead; what is left after was left by servers killed with their unmounters.
+        let deadline = ContinuousClock.now + .seconds(2)
+        while !stale.isEmpty, ContinuousClock.now < deadline {
+            usleep(20_000)
+            guard let now = try? FuseMounts.viewMounts() else { break }
+            stale = stale.filter { old in now.contains { $0.mountPoint == old.mountPoint && $0.source == old.source } }
+        }
+        for mount in stale {
             do {
                 try FuseMounts.unmountLazily(mount.mountPoint)
                 logger.notice("Unmounted a FUSE view left by a photolibd that did not stop cleanly: \(mount.mountPoint).")
