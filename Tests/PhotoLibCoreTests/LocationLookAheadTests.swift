@@ -5,7 +5,7 @@ import Testing
 struct LocationLookAheadTests {
     func path(_ text: String) -> RelativePath { RelativePath(escaped: text)! }
 
-    @Test("written, moved-in and atomically saved media are looked at once each; renames, creations, hidden and non-media names are not")
+    @Test("written, moved-in, atomically saved media and those whose attributes changed are looked at once each; renames, creations, hidden and non-media names are not")
     func files() {
         let batch: [WatchEvent] = [
             .fileCreated(path("a.jpg")),  // not complete until its close
@@ -19,8 +19,10 @@ struct LocationLookAheadTests {
             .fileWritten(path("notes.txt")),
             .fileWritten(path(".thumbnails/g.jpg")),
             .fileWritten(path("h.jpg.part")),
+            .attributesChanged(path("Trips/i.jpg")),  // chmod u+r: a withheld photo may be readable now
         ]
-        #expect(LocationLookAhead.files(in: batch, policy: .standard) == [path("a.jpg"), path("Trips/b.heic"), path("e.jpg"), path("f.jpg")])
+        #expect(LocationLookAhead.files(in: batch, policy: .standard)
+            == [path("a.jpg"), path("Trips/b.heic"), path("e.jpg"), path("f.jpg"), path("Trips/i.jpg")])
     }
 
     @Test("directories created or moved in are walked whole; one back from a hidden folder is new; one whose attributes changed is listed again")

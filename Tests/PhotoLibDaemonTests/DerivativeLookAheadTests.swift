@@ -57,7 +57,7 @@ struct DerivativeLookAheadTests {
 
         let file = try bench.facts("photo.jpg")
         // In the transaction: the member (row 7) needs a check, and adopts the one made ahead.
-        let source = bench.catalog.source(policy: .none, rowID: 7, file: file, album: nil, name: name)
+        let source = bench.catalog.knownSource(policy: .none, rowID: 7, file: file, name: name)
         guard case .derivative(let inode, let size) = source else {
             Issue.record("expected the derivative made ahead, got \(source)")
             return
@@ -90,7 +90,7 @@ struct DerivativeLookAheadTests {
         #expect(again == .withheld(reason: "its album cannot be opened now"))
     }
 
-    @Test("a file changed after its look ahead is not matched: the transaction looks at it itself")
+    @Test("a file changed after its look ahead is not matched: the transaction leaves it to be looked at, and the look after the commit makes its copy")
     func changedAfterTheLook() throws {
         let bench = try Bench()
         let name = FileName("photo.jpg")!
@@ -100,12 +100,48 @@ struct DerivativeLookAheadTests {
         handle.seekToEndOfFile()
         handle.write(Data([0]))
         try handle.close()
-        let source = bench.catalog.source(policy: .none, rowID: 9, file: try bench.facts("photo.jpg"), album: bench.media, name: name)
+        let file = try bench.facts("photo.jpg")
+        // In the transaction: nothing made ahead matches, and nothing is looked at under the lock.
+        #expect(bench.catalog.knownSource(policy: .none, rowID: 9, file: file, name: name) == .needsCheck)
+        bench.catalog.settleLookAhead(committed: true)
+        #expect(try bench.derivatives().isEmpty, "the stale look's copy is dropped")
+        // After the commit, where the view is linked: looked at, and its copy made.
+        let source = bench.catalog.source(policy: .none, rowID: 9, file: file, album: bench.media, name: name)
         guard case .derivative = source else {
-            Issue.record("expected a derivative made in the transaction, got \(source)")
+            Issue.record("expected a derivative made after the commit, got \(source)")
             return
         }
-        bench.catalog.settleLookAhead(committed: true)
-        #expect(try bench.derivatives() == ["m9"], "the stale look's copy is dropped; the member's own is in place")
+        #expect(try bench.derivatives() == ["m9"], "the member's own copy is in place")
+    }
+
+    @Test("what is known of the copies on disk decides under the write lock: listed at start, made and removed since; a look outside it corrects it")
+    func knownCopiesOnDisk() throws {
+        let bench = try Bench()
+        let name = FileName("photo.jpg")!
+        let file = try bench.facts("photo.jpg")
+        _ = bench.catalog.source(policy: .none, rowID: 4, file: file, album: bench.media, name: name)
+        guard case .derivative = bench.catalog.knownSource(policy: .none, rowID: 4, file: file, name: name) else {
+            Issue.record("the copy just made is not known")
+            return
+        }
+        // A new catalog (a restart) knows it from its listing of .derivatives.
+        let restarted = try DerivativeCatalog(viewsRoot: try Directory.open(path: bench.root + "/views"),
+                                              checks: [4: try #require(bench.catalog.takeLearned()[4])], logger: Logger(label: "test"))
+        guard case .derivative = restarted.knownSource(policy: .none, rowID: 4, file: file, name: name) else {
+            Issue.record("the restarted catalog does not know the copy on disk")
+            return
+        }
+        // Lost behind its back: under the lock it is still trusted; the next look outside finds it gone
+        // and makes it again, and the lock's answer follows.
+        try FileManager.default.removeItem(atPath: bench.root + "/views/.derivatives/m4")
+        guard case .derivative = restarted.source(policy: .none, rowID: 4, file: file, album: bench.media, name: name) else {
+            Issue.record("the lost copy was not made again")
+            return
+        }
+        #expect(try bench.derivatives() == ["m4"])
+        guard case .derivative = restarted.knownSource(policy: .none, rowID: 4, file: file, name: name) else {
+            Issue.record("the copy made again is not known")
+            return
+        }
     }
 }

@@ -113,6 +113,41 @@ struct EngineCommitTests {
         #expect(fixture.audit.callsInTransactions == [])
     }
 
+    @Test("an app without location, its copies already made: a photo renamed, one deselected and selected again, one removed; each transaction decides from what is known and looks at nothing")
+    func withoutLocationCopiesKnown() async throws {
+        let (fixture, app) = try await limitedViewer(location: .none)
+        try fixture.writeGeotagged("Trip/geo.jpg")
+        try fixture.writeGeotagged("Far/far.jpg")
+        await fixture.engine.process([.fileWritten(TemporaryEngine.path("Trip/geo.jpg")), .directoryCreated(TemporaryEngine.path("Far"))])
+        _ = try await fixture.engine.editSelection(Self.viewer, assets: ["Far/far.jpg"], albums: ["Trip"], adding: true, by: TemporaryEngine.owner)
+        // Entries are named by the app's IDs: a copy is one whose inode is no original's.
+        func copies() throws -> Int {
+            func inode(_ path: String) -> UInt64 {
+                var status = stat()
+                return stat(path, &status) == 0 ? UInt64(status.st_ino) : 0
+            }
+            let originals = Set(["Trip/a.jpg", "Trip/b.jpg", "Trip/geo.jpg", "Trip/renamed.jpg", "Far/far.jpg"].map { inode(fixture.library + "/" + $0) })
+            return try fixture.view(of: app).filter { !originals.contains(inode(fixture.root + "/views/" + app.viewName.description + "/" + $0)) }.count
+        }
+        let first = try fixture.view(of: app)
+        #expect(try first.count == 4 && copies() == 2, "a, b and two copies without location: \(first)")
+        fixture.audit.reset()
+
+        rename(fixture.library + "/Trip/geo.jpg", fixture.library + "/Trip/renamed.jpg")
+        await fixture.engine.process([.moved(from: TemporaryEngine.path("Trip/geo.jpg"), to: TemporaryEngine.path("Trip/renamed.jpg"), isDirectory: false)])
+        #expect(fixture.audit.callsInTransactions == [], "a renamed photo with a copy")
+        _ = try await fixture.engine.editSelection(Self.viewer, assets: ["Far/far.jpg"], albums: [], adding: false, by: TemporaryEngine.owner)
+        _ = try await fixture.engine.editSelection(Self.viewer, assets: ["Far/far.jpg"], albums: [], adding: true, by: TemporaryEngine.owner)
+        #expect(fixture.audit.callsInTransactions == [], "a photo with a copy deselected and selected again")
+        unlink(fixture.library + "/Trip/renamed.jpg")
+        await fixture.engine.process([.removed(TemporaryEngine.path("Trip/renamed.jpg"), isDirectory: false)])
+        #expect(fixture.audit.callsInTransactions == [], "a photo with a copy removed")
+        let last = try fixture.view(of: app)
+        #expect(try last.count == 3 && copies() == 1, "\(last)")
+        let heard = fixture.published.take().joined(separator: "\n")
+        #expect(heard.contains("\"removed\""), "\(heard)")
+    }
+
     @Test("an import: a photo a limited app drops in its inbox is placed in Imported/<app>, joins its selection and view, and the app hears it added")
     func importFromInbox() async throws {
         let (fixture, app) = try await limitedViewer()

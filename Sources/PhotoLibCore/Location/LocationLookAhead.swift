@@ -11,16 +11,18 @@
 /// there, so the answer stays right when the plan is not.
 public enum LocationLookAhead {
     /// The complete files a batch brings into the library or changes the
-    /// content of: written, moved in, or renamed onto a name (an atomic save).
-    /// A plain rename keeps a member's check (same inode, size and time) and
-    /// needs no look; a created file is not complete until its close.
+    /// content of: written, moved in, or renamed onto a name (an atomic save);
+    /// and those whose attributes changed (a chmod may make a withheld file
+    /// readable, a touch makes its check stale), since the transaction looks at
+    /// nothing itself. A plain rename keeps a member's check (same inode, size
+    /// and time) and needs no look; a created file is not complete until its close.
     public static func files(in batch: [WatchEvent], policy: AssetNamePolicy) -> [RelativePath] {
         var seen = Set<RelativePath>()
         var out: [RelativePath] = []
         for event in batch {
             let path: RelativePath
             switch event {
-            case .fileWritten(let written): path = written
+            case .fileWritten(let written), .attributesChanged(let written): path = written
             case .movedIn(let arrived, isDirectory: false): path = arrived
             case .moved(let from, let to, isDirectory: false):
                 // A rename between two media names is the same member moving; onto one from a

@@ -203,7 +203,8 @@ extension Engine {
         let before = try appContexts(only: id).first
         if adding, app.location == .none, app.layout == .limited {
             // The copies without location of what the edit grants are made now, before the write transaction,
-            // which then finds their checks current instead of copying (the same look inside it is the fallback).
+            // which then finds their checks current; it never looks itself (SQLite's write lock is held): what
+            // changed meanwhile is looked at when the view is linked, after the commit.
             let granted = try store.read { tx in
                 edit.assets + (try tx.assets(inAlbums: edit.albums.flatMap { index.albums.subtree(of: $0) }))
             }
@@ -245,7 +246,7 @@ extension Engine {
             // What the view gained or lost: visibility before the edit against after it.
             if app.layout == .limited, let before {
                 let after = AppViewContext(app: app, policy: try tx.viewPolicy(of: app), appearance: appearance(for: app))
-                if adding { prepareWithoutLocation(changes.compactMap(\.newAsset), for: [after]) }
+                if adding { decideWithoutLocation(changes.compactMap(\.newAsset), for: [after]) }
                 let details = before.changes(to: after, touching: changes.compactMap(\.oldAsset))
                 if !details.isEmpty { published.append(try journal.recordChange(id, details, reason: reason, tx: tx)) }
             }

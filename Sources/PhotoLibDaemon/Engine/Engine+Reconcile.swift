@@ -66,13 +66,14 @@ extension Engine {
         return { member in derivatives.appearance(policy: policy, member: member) }
     }
 
-    /// Looks at the assets an app without location is about to be told of
-    /// (deriving copies), so the sizes it hears are those its view will hold.
-    func prepareWithoutLocation(_ assets: [LocatedAsset], for contexts: [AppViewContext]) {
+    /// Inside a write transaction: decides, from what is known and from the copies made ahead of it,
+    /// how the assets an app without location is about to be told of appear to it, so the sizes it
+    /// hears are those its view will hold. No system call: SQLite's write lock is held.
+    func decideWithoutLocation(_ assets: [LocatedAsset], for contexts: [AppViewContext]) {
         let hidden = contexts.filter { $0.app.location == .none && $0.layout != .empty }
         guard !hidden.isEmpty else { return }
         for asset in assets where hidden.contains(where: { $0.policy.isGranted(asset) }) {
-            views.prepareWithoutLocation(asset)
+            views.decideWithoutLocation(asset)
         }
     }
 }

@@ -140,7 +140,7 @@ actor Engine {
             let outcome: LibraryIndex.Outcome
             do {
                 outcome = try index.apply(batch, recorder: recorder) { tx, recorder in
-                    prepareWithoutLocation(recorder.changes.compactMap(\.newAsset), for: contexts)
+                    decideWithoutLocation(recorder.changes.compactMap(\.newAsset), for: contexts)
                     published = try journal.recordLibraryChanges(
                         recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: index.albums, tx: tx)
                 }

@@ -209,8 +209,10 @@ extension Engine {
         // app's view and history must follow it as for a selection edit.
         var joinedUnchanged: LocatedAsset?
         let arrival = WatchEvent.movedIn(albumPath.appending(name), isDirectory: false)
-        // As for the watcher's batches: a copy without location is made before the transaction, which adopts it.
+        // As for the watcher's batches: a copy without location is made before the transaction, which adopts it;
+        // for the app itself too when the photo joins its selection (in the transaction, so not in `contexts` yet).
         lookAheadWithoutLocation([arrival], for: contexts)
+        if right == .joinsSelection, app.location == .none { views.lookAhead(albumPath.appending(name)) }
         var committed = false
         defer { views.derivatives.settleLookAhead(committed: committed) }
         _ = try index.apply([arrival], recorder: recorder) { tx, recorder in
@@ -227,7 +229,7 @@ extension Engine {
                 }
                 if !joined.isEmpty, !seenByIndex, let located = index.locate(asset) {
                     joinedUnchanged = located
-                    prepareWithoutLocation([located], for: contexts)
+                    decideWithoutLocation([located], for: contexts)
                     if let before, let after = contexts.first(where: { $0.app.id == app.id }) {
                         var coalescer = ChangeCoalescer()
                         coalescer.add(id: located.id.rawValue, old: before.viewAsset(located), new: after.viewAsset(located))
@@ -235,7 +237,7 @@ extension Engine {
                     }
                 }
             }
-            prepareWithoutLocation(recorder.changes.compactMap(\.newAsset), for: contexts)
+            decideWithoutLocation(recorder.changes.compactMap(\.newAsset), for: contexts)
             published += try journal.recordLibraryChanges(
                 recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: index.albums, tx: tx)
             let seen = right == .addOnly ? nil : contexts.first { $0.app.id == app.id }?.viewAsset(asset.flatMap(index.locate))

@@ -34,6 +34,11 @@ final class DerivativeCatalog {
     let form: ViewEntryForm
     /// Some view copies its entries (a Flatpak Pictures folder): current derivatives are kept for it.
     var copied = false
+    /// The derivatives in `.derivatives`, by member row, with their inodes: as listed at start and
+    /// by each full clean-up, and as this process made and removed them since. A decision made under
+    /// the write lock trusts this and never looks at the disk (`knownSource`); one made outside it
+    /// looks, and corrects it.
+    private var onDisk: [Int64: UInt64] = [:]
 
     init(viewsRoot: FileDescriptor, checks: [Int64: LocationCheck], form: ViewEntryForm = .links, logger: Logger) throws(SystemCallError) {
         self.form = form
@@ -43,6 +48,11 @@ final class DerivativeCatalog {
         // photolibd, exiv2 or a fixed permission may read them now.
         self.checks = checks.filter { if case .cannotTell = $0.value.outcome { false } else { true } }
         self.logger = logger
+        for entry in try Directory.list(directory) {
+            guard let rowID = DerivativeRetention.memberRow(of: entry.name), let status = try Directory.status(of: entry.name, in: directory),
+                  status.kind == .regular else { continue }
+            onDisk[rowID] = status.inode
+        }
     }
 
     static func derivativeName(_ rowID: Int64) -> FileName { LinkSource.derivativeName(rowID) }
@@ -50,8 +60,30 @@ final class DerivativeCatalog {
     /// Which file an entry of an app with `policy` links for this member,
     /// looking at the original (and deriving) first when it must.
     func source(policy: LocationPolicy, rowID: Int64, file: FileFacts, album: FileDescriptor?, name: FileName) -> EntrySource {
+        let known = decided(policy: policy, rowID: rowID, file: file, name: name, lookingAtTheDisk: true)
+        guard known == .needsCheck else { return known }
+        guard let album else { return .withheld(reason: "its album cannot be opened now") }
+        logger.debug("Member \(rowID) is looked at for a location now.")
+        switch look(rowID: rowID, file: file, album: album, name: name) {
+        case .some(let check):
+            remember(check, rowID: rowID)
+            return EntrySource.decide(policy: policy, file: file, check: check)
+        case .none:
+            return .withheld(reason: "it changed or went while it was read")
+        }
+    }
+
+    /// Which file an entry of an app with `policy` links for this member, from what is known now,
+    /// without a single system call: for a write transaction, which holds SQLite's lock. A copy made
+    /// ahead of it is adopted; a member that needs a look is `needsCheck`, looked at after the commit,
+    /// where its view is linked (a file that changed after its look ahead is seen again by its event).
+    func knownSource(policy: LocationPolicy, rowID: Int64, file: FileFacts, name: FileName) -> EntrySource {
+        decided(policy: policy, rowID: rowID, file: file, name: name, lookingAtTheDisk: false)
+    }
+
+    private func decided(policy: LocationPolicy, rowID: Int64, file: FileFacts, name: FileName, lookingAtTheDisk: Bool) -> EntrySource {
         var decided = EntrySource.decide(policy: policy, file: file, check: checks[rowID])
-        if case .derivative(let inode, _) = decided, !derivativeExists(rowID, inode: inode) {
+        if case .derivative(let inode, _) = decided, !derivativeExists(rowID, inode: inode, lookingAtTheDisk: lookingAtTheDisk) {
             decided = .needsCheck  // lost (a crash before it was synced, a hand in .derivatives): made again
         }
         if policy == .none, !file.isReadableByOwner, checks[rowID]?.isCurrent(for: file) != true {
@@ -65,15 +97,7 @@ final class DerivativeCatalog {
             remember(check, rowID: rowID)
             return EntrySource.decide(policy: policy, file: file, check: check)
         }
-        guard let album else { return .withheld(reason: "its album cannot be opened now") }
-        logger.debug("Member \(rowID) is looked at for a location now.")
-        switch look(rowID: rowID, file: file, album: album, name: name) {
-        case .some(let check):
-            remember(check, rowID: rowID)
-            return EntrySource.decide(policy: policy, file: file, check: check)
-        case .none:
-            return .withheld(reason: "it changed or went while it was read")
-        }
+        return .needsCheck
     }
 
     /// How a member appears to an app with `policy`, from what is known now (nothing is looked at).
@@ -162,15 +186,20 @@ final class DerivativeCatalog {
         }
         if let replaced { tally.bytes -= replaced.size } else { tally.count += 1 }
         tally.bytes += derived.size
+        onDisk[rowID] = derived.inode
         return derived
     }
 
-    /// Whether the derivative is there as recorded. A failed look counts as
-    /// not there: the derivative is made again rather than a wrong one linked.
-    private func derivativeExists(_ rowID: Int64, inode: UInt64) -> Bool {
+    /// Whether the derivative is there as recorded: looked at on the disk (which corrects what is
+    /// known of it), or, under the write lock, as known. A failed look counts as not there: the
+    /// derivative is made again rather than a wrong one linked.
+    private func derivativeExists(_ rowID: Int64, inode: UInt64, lookingAtTheDisk: Bool) -> Bool {
         // Made ahead and adopted: it takes its name once the transaction commits.
         if ahead.adoptions[rowID] != nil { return true }
-        return (try? Directory.status(of: Self.derivativeName(rowID), in: directory))??.inode == inode
+        guard lookingAtTheDisk else { return onDisk[rowID] == inode }
+        let found = (try? Directory.status(of: Self.derivativeName(rowID), in: directory))??.inode
+        onDisk[rowID] = found
+        return found == inode
     }
 
     func remember(_ check: LocationCheck, rowID: Int64) {
@@ -202,6 +231,7 @@ final class DerivativeCatalog {
     func collectGarbage() {
         var count = 0
         var bytes: Int64 = 0
+        var listed: [Int64: UInt64] = [:]
         do {
             for entry in try Directory.list(directory) {
                 guard let status = try Directory.status(of: entry.name, in: directory) else { continue }
@@ -211,7 +241,9 @@ final class DerivativeCatalog {
                 }
                 count += 1
                 bytes += status.size
+                if let rowID = DerivativeRetention.memberRow(of: entry.name) { listed[rowID] = status.inode }
             }
+            onDisk = listed
         } catch {
             logger.warning("Cannot clear unused derivatives out of \(Self.directoryName): \(error); the next pass tries again.")
             return
@@ -238,6 +270,7 @@ final class DerivativeCatalog {
             if (try? Directory.unlink(name, in: directory)) == true {
                 tally.count -= 1
                 tally.bytes -= status.size
+                onDisk[rowID] = nil
             }
         }
     }

@@ -71,10 +71,19 @@ final class ViewMaintainer {
 
     /// Looks at each member of the asset (deriving a copy where it holds a
     /// location) so that what apps without location are told next, sizes and
-    /// withheld files included, is what their views will hold.
+    /// withheld files included, is what their views will hold. Outside any transaction.
     func prepareWithoutLocation(_ asset: LocatedAsset) {
         for member in asset.members where member.refusal == nil {
             _ = source(ofMember: member.rowID, file: member.file, at: member.path, policy: .none)
+        }
+    }
+
+    /// Inside a write transaction: decides each member from what is known (copies made ahead adopted),
+    /// never looking at the disk; what needs a look is looked at when its view is linked, after the commit.
+    func decideWithoutLocation(_ asset: LocatedAsset) {
+        for member in asset.members where member.refusal == nil {
+            guard let name = member.path.lastComponent else { continue }
+            _ = derivatives.knownSource(policy: .none, rowID: member.rowID, file: member.file, name: name)
         }
     }
 
