@@ -8,16 +8,24 @@ import Synchronization
 /// should have been a probe before the transaction, or work after its commit.
 public final class SystemCallAudit: WriteTransactionObserver {
     private let calls = Mutex<[String]>([])
+    private let begun = Mutex(0)
 
     public init() {}
 
     /// The calls recorded so far, in order.
     public var callsInTransactions: [String] { calls.withLock { $0 } }
 
+    /// How many write transactions began since the last reset: a change composed of others is one.
+    public var transactions: Int { begun.withLock { $0 } }
+
     /// Forgets what was recorded (after a set-up the test does not judge).
-    public func reset() { calls.withLock { $0.removeAll() } }
+    public func reset() {
+        calls.withLock { $0.removeAll() }
+        begun.withLock { $0 = 0 }
+    }
 
     public func transactionBegan() {
+        begun.withLock { $0 += 1 }
         pthread_setspecific(Self.key, Unmanaged.passUnretained(self).toOpaque())
     }
 

@@ -128,9 +128,16 @@ struct FlatpakTests {
         #expect(tampered.contains("done"), "\(tampered)")
         expectOriginalsIntact(daemon, originals)
         // The folder comes back to the selection, and what the app saved joins the library and its selection.
-        try await waitUntil("the Pictures folder to hold the selection and the saved photo again") {
-            FileManager.default.fileExists(atPath: daemon.library.path("Imported/\(app)/saved.jpg")) && entries(folder).count == 4
-                && Set(shared).isSubset(of: entries(folder)) && !entries(folder).contains("renamed.jpg")
+        do {
+            try await waitUntil("the Pictures folder to hold the selection and the saved photo again") {
+                FileManager.default.fileExists(atPath: daemon.library.path("Imported/\(app)/saved.jpg")) && entries(folder).count == 4
+                    && Set(shared).isSubset(of: entries(folder)) && !entries(folder).contains("renamed.jpg")
+            }
+        } catch {
+            // What it holds instead, and what the daemon did: the look that tells a lost event from a slow one.
+            let imported = FileManager.default.fileExists(atPath: daemon.library.path("Imported/\(app)/saved.jpg"))
+            Issue.record("the folder holds \(entries(folder)) (the selection: \(shared)); Imported/\(app)/saved.jpg \(imported ? "is" : "is not") there; the inboxes hold \(entries(daemon.library.state + "/inboxes")); the daemon's log ends: \(daemon.log.suffix(4000))")
+            throw error
         }
         let selectedAll = ["Trip/IMG_1.jpg", "Trip/IMG_2.jpg", "Trip/IMG_3.jpg"].map { originals[$0]! }
         let now = contents(folder)

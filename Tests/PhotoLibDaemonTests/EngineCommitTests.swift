@@ -95,6 +95,45 @@ struct EngineCommitTests {
         #expect(fixture.audit.callsInTransactions == [])
     }
 
+    @Test("a change composed of others is one transaction and one settle: an authorization answered limited with photos; a photo's, an album's and a status's grants ending together")
+    func composedChanges() async throws {
+        let fixture = try await TemporaryEngine()
+        for name in ["Trip/a.jpg", "Trip/b.jpg", "c.jpg", "d.jpg"] { try fixture.write(name, "photo \(name)") }
+        try await fixture.engine.rescanAndReconcile()
+        let app = try await fixture.engine.addApp(Self.viewer, uid: getuid(), purpose: "Shows photos", location: .precise)
+        let request = try #require(try await fixture.engine.ask(Self.viewer, kind: .authorization(.readWrite), waiter: nil).request)
+        _ = fixture.published.take()
+        fixture.audit.reset()
+        _ = fixture.published.takePublishes()
+
+        // Answered limited with a photo: the selection and the status in one transaction, one settle.
+        let answered = try await fixture.engine.answer(request, with: .limited, assets: ["c.jpg"], albums: [], by: TemporaryEngine.owner)
+        #expect(answered.status == AuthorizationStatus.limited.rawValue && answered.addedAssets?.count == 1, "\(answered)")
+        #expect(fixture.audit.transactions == 1, "one write transaction, not one per part")
+        #expect(fixture.published.takePublishes() == 1, "one settle")
+        #expect(try fixture.view(of: app).count == 1)
+        let heard = fixture.published.take().joined(separator: "\n")
+        #expect(heard.contains("\"selection\"") && heard.contains("\"authorization\"") && heard.contains("\"answered\""), "\(heard)")
+
+        // Timed: a photo, an album and Full Access, all ending at the same second.
+        let now = fixture.clock.now()
+        _ = try await fixture.engine.editSelection(Self.viewer, assets: ["d.jpg"], albums: ["Trip"], adding: true, by: TemporaryEngine.owner,
+                                                   endsAt: now + 60)
+        _ = try await fixture.engine.authorize(Self.viewer, access: .readWrite, status: .authorized, by: TemporaryEngine.owner, endsAt: now + 60)
+        #expect(try fixture.view(of: app).count == 4, "everything while authorized")
+        _ = fixture.published.take()
+        fixture.audit.reset()
+        _ = fixture.published.takePublishes()
+        fixture.clock.seconds.store(now + 61, ordering: .relaxed)
+        #expect(await fixture.engine.expireGrants() == nil)
+        #expect(fixture.audit.transactions == 1, "the three ends in one write transaction")
+        #expect(fixture.published.takePublishes() == 1, "and one settle")
+        #expect(try fixture.view(of: app).count == 1, "limited again, with c.jpg alone")
+        let ended = fixture.published.take().joined(separator: "\n")
+        #expect(ended.contains("\"expired\"") && ended.contains("\"limited\""), "\(ended)")
+        #expect(fixture.audit.callsInTransactions == [])
+    }
+
     @Test("an app without location: a geotagged photo written into its album reaches its view as a copy without location")
     func withoutLocation() async throws {
         let (fixture, app) = try await limitedViewer(location: .none)

@@ -18,8 +18,15 @@ final class TemporaryEngine {
     /// What the engine published, in order.
     final class Published: EventPublishing {
         private let events = Mutex<[PublishedEvent]>([])
+        private let calls = Mutex(0)
 
-        func publish(_ events: [PublishedEvent]) { self.events.withLock { $0 += events } }
+        func publish(_ events: [PublishedEvent]) {
+            calls.withLock { $0 += 1 }
+            self.events.withLock { $0 += events }
+        }
+
+        /// How many times the engine published (once per settle) since the last call, and forgets it.
+        func takePublishes() -> Int { calls.withLock { count in defer { count = 0 }; return count } }
 
         /// Each event's JSON, and forgets them.
         func take() -> [String] {

@@ -106,172 +106,65 @@ extension Engine {
     ) throws -> (record: AppRecord, settled: [RequestSettlement]) {
         carried.contexts = nil
         defer { carried.contexts = nil }
-        var published: [PublishedEvent] = []
-        var settled: [RequestSettlement] = []
         if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try checkCanLimit(app, to: status, confirmed: confirmed) }
-        let record = try store.write { tx -> AppRecord in
-            guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
-            let returnsTo = ExpiringGrant.returnStatus(
-                current: level == .readWrite ? before.readWrite : before.addOnly, pendingReturn: try tx.authorizationEnd(id, access: level)?.returnsTo)
-            try tx.setAuthorization(id, access: level, status: status, endsAt: endsAt, returnsTo: returnsTo)
-            guard let after = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
-            settled = try settleRequests(after, answering: answering, addedAssets: addedAssets, tx: tx)
-            // The event names the request it answers, so a client that asked knows this is its answer.
-            let answered = settled.first { $0.request.id == answering?.request.id }
-                ?? settled.first { $0.request.kind == .authorization(level) }
-            published.append(try journal.recordAuthorization(
-                id, access: level, status: status, by: by, request: answered.map { ($0.request.id, .answered) }, reason: reason,
-                endsAt: endsAt, tx: tx))
-            if level == .readWrite, before.readWrite != status {
-                published.append(try journal.recordReload(id, tx: tx))
-            }
-            return after
-        }
-        var changes = ChangeSet(reconcile: .apps([id]), derivatives: .all, events: published)
-        changes.answer(settled, purpose: record.purpose)
+        let change = AuthorizationChange(app: id, level: level, status: status, by: by, answering: answering, addedAssets: addedAssets,
+                                         endsAt: endsAt, reason: reason)
+        let done = try store.write { tx in try commit(change, tx: tx) }
+        var changes = ChangeSet(reconcile: .apps([id]), derivatives: .all, events: done.published)
+        changes.answer(done.settled, purpose: done.record.purpose)
         try settle(changes)
+        try afterAuthorization(done.record, change, confirmed: confirmed)
+        return (done.record, done.settled)
+    }
+
+    /// A status to set, as `authorize` takes it: the parts a composed change (a request answered, a
+    /// grant's end) commits in its own transaction.
+    struct AuthorizationChange {
+        var app: AppID
+        var level: AccessLevel
+        var status: AuthorizationStatus
+        var by: EventActor
+        var answering: (request: AccessRequest, answer: RequestAnswer)?
+        var addedAssets: [AssetID] = []
+        var endsAt: Int64?
+        var reason: String?
+    }
+
+    /// What an authorization's commit did: the app as it is now, the requests it decided, its events.
+    struct AuthorizationCommit {
+        var record: AppRecord
+        var settled: [RequestSettlement]
+        var published: [PublishedEvent]
+    }
+
+    /// Sets the status inside `tx` (no system call: the write lock is held).
+    func commit(_ change: AuthorizationChange, tx: StoreTransaction) throws -> AuthorizationCommit {
+        let (id, level, status) = (change.app, change.level, change.status)
+        guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
+        let returnsTo = ExpiringGrant.returnStatus(
+            current: level == .readWrite ? before.readWrite : before.addOnly, pendingReturn: try tx.authorizationEnd(id, access: level)?.returnsTo)
+        try tx.setAuthorization(id, access: level, status: status, endsAt: change.endsAt, returnsTo: returnsTo)
+        guard let after = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
+        let settled = try settleRequests(after, answering: change.answering, addedAssets: change.addedAssets, tx: tx)
+        // The event names the request it answers, so a client that asked knows this is its answer.
+        let answered = settled.first { $0.request.id == change.answering?.request.id }
+            ?? settled.first { $0.request.kind == .authorization(level) }
+        var published = [try journal.recordAuthorization(
+            id, access: level, status: status, by: change.by, request: answered.map { ($0.request.id, .answered) }, reason: change.reason,
+            endsAt: change.endsAt, tx: tx)]
+        if level == .readWrite, before.readWrite != status {
+            published.append(try journal.recordReload(id, tx: tx))
+        }
+        return AuthorizationCommit(record: after, settled: settled, published: published)
+    }
+
+    /// After an authorization has settled: the Flatpak override and Pictures watch follow the status,
+    /// the grant alarm is woken for its end, and the log says it.
+    func afterAuthorization(_ record: AppRecord, _ change: AuthorizationChange, confirmed: Bool) throws {
         try syncPicturesOverride(record, confirmed: confirmed)
         watchPictures([record])
         expiryAlarm.wake()
-        let until = endsAt.map { " until \($0) (seconds since 1970)" } ?? (reason.map { " (\($0))" } ?? "")
-        logger.notice("App \(id) is now \(status.rawValue) for \(level.rawValue)\(until).")
-        return (record, settled)
-    }
-
-    /// A selection edit as resolved references.
-    struct SelectionEdit {
-        var assets: [AssetRecord]
-        var albums: [AlbumTree.ID]
-    }
-
-    /// Resolves what a person typed: asset IDs, paths in the library, album paths.
-    func resolve(assets: [String], albums albumTexts: [String]) throws -> SelectionEdit {
-        var edit = SelectionEdit(assets: [], albums: [])
-        try store.read { tx in
-            for text in assets {
-                if let id = AssetID(text), let record = try tx.asset(id: id) {
-                    edit.assets.append(record)
-                    continue
-                }
-                guard let path = libraryRelativePath(text), let name = path.lastComponent,
-                      let album = index.albums.album(at: path.parent ?? .root),
-                      let record = try tx.asset(album: album, name: name) else {
-                    throw AssetID(text) != nil ? PhotoLibError.unknownAsset(text) : PhotoLibError.notAnAsset(path: text)
-                }
-                edit.assets.append(record)
-            }
-        }
-        for text in albumTexts {
-            guard let path = libraryRelativePath(text), let album = index.albums.album(at: path) else {
-                throw PhotoLibError.unknownAlbum(path: text)
-            }
-            edit.albums.append(album)
-        }
-        return edit
-    }
-
-    private func libraryRelativePath(_ text: String) -> RelativePath? {
-        RelativePath(typed: text, library: configuration.library)
-    }
-
-    /// What a selection edit changed.
-    struct SelectionEditOutcome {
-        /// Assets named one by one that joined (or left) the selection.
-        var assets: [AssetID]
-        var albums: [RelativePath]
-        /// Named assets whose originals are refused (the edit stands; they show once fixed).
-        var refused: [AssetRecord]
-        /// Assets the app was not given before and is now, by name or by album (iOS 15's
-        /// "newly selected"); empty when removing.
-        var added: [AssetID]
-        /// The review request this edit answered, if any.
-        var settled: [RequestSettlement]
-    }
-
-    /// Adds to (or, with `adding: false`, removes from) an app's selection; returns what changed.
-    /// With `answering`, the edit is the person's answer to that review request.
-    /// With `endsAt`, what is added is granted until then; `reason` is
-    /// `expired` when the edit is the removal of grants that ended.
-    func editSelection(
-        _ id: AppID, assets: [String], albums: [String], adding: Bool, by: EventActor, answering: AccessRequest? = nil,
-        endsAt: Int64? = nil, reason: String? = nil
-    ) throws -> SelectionEditOutcome {
-        guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
-        let edit = try resolve(assets: assets, albums: albums)
-        carried.contexts = nil
-        defer { carried.contexts = nil }
-        let before = try appContexts(only: id).first
-        if adding, app.location == .none, app.layout == .limited {
-            // The copies without location of what the edit grants are made now, before the write transaction,
-            // which then finds their checks current; it never looks itself (SQLite's write lock is held): what
-            // changed meanwhile is looked at when the view is linked, after the commit.
-            let granted = try store.read { tx in
-                edit.assets + (try tx.assets(inAlbums: edit.albums.flatMap { index.albums.subtree(of: $0) }))
-            }
-            for record in granted { if let located = index.locate(record) { views.prepareWithoutLocation(located) } }
-        }
-        var published: [PublishedEvent] = []
-        var added: [AssetID] = []
-        var settled: [RequestSettlement] = []
-        let (changedIDs, changedAlbums, changes) = try store.write { tx in
-            // Granted before and after, whatever the status: what the person newly added.
-            let grantedBefore = try tx.viewPolicy(of: app, as: .limited)
-            let changedAssets = adding ? try tx.selectAssets(id, rowIDs: edit.assets.map(\.rowID), endsAt: endsAt)
-                : try tx.deselectAssets(id, rowIDs: edit.assets.map(\.rowID))
-            let changedAlbums = adding ? try tx.selectAlbums(id, albums: edit.albums, endsAt: endsAt) : try tx.deselectAlbums(id, albums: edit.albums)
-            var affected = edit.assets.filter { changedAssets.contains($0.rowID) }
-            if !changedAlbums.isEmpty {
-                affected += try tx.assets(inAlbums: changedAlbums.flatMap { index.albums.subtree(of: $0) })
-            }
-            let changes: [ViewChange] = affected.compactMap { record in
-                index.locate(record).map { .asset(old: $0, new: $0) }
-            }
-            let changedIDs = edit.assets.filter { changedAssets.contains($0.rowID) }.map(\.id)
-            if adding {
-                let grantedAfter = try tx.viewPolicy(of: app, as: .limited)
-                added = grantedBefore.newlyGranted(by: grantedAfter, among: changes.compactMap(\.newAsset))
-            }
-            if let answering {
-                guard try tx.request(id: answering.id) != nil else { throw PhotoLibError.unknownRequest(answering.id) }
-                try tx.deleteRequest(answering.id)
-                settled.append(RequestSettlement(request: answering, outcome: RequestOutcome(
-                    app: id, kind: answering.kind, request: answering.id, state: .answered, answer: RequestAnswer.limited.rawValue,
-                    status: app.readWrite, addedAssets: added.map { app.assetIDs.id(for: $0).rawValue })))
-            }
-            published.append(try journal.recordSelection(
-                id, addedAssets: adding ? changedIDs.map { app.assetIDs.id(for: $0).rawValue } : [],
-                removedAssets: adding ? [] : changedIDs.map { app.assetIDs.id(for: $0).rawValue },
-                addedAlbums: adding ? changedAlbums.count : 0, removedAlbums: adding ? 0 : changedAlbums.count, by: by,
-                request: answering.map { ($0.id, .answered) }, reason: reason, endsAt: adding ? endsAt : nil, tx: tx))
-            // What the view gained or lost: visibility before the edit against after it.
-            if app.layout == .limited, let before {
-                let after = AppViewContext(app: app, policy: try tx.viewPolicy(of: app), appearance: appearance(for: app))
-                if adding { decideWithoutLocation(changes.compactMap(\.newAsset), for: [after]) }
-                let details = before.changes(to: after, touching: changes.compactMap(\.oldAsset))
-                if !details.isEmpty { published.append(try journal.recordChange(id, details, reason: reason, tx: tx)) }
-            }
-            return (changedIDs, changedAlbums, changes)
-        }
-        var settling = ChangeSet(derivatives: adding ? .untouched : .members(changes.flatMap(\.memberRowIDs)), events: published)
-        settling.answer(settled, purpose: app.purpose)
-        if app.layout == .limited {
-            // Old and new location are the same: the view maintainer links or
-            // unlinks each entry by its visibility under the new selection.
-            let removals: [ViewChange] = adding ? [] : changes
-            let additions: [ViewChange] = adding ? changes.map { change in
-                if case .asset(_, let new) = change { return .asset(old: nil, new: new) }
-                return change
-            } : []
-            settling.incremental = (removals + additions, try appContexts(only: id))
-        }
-        try settle(settling)
-        if endsAt != nil { expiryAlarm.wake() }
-        let changedAlbumPaths = changedAlbums.compactMap { index.albums.path(of: $0) }
-        logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(changedIDs.count) assets and \(changedAlbumPaths.count) albums.")
-        // Named assets whose originals are refused: the edit stands (it shows once
-        // the file is fixed), and the person hears why it is not in the view.
-        let refused = adding ? try store.read { tx in try edit.assets.compactMap { try tx.asset(rowID: $0.rowID) } }
-            .filter { $0.refusal != nil } : []
-        return SelectionEditOutcome(assets: changedIDs, albums: changedAlbumPaths, refused: refused, added: added, settled: settled)
+        let until = change.endsAt.map { " until \($0) (seconds since 1970)" } ?? (change.reason.map { " (\($0))" } ?? "")
+        logger.notice("App \(change.app) is now \(change.status.rawValue) for \(change.level.rawValue)\(until).")
     }
 }

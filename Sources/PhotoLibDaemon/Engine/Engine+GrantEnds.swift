@@ -41,31 +41,51 @@ extension Engine {
         }
     }
 
+    /// Ends an app's grants that are due, in one transaction and one settle: the photos and albums
+    /// leave its selection (those the index cannot name any more only lose their grant), and each
+    /// status returns to what it was.
     private func end(_ grants: [ExpiringGrant], of app: AppID) throws {
         var assetRows: [Int64] = []
         var albums: [AlbumTree.ID] = []
+        var statuses: [AuthorizationChange] = []
         for grant in grants {
             switch grant.kind {
             case .asset(let row): assetRows.append(row)
             case .album(let album): albums.append(album)
             case .authorization(let level, let returnsTo):
-                _ = try authorize(app, access: level, status: returnsTo, by: expiryActor, reason: "expired")
+                statuses.append(AuthorizationChange(app: app, level: level, status: returnsTo, by: expiryActor, reason: "expired"))
             }
         }
-        guard !assetRows.isEmpty || !albums.isEmpty else { return }
-        let named = try store.read { tx in try assetRows.map { ($0, try tx.asset(rowID: $0)?.id.rawValue) } }
-        let assetIDs = named.compactMap(\.1)
-        let albumPaths = albums.compactMap { index.albums.path(of: $0)?.escaped }
-        let unnamedRows = named.filter { $0.1 == nil }.map(\.0)
+        carried.contexts = nil
+        defer { carried.contexts = nil }
+        let records = try store.read { tx in try assetRows.map { ($0, try tx.asset(rowID: $0)) } }
+        // Rows the index cannot name (gone meanwhile): nothing of them is in a view; only the grant goes.
+        let unnamedRows = records.filter { $0.1 == nil }.map(\.0)
+        let named = SelectionEdit(assets: records.compactMap(\.1), albums: albums.filter { index.albums.path(of: $0) != nil })
         let unnamedAlbums = albums.filter { index.albums.path(of: $0) == nil }
-        if !unnamedRows.isEmpty || !unnamedAlbums.isEmpty {
-            // Rows the index cannot name (gone meanwhile): nothing of them is in a view; only the grant goes.
-            try store.write { tx in
-                _ = try tx.deselectAssets(app, rowIDs: unnamedRows)
-                _ = try tx.deselectAlbums(app, albums: unnamedAlbums)
-            }
+        let selection = named.assets.isEmpty && named.albums.isEmpty ? nil : try probe(named, of: app, adding: false)
+        let (deselected, authorized) = try store.write { tx in
+            _ = try tx.deselectAssets(app, rowIDs: unnamedRows)
+            _ = try tx.deselectAlbums(app, albums: unnamedAlbums)
+            let deselected = try selection.map { try commit($0, by: expiryActor, reason: "expired", tx: tx) }
+            return (deselected, try statuses.map { try commit($0, tx: tx) })
         }
-        _ = try editSelection(app, assets: assetIDs, albums: albumPaths, adding: false, by: expiryActor, reason: "expired")
-        logger.notice("The timed grant of \(assetIDs.count) assets and \(albumPaths.count) albums to \(app) ended.")
+        var changes: ChangeSet
+        if let selection, let deselected {
+            changes = try settling(selection, deselected)
+        } else {
+            changes = ChangeSet()
+        }
+        if let record = authorized.last?.record {
+            changes.reconcile = .apps([app])
+            changes.derivatives = .all
+            changes.events += authorized.flatMap(\.published)
+            changes.answer(authorized.flatMap(\.settled), purpose: record.purpose)
+        }
+        try settle(changes)
+        for (change, done) in zip(statuses, authorized) { try afterAuthorization(done.record, change, confirmed: false) }
+        if let deselected {
+            logger.notice("The timed grant of \(deselected.changedIDs.count) assets and \(deselected.changedAlbums.count) albums to \(app) ended.")
+        }
     }
 }

@@ -52,25 +52,48 @@ extension Engine {
         guard let request = try store.read({ try $0.request(id: requestID) }) else { throw PhotoLibError.unknownRequest(requestID) }
         let effect = try RequestPolicy.effect(of: answer, to: request.kind, namesItems: !assets.isEmpty || !albums.isEmpty)
         if answer == .cancel { return try cancel(request, by: by, reason: reason) }
-        var added: [AssetID] = []
-        var settled: [RequestSettlement] = []
-        if effect.selects, !assets.isEmpty || !albums.isEmpty || effect.authorize == nil {
-            // A review is answered by the selection edit itself; an authorization
-            // answered `limited` selects first, so the app's view is right the
-            // moment it becomes limited.
-            let edit = try editSelection(request.app, assets: assets, albums: albums, adding: true, by: by,
-                                         answering: effect.authorize == nil ? request : nil)
-            added = edit.added
-            settled += edit.settled
-        }
-        if let (level, status) = effect.authorize {
-            settled += try authorize(request.app, access: level, status: status, by: by,
-                                     answering: (request, answer), addedAssets: added).settled
+        let selects = effect.selects && (!assets.isEmpty || !albums.isEmpty || effect.authorize == nil)
+        let settled: [RequestSettlement]
+        switch (selects, effect.authorize) {
+        case (true, nil):
+            // A review, answered by the selection edit itself.
+            settled = try editSelection(request.app, assets: assets, albums: albums, adding: true, by: by, answering: request).settled
+        case (false, let (level, status)?):
+            settled = try authorize(request.app, access: level, status: status, by: by, answering: (request, answer)).settled
+        case (true, let (level, status)?):
+            settled = try selectAndAuthorize(request, answer: answer, assets: assets, albums: albums, level: level, status: status, by: by)
+        case (false, nil):
+            settled = []
         }
         guard let own = settled.first(where: { $0.request.id == request.id }) else {
             throw PhotoLibError.unknownRequest(requestID)  // answered meanwhile by another edit
         }
         return own.outcome
+    }
+
+    /// An authorization answered `limited` with photos: the selection and the status change in one
+    /// transaction (the selection first, so the view is right the moment the app becomes limited,
+    /// and the app hears which photos it was newly given), settled once.
+    private func selectAndAuthorize(_ request: AccessRequest, answer: RequestAnswer, assets: [String], albums: [String],
+                                    level: AccessLevel, status: AuthorizationStatus, by: EventActor) throws -> [RequestSettlement] {
+        let id = request.app
+        let edit = try resolve(assets: assets, albums: albums)
+        carried.contexts = nil
+        defer { carried.contexts = nil }
+        if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try checkCanLimit(app, to: status, confirmed: false) }
+        let probe = try probe(edit, of: id, adding: true)
+        var change = AuthorizationChange(app: id, level: level, status: status, by: by, answering: (request, answer))
+        let (selected, authorized) = try store.write { tx in
+            let selected = try commit(probe, by: by, tx: tx)
+            change.addedAssets = selected.added
+            return (selected, try commit(change, tx: tx))
+        }
+        var changes = ChangeSet(reconcile: .apps([id]), derivatives: .all, events: selected.published + authorized.published)
+        changes.answer(selected.settled + authorized.settled, purpose: authorized.record.purpose)
+        try settle(changes)
+        try afterAuthorization(authorized.record, change, confirmed: false)
+        logger.info("Selection of \(id) gained \(selected.changedIDs.count) assets and \(selected.changedAlbums.count) albums.")
+        return selected.settled + authorized.settled
     }
 
     /// Withdraws a request without deciding: the status stays as it is, and

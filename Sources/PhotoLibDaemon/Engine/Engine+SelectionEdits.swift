@@ -1,0 +1,183 @@
+import Logging
+import PhotoLibConfiguration
+import PhotoLibCore
+import PhotoLibProtocol
+import PhotoLibStore
+
+/// Selection edits, in the parts a change is made of: the probe before the transaction (the app,
+/// its view as it is, the copies without location the edit will need), the commit inside it, and
+/// what the settle does after. `editSelection` is one edit on its own; a change composed of several
+/// (a request answered, grants that end) commits their parts in one transaction and settles once.
+extension Engine {
+    /// A selection edit as resolved references.
+    struct SelectionEdit {
+        var assets: [AssetRecord]
+        var albums: [AlbumTree.ID]
+    }
+
+    /// Resolves what a person typed: asset IDs, paths in the library, album paths.
+    func resolve(assets: [String], albums albumTexts: [String]) throws -> SelectionEdit {
+        var edit = SelectionEdit(assets: [], albums: [])
+        try store.read { tx in
+            for text in assets {
+                if let id = AssetID(text), let record = try tx.asset(id: id) {
+                    edit.assets.append(record)
+                    continue
+                }
+                guard let path = libraryRelativePath(text), let name = path.lastComponent,
+                      let album = index.albums.album(at: path.parent ?? .root),
+                      let record = try tx.asset(album: album, name: name) else {
+                    throw AssetID(text) != nil ? PhotoLibError.unknownAsset(text) : PhotoLibError.notAnAsset(path: text)
+                }
+                edit.assets.append(record)
+            }
+        }
+        for text in albumTexts {
+            guard let path = libraryRelativePath(text), let album = index.albums.album(at: path) else {
+                throw PhotoLibError.unknownAlbum(path: text)
+            }
+            edit.albums.append(album)
+        }
+        return edit
+    }
+
+    private func libraryRelativePath(_ text: String) -> RelativePath? {
+        RelativePath(typed: text, library: configuration.library)
+    }
+
+    /// What a selection edit changed.
+    struct SelectionEditOutcome {
+        /// Assets named one by one that joined (or left) the selection.
+        var assets: [AssetID]
+        var albums: [RelativePath]
+        /// Named assets whose originals are refused (the edit stands; they show once fixed).
+        var refused: [AssetRecord]
+        /// Assets the app was not given before and is now, by name or by album (iOS 15's
+        /// "newly selected"); empty when removing.
+        var added: [AssetID]
+        /// The review request this edit answered, if any.
+        var settled: [RequestSettlement]
+    }
+
+    /// A selection edit, probed: what it changes, for which app, and the app's view before it.
+    struct SelectionEditProbe {
+        var app: AppRecord
+        var edit: SelectionEdit
+        var adding: Bool
+        var before: AppViewContext?
+    }
+
+    /// What a selection edit's commit did.
+    struct SelectionEditCommit {
+        var changedIDs: [AssetID]
+        var changedAlbums: [AlbumTree.ID]
+        var changes: [ViewChange]
+        var added: [AssetID]
+        var settled: [RequestSettlement]
+        var published: [PublishedEvent]
+    }
+
+    /// Adds to (or, with `adding: false`, removes from) an app's selection; returns what changed.
+    /// With `answering`, the edit is the person's answer to that review request.
+    /// With `endsAt`, what is added is granted until then; `reason` is
+    /// `expired` when the edit is the removal of grants that ended.
+    func editSelection(
+        _ id: AppID, assets: [String], albums: [String], adding: Bool, by: EventActor, answering: AccessRequest? = nil,
+        endsAt: Int64? = nil, reason: String? = nil
+    ) throws -> SelectionEditOutcome {
+        let edit = try resolve(assets: assets, albums: albums)
+        carried.contexts = nil
+        defer { carried.contexts = nil }
+        let probe = try probe(edit, of: id, adding: adding)
+        let done = try store.write { tx in try commit(probe, by: by, answering: answering, endsAt: endsAt, reason: reason, tx: tx) }
+        try settle(try settling(probe, done))
+        if endsAt != nil { expiryAlarm.wake() }
+        let changedAlbumPaths = done.changedAlbums.compactMap { index.albums.path(of: $0) }
+        logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(done.changedIDs.count) assets and \(changedAlbumPaths.count) albums.")
+        // Named assets whose originals are refused: the edit stands (it shows once
+        // the file is fixed), and the person hears why it is not in the view.
+        let refused = adding ? try store.read { tx in try edit.assets.compactMap { try tx.asset(rowID: $0.rowID) } }
+            .filter { $0.refusal != nil } : []
+        return SelectionEditOutcome(assets: done.changedIDs, albums: changedAlbumPaths, refused: refused, added: done.added, settled: done.settled)
+    }
+
+    /// Before the transaction: the app, its view as it is, and the copies without location of what
+    /// the edit grants, made now so the transaction finds their checks current and looks at nothing.
+    func probe(_ edit: SelectionEdit, of id: AppID, adding: Bool) throws -> SelectionEditProbe {
+        guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
+        let before = try appContexts(only: id).first
+        if adding, app.location == .none, app.layout == .limited {
+            let granted = try store.read { tx in
+                edit.assets + (try tx.assets(inAlbums: edit.albums.flatMap { index.albums.subtree(of: $0) }))
+            }
+            for record in granted { if let located = index.locate(record) { views.prepareWithoutLocation(located) } }
+        }
+        return SelectionEditProbe(app: app, edit: edit, adding: adding, before: before)
+    }
+
+    /// The edit, inside `tx` (no system call: the write lock is held).
+    func commit(_ probe: SelectionEditProbe, by: EventActor, answering: AccessRequest? = nil, endsAt: Int64? = nil, reason: String? = nil,
+                tx: StoreTransaction) throws -> SelectionEditCommit {
+        let (app, edit, adding, id) = (probe.app, probe.edit, probe.adding, probe.app.id)
+        var published: [PublishedEvent] = []
+        var added: [AssetID] = []
+        var settled: [RequestSettlement] = []
+        // Granted before and after, whatever the status: what the person newly added.
+        let grantedBefore = try tx.viewPolicy(of: app, as: .limited)
+        let changedAssets = adding ? try tx.selectAssets(id, rowIDs: edit.assets.map(\.rowID), endsAt: endsAt)
+            : try tx.deselectAssets(id, rowIDs: edit.assets.map(\.rowID))
+        let changedAlbums = adding ? try tx.selectAlbums(id, albums: edit.albums, endsAt: endsAt) : try tx.deselectAlbums(id, albums: edit.albums)
+        var affected = edit.assets.filter { changedAssets.contains($0.rowID) }
+        if !changedAlbums.isEmpty {
+            affected += try tx.assets(inAlbums: changedAlbums.flatMap { index.albums.subtree(of: $0) })
+        }
+        let changes: [ViewChange] = affected.compactMap { record in
+            index.locate(record).map { .asset(old: $0, new: $0) }
+        }
+        let changedIDs = edit.assets.filter { changedAssets.contains($0.rowID) }.map(\.id)
+        if adding {
+            let grantedAfter = try tx.viewPolicy(of: app, as: .limited)
+            added = grantedBefore.newlyGranted(by: grantedAfter, among: changes.compactMap(\.newAsset))
+        }
+        if let answering {
+            guard try tx.request(id: answering.id) != nil else { throw PhotoLibError.unknownRequest(answering.id) }
+            try tx.deleteRequest(answering.id)
+            settled.append(RequestSettlement(request: answering, outcome: RequestOutcome(
+                app: id, kind: answering.kind, request: answering.id, state: .answered, answer: RequestAnswer.limited.rawValue,
+                status: app.readWrite, addedAssets: added.map { app.assetIDs.id(for: $0).rawValue })))
+        }
+        published.append(try journal.recordSelection(
+            id, addedAssets: adding ? changedIDs.map { app.assetIDs.id(for: $0).rawValue } : [],
+            removedAssets: adding ? [] : changedIDs.map { app.assetIDs.id(for: $0).rawValue },
+            addedAlbums: adding ? changedAlbums.count : 0, removedAlbums: adding ? 0 : changedAlbums.count, by: by,
+            request: answering.map { ($0.id, .answered) }, reason: reason, endsAt: adding ? endsAt : nil, tx: tx))
+        // What the view gained or lost: visibility before the edit against after it.
+        if app.layout == .limited, let before = probe.before {
+            let after = AppViewContext(app: app, policy: try tx.viewPolicy(of: app), appearance: appearance(for: app))
+            if adding { decideWithoutLocation(changes.compactMap(\.newAsset), for: [after]) }
+            let details = before.changes(to: after, touching: changes.compactMap(\.oldAsset))
+            if !details.isEmpty { published.append(try journal.recordChange(id, details, reason: reason, tx: tx)) }
+        }
+        return SelectionEditCommit(changedIDs: changedIDs, changedAlbums: changedAlbums, changes: changes, added: added,
+                                   settled: settled, published: published)
+    }
+
+    /// What the settle of a selection edit on its own does: the view's entries linked or unlinked one
+    /// by one (a limited app), the copies without location it may no longer need dropped, the events.
+    func settling(_ probe: SelectionEditProbe, _ done: SelectionEditCommit) throws -> ChangeSet {
+        let (app, adding) = (probe.app, probe.adding)
+        var settling = ChangeSet(derivatives: adding ? .untouched : .members(done.changes.flatMap(\.memberRowIDs)), events: done.published)
+        settling.answer(done.settled, purpose: app.purpose)
+        if app.layout == .limited {
+            // Old and new location are the same: the view maintainer links or
+            // unlinks each entry by its visibility under the new selection.
+            let removals: [ViewChange] = adding ? [] : done.changes
+            let additions: [ViewChange] = adding ? done.changes.map { change in
+                if case .asset(_, let new) = change { return .asset(old: nil, new: new) }
+                return change
+            } : []
+            settling.incremental = (removals + additions, try appContexts(only: app.id))
+        }
+        return settling
+    }
+}
