@@ -210,6 +210,56 @@ struct EngineCommitTests {
         #expect(fixture.audit.callsInTransactions == [])
     }
 
+    @Test("an album renamed: its photos keep their IDs and their place in the view of the app it is selected for")
+    func albumRenamed() async throws {
+        let (fixture, app) = try await limitedViewer()
+        _ = try await fixture.engine.editSelection(Self.viewer, assets: [], albums: ["Trip"], adding: true, by: TemporaryEngine.owner)
+        let before = try fixture.view(of: app)
+        _ = fixture.published.take()
+        fixture.audit.reset()
+        rename(fixture.library + "/Trip", fixture.library + "/Journey")
+        await fixture.engine.process([.moved(from: TemporaryEngine.path("Trip"), to: TemporaryEngine.path("Journey"), isDirectory: true)])
+        #expect(try fixture.view(of: app) == before, "the same entries: the selection follows the album")
+        #expect(fixture.audit.callsInTransactions == [])
+    }
+
+    @Test("authorize on its own: Full Access links every photo, None takes them all away, and the app hears each")
+    func authorizeAlone() async throws {
+        let (fixture, app) = try await limitedViewer()
+        _ = try await fixture.engine.authorize(Self.viewer, access: .readWrite, status: .authorized, by: TemporaryEngine.owner)
+        #expect(try fixture.view(of: app).count == 3)
+        _ = try await fixture.engine.authorize(Self.viewer, access: .readWrite, status: .denied, by: TemporaryEngine.owner)
+        #expect(try fixture.view(of: app).isEmpty)
+        let heard = fixture.published.take().joined(separator: "\n")
+        #expect(heard.contains("\"authorized\"") && heard.contains("\"denied\""), "\(heard)")
+        #expect(fixture.audit.transactions >= 2)
+        #expect(fixture.audit.callsInTransactions == [])
+    }
+
+    @Test("the location and captions settings: an app set to location none has its geotagged photo's entry replaced by a copy without location (looked at after the commit), and hears to reload; captions change nothing on disk")
+    func locationAndCaptions() async throws {
+        let (fixture, app) = try await limitedViewer()
+        try fixture.writeGeotagged("Trip/geo.jpg")
+        await fixture.engine.process([.fileWritten(TemporaryEngine.path("Trip/geo.jpg"))])
+        _ = try await fixture.engine.editSelection(Self.viewer, assets: [], albums: ["Trip"], adding: true, by: TemporaryEngine.owner)
+        func inode(_ path: String) -> UInt64 {
+            var status = stat()
+            return stat(path, &status) == 0 ? UInt64(status.st_ino) : 0
+        }
+        let originals = Set(["Trip/a.jpg", "Trip/b.jpg", "Trip/geo.jpg"].map { inode(fixture.library + "/" + $0) })
+        func copies() throws -> Int {
+            try fixture.view(of: app).filter { !originals.contains(inode(fixture.root + "/views/" + app.viewName.description + "/" + $0)) }.count
+        }
+        #expect(try copies() == 0)
+        _ = fixture.published.take()
+        fixture.audit.reset()
+        _ = try await fixture.engine.setLocation(Self.viewer, .none)
+        #expect(try fixture.view(of: app).count == 3 && copies() == 1)
+        #expect(fixture.published.take().contains { $0.contains("\"incremental\":false") })
+        _ = try await fixture.engine.setCaptions(Self.viewer, shared: false)
+        #expect(fixture.audit.callsInTransactions == [])
+    }
+
     @Test("removing an app takes its view away and cancels its pending requests")
     func removeApp() async throws {
         let (fixture, app) = try await limitedViewer()
