@@ -36,12 +36,33 @@ struct ChangeSet {
     var derivatives: Derivatives = .untouched
     /// Events already in the journal, published in this order.
     var events: [PublishedEvent] = []
+    /// A request the change decided, with its app's purpose (for its event) and why it was cancelled, when it was.
+    struct Answer {
+        var settlement: RequestSettlement
+        var purpose: String
+        var reason: CancelReason?
+    }
     /// Requests the change decided: their events follow `events`, then each waiting connection gets its answer.
-    var settled: [RequestSettlement] = []
-    /// The purpose of the app `settled` belongs to, for the request events.
-    var purpose = ""
-    /// Why `settled` requests were cancelled, when they were.
-    var cancelReason: CancelReason?
+    private(set) var answers: [Answer] = []
+
+    /// What else a change leaves to do besides its views, each done by `settle` alone, in its place.
+    struct Acts: OptionSet {
+        let rawValue: Int
+        /// The passage directories above the views follow the apps' uids (before any view is reconciled).
+        static let passages = Acts(rawValue: 1 << 0)
+        /// Every app's inbox made, fixed and watched, and every Flatpak Pictures folder watched; a gone app's removed.
+        static let inboxes = Acts(rawValue: 1 << 1)
+        /// The opens of every app's view watched for the access report.
+        static let viewOpens = Acts(rawValue: 1 << 2)
+        /// The alarm of timed grants woken: an end was set or moved.
+        static let grantAlarm = Acts(rawValue: 1 << 3)
+    }
+    var acts: Acts = []
+    /// Flatpak apps whose user override and Pictures watch follow their status now (`confirmed`: the
+    /// person confirmed what limiting an app with a broad grant takes from it).
+    var picturesFollow: [(app: AppRecord, confirmed: Bool)] = []
+    /// Requests the person is told of (a desktop notification), once the events are published.
+    var announced: [(request: AccessRequest, purpose: String)] = []
 
     init(reconcile: Reconcile = .apps([]), derivatives: Derivatives = .untouched, events: [PublishedEvent] = []) {
         self.reconcile = reconcile
@@ -59,8 +80,6 @@ struct ChangeSet {
 
     /// Requests decided by the change, answered once its views are settled.
     mutating func answer(_ settled: [RequestSettlement], purpose: String, reason: CancelReason? = nil) {
-        self.settled += settled
-        self.purpose = purpose
-        cancelReason = reason
+        answers += settled.map { Answer(settlement: $0, purpose: purpose, reason: reason) }
     }
 }

@@ -31,10 +31,9 @@ extension Engine {
             if let existing = try tx.app(id) { throw PhotoLibError.appExists(id, uid: existing.uid) }
             try tx.insertApp(record, createdAt: clock.now())
         }
-        try updatePassages()
-        try settle(ChangeSet(reconcile: .apps([id])))
-        try syncInboxes()
-        syncViewOpens(try store.read { try $0.apps() })
+        var changes = ChangeSet(reconcile: .apps([id]))
+        changes.acts = [.passages, .inboxes, .viewOpens]
+        try settle(changes)
         logger.notice("App \(id) registered for uid \(record.uid), location \(location.rawValue)\(flatpak ? ", its view its Flatpak Pictures folder" : "").")
         return record
     }
@@ -85,12 +84,11 @@ extension Engine {
         }
         try views.removeView(removed, index: index, store: store)
         // The person's tools take down prompts for an app that is gone.
-        try settle(ChangeSet(derivatives: .all, events: try withdrawn.map {
+        var changes = ChangeSet(derivatives: .all, events: try withdrawn.map {
             try journal.requestEvent($0, purpose: removed.purpose, state: .cancelled, answer: nil)
-        }))
-        try syncInboxes()
-        syncViewOpens(try store.read { try $0.apps() })
-        try updatePassages()
+        })
+        changes.acts = [.passages, .inboxes, .viewOpens]
+        try settle(changes)
         logger.notice("App \(id) removed; its view is gone.")
     }
 
@@ -112,8 +110,9 @@ extension Engine {
         let done = try store.write { tx in try commit(change, tx: tx) }
         var changes = ChangeSet(reconcile: .apps([id]), derivatives: .all, events: done.published)
         changes.answer(done.settled, purpose: done.record.purpose)
+        follow(done.record, confirmed: confirmed, in: &changes)
         try settle(changes)
-        try afterAuthorization(done.record, change, confirmed: confirmed)
+        logAuthorization(change)
         return (done.record, done.settled)
     }
 
@@ -158,12 +157,14 @@ extension Engine {
         return AuthorizationCommit(record: after, settled: settled, published: published)
     }
 
-    /// After an authorization has settled: the Flatpak override and Pictures watch follow the status,
-    /// the grant alarm is woken for its end, and the log says it.
-    func afterAuthorization(_ record: AppRecord, _ change: AuthorizationChange, confirmed: Bool) throws {
-        try syncPicturesOverride(record, confirmed: confirmed)
-        watchPictures([record])
-        expiryAlarm.wake()
+    /// What an authorization leaves to the settle besides the app's view: its Flatpak override and
+    /// Pictures watch follow the status, and the grant alarm is woken for its end.
+    func follow(_ record: AppRecord, confirmed: Bool, in changes: inout ChangeSet) {
+        changes.picturesFollow.append((record, confirmed))
+        changes.acts.insert(.grantAlarm)
+    }
+
+    func logAuthorization(_ change: AuthorizationChange) {
         let until = change.endsAt.map { " until \($0) (seconds since 1970)" } ?? (change.reason.map { " (\($0))" } ?? "")
         logger.notice("App \(change.app) is now \(change.status.rawValue) for \(change.level.rawValue)\(until).")
     }

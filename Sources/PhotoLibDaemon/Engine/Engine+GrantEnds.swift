@@ -81,9 +81,10 @@ extension Engine {
             changes.derivatives = .all
             changes.events += authorized.flatMap(\.published)
             changes.answer(authorized.flatMap(\.settled), purpose: record.purpose)
+            follow(record, confirmed: false, in: &changes)
         }
         try settle(changes)
-        for (change, done) in zip(statuses, authorized) { try afterAuthorization(done.record, change, confirmed: false) }
+        for change in statuses { logAuthorization(change) }
         if let deselected {
             logger.notice("The timed grant of \(deselected.changedIDs.count) assets and \(deselected.changedAlbums.count) albums to \(app) ended.")
         }

@@ -35,8 +35,9 @@ extension Engine {
             }
         }
         if let made {
-            try settle(ChangeSet(events: [try journal.requestEvent(made.0, purpose: made.purpose, state: .pending, answer: nil)]))
-            requests.prompter.announce(made.0, purpose: made.purpose)
+            var changes = ChangeSet(events: [try journal.requestEvent(made.0, purpose: made.purpose, state: .pending, answer: nil)])
+            changes.announced = [(made.0, made.purpose)]
+            try settle(changes)
             logger.notice("App \(app) asks \(made.0.kind.described) (request \(made.0.id)); answer with 'photolibctl answer \(made.0.id) …'.")
         }
         if let waiter, let request = outcome.request, outcome.requestState == .pending {
@@ -90,8 +91,9 @@ extension Engine {
         }
         var changes = ChangeSet(reconcile: .apps([id]), derivatives: .all, events: selected.published + authorized.published)
         changes.answer(selected.settled + authorized.settled, purpose: authorized.record.purpose)
+        follow(authorized.record, confirmed: false, in: &changes)
         try settle(changes)
-        try afterAuthorization(authorized.record, change, confirmed: false)
+        logAuthorization(change)
         logger.info("Selection of \(id) gained \(selected.changedIDs.count) assets and \(selected.changedAlbums.count) albums.")
         return selected.settled + authorized.settled
     }

@@ -90,8 +90,9 @@ extension Engine {
         defer { carried.contexts = nil }
         let probe = try probe(edit, of: id, adding: adding)
         let done = try store.write { tx in try commit(probe, by: by, answering: answering, endsAt: endsAt, reason: reason, tx: tx) }
-        try settle(try settling(probe, done))
-        if endsAt != nil { expiryAlarm.wake() }
+        var changes = try settling(probe, done)
+        if endsAt != nil { changes.acts.insert(.grantAlarm) }
+        try settle(changes)
         let changedAlbumPaths = done.changedAlbums.compactMap { index.albums.path(of: $0) }
         logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(done.changedIDs.count) assets and \(changedAlbumPaths.count) albums.")
         // Named assets whose originals are refused: the edit stands (it shows once

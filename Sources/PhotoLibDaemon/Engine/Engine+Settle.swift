@@ -6,8 +6,10 @@ import PhotoLibSystem
 
 /// The last step of every change, in one place: once its transaction has
 /// committed, links land, the views that need it are reconciled, derivatives
-/// no view links are dropped, what the kernel refused is learned, and the
-/// events are published, then the waiting connections answered.
+/// no view links are dropped, what the kernel refused is learned, the change's
+/// other acts are done (inboxes, view opens, Flatpak overrides, the grant alarm),
+/// and the events are published, then the waiting connections answered and the
+/// person told of new requests.
 extension Engine {
     /// Acts on a committed change. The events are published even when a view
     /// cannot be brought up to date: the journal holds them already, and the
@@ -27,6 +29,7 @@ extension Engine {
             try updatePassages()
             try views.removeViews(except: Set(records.map(\.viewName)))
         case .apps(let apps):
+            if set.acts.contains(.passages) { try updatePassages() }
             let wanted = apps.union(dirty).sorted { $0.rawValue < $1.rawValue }
             records = wanted.isEmpty ? [] : try store.read { tx in try wanted.compactMap { try tx.app($0) } }
         }
@@ -63,14 +66,27 @@ extension Engine {
             })
         }
         try recordLearnedRefusals()
+        try act(set)
+    }
+
+    /// What the change leaves to do besides its views (`ChangeSet.Acts`), once they are settled.
+    private func act(_ set: ChangeSet) throws {
+        if set.acts.contains(.inboxes) { try syncInboxes() }
+        if set.acts.contains(.viewOpens) { syncViewOpens(try store.read { try $0.apps() }) }
+        for (app, confirmed) in set.picturesFollow {
+            try syncPicturesOverride(app, confirmed: confirmed)
+            watchPictures([app])
+        }
+        if set.acts.contains(.grantAlarm) { expiryAlarm.wake() }
     }
 
     /// Tells subscribers what the change did, then hands each decided request's connection its answer.
     private func publish(_ set: ChangeSet) {
         var events = set.events
-        for settlement in set.settled {
+        for answer in set.answers {
+            let settlement = answer.settlement
             do {
-                events.append(try journal.requestEvent(settlement.request, purpose: set.purpose, state: settlement.state,
+                events.append(try journal.requestEvent(settlement.request, purpose: answer.purpose, state: settlement.state,
                                                        answer: settlement.outcome.answer))
             } catch {
                 // The decision stands; only the prompt's update is lost, and `requests` is right.
@@ -78,13 +94,15 @@ extension Engine {
             }
         }
         hub.publish(events)
-        for settlement in set.settled {
+        for answer in set.answers {
+            let settlement = answer.settlement
             if case .pick = settlement.request.kind {
-                cancelPick(settlement.request, reason: set.cancelReason)
+                cancelPick(settlement.request, reason: answer.reason)
             } else if let request = settlement.outcome.request {
                 requests.answers.resolve(request, with: settlement.outcome)
             }
         }
+        for (request, purpose) in set.announced { requests.prompter.announce(request, purpose: purpose) }
     }
 
     /// Stores the refusals the kernel gave while linking (by member file), so `assets` and

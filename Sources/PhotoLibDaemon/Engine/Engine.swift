@@ -242,9 +242,11 @@ actor Engine {
                 recorder.changes, overflowed: recorder.overflowed || reloadEveryApp, contexts: contexts, albums: index.albums, tx: tx)
         }
         let scanned = ContinuousClock.now
-        try settle(ChangeSet(reconcile: .every, events: published))  // `.every` collects every derivative no view links
-        // Files that arrived in inboxes while the daemon was stopped (or the library was away).
-        try syncInboxes()
+        // `.every` collects every derivative no view links; the inboxes are made and watched, and then
+        // what arrived in them while the daemon was stopped (or the library was away) is swept in.
+        var changes = ChangeSet(reconcile: .every, events: published)
+        changes.acts = [.inboxes]
+        try settle(changes)
         inboxes.watcher.sweepAll()
         store.releaseMemory()
         ProcessIdentity.releaseFreeMemory()
