@@ -23,8 +23,9 @@ public final class ViewFileSystem: Sendable {
     ///   - inbox: where a new file the app saves goes; nil makes the mount read-only through and through.
     /// - Throws: `SystemCallError` when it cannot start, or ends or stays silent before it has
     ///   mounted (it says why on its standard error, which is this process's log).
-    public init(executable: String, source: String, mountPoint: String, inbox: String?, seconds: Double = 10) throws(SystemCallError) {
-        let process = try HelperProcess(executable, [source, mountPoint] + (inbox.map { [$0] } ?? []))
+    ///   - tag: the views directory's tag (`ViewMountName`), which names the mount.
+    public init(executable: String, tag: String, source: String, mountPoint: String, inbox: String?, seconds: Double = 10) throws(SystemCallError) {
+        let process = try HelperProcess(executable, ["--tag", tag, source, mountPoint] + (inbox.map { [$0] } ?? []))
         do throws(SystemCallError) {
             try Self.awaitGreeting(on: process.channel, of: executable, mountPoint: mountPoint, seconds: seconds)
         } catch {
@@ -39,10 +40,10 @@ public final class ViewFileSystem: Sendable {
 
     /// Asks the server's socket unit (`photolibd-viewfs.socket`, an instance per connection) to serve
     /// `source` on `mountPoint`, handing it the open directories, and waits until it has mounted.
-    public init(socket: String, source: FileDescriptor, mountPoint: String, inbox: FileDescriptor?, seconds: Double = 10) throws(SystemCallError) {
+    public init(socket: String, tag: String, source: FileDescriptor, mountPoint: String, inbox: FileDescriptor?, seconds: Double = 10) throws(SystemCallError) {
         let channel = try UnixStreamSocket(connectingTo: socket)
         do throws(SystemCallError) {
-            let message = Self.request + Array(mountPoint.utf8) + [0]
+            let message = Self.request + Array(mountPoint.utf8) + [0] + Array(tag.utf8) + [0]
             let sent = try DescriptorPassing.send(message[...], descriptors: [source.rawValue] + (inbox.map { [$0.rawValue] } ?? []),
                                                   on: channel.descriptor.rawValue)
             guard sent == message.count else { throw SystemCallError("sendmsg to \(socket) (a part of the request)", errno: EMSGSIZE) }

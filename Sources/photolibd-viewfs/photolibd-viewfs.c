@@ -7,8 +7,12 @@
 // read-only: nothing can be written, truncated, renamed, chmodded or deleted through it (the mount is
 // `ro`, and every call that would change something answers EROFS), and nothing is copied.
 //
-//   photolibd-viewfs SOURCE MOUNTPOINT [INBOX]
+//   photolibd-viewfs [--tag TAG] SOURCE MOUNTPOINT [INBOX]
 //   photolibd-viewfs --from-socket
+//
+// TAG is the tag of photolibd's views directory (ViewMountName): the mount is named
+// "photolibd:TAG:<a number drawn here>", so a daemon recovers what its own predecessor left and never
+// another daemon's mount in the same home. Through the socket, the tag follows the mount point.
 //
 // The second form is started by its socket unit (systemd/user/photolibd-viewfs.socket) for one
 // connection from photolibd, which sends what to serve over it (request.c): photolibd's own unit
@@ -232,7 +236,7 @@ static int refuse_removexattr(const char *path, const char *name) { (void)path, 
 static const char *mount_point;
 // This server's mount, as the mount table names it: "photolibd:" and a number drawn at start, so the
 // unmounter takes down this mount and never another server's on the same folder.
-static char fsname[32];
+static char fsname[64];
 
 // photolibd's end of the channel closing is the end: what was never finished is removed and the
 // process exits; the unmounter (below) then takes the mount down.
@@ -269,7 +273,7 @@ static int start_unmounter(void) {
         char byte;
         while (read(3, &byte, 1) != 0 && errno == EINTR) {}
         // Gone already (photolibd unmounted it), or never mounted: the folder may hold a new server's mount by now.
-        if (!view_mounted_at(mount_point, fsname)) _exit(0);
+        if (!view_mounted_at(mount_point, fsname, NULL)) _exit(0);
         execlp("fusermount3", "fusermount3", "-u", "-z", "-q", "--", mount_point, (char *)NULL);
         _exit(127);
     }
@@ -341,10 +345,21 @@ int main(int argc, char **argv) {
         printf("photolibd-viewfs " VERSION " (libfuse %d; GPL-2.0-or-later)\n", fuse_version());
         return 0;
     }
+    char *program = argv[0];
     char *requested = NULL;
-    if (argc == 2 && strcmp(argv[1], "--from-socket") == 0) {
+    char *tag = NULL;
+    if (argc >= 3 && strcmp(argv[1], "--tag") == 0) {
+        tag = argv[2];
+        if (!valid_tag(tag)) {
+            fprintf(stderr, "photolibd-viewfs: --tag takes the views directory's tag (1 to 32 hexadecimal digits), not '%s'\n", tag);
+            return 2;
+        }
+        argv += 2;
+        argc -= 2;
+    }
+    if (argc == 2 && strcmp(argv[1], "--from-socket") == 0 && !tag) {
         // Started by its socket unit for one connection from photolibd: what to serve comes over it.
-        if (read_request(&requested, &view_source, &view_inbox) != 0) {
+        if (read_request(&requested, &view_source, &view_inbox, &tag) != 0) {
             fprintf(stderr, "photolibd-viewfs: the connection did not bring a request from photolibd (a mount point and the view's directory): %s\n",
                     strerror(errno));
             return 2;
@@ -353,7 +368,7 @@ int main(int argc, char **argv) {
     } else if (argc == 3 || argc == 4) {
         mount_point = argv[2];
     } else {
-        fprintf(stderr, "photolibd-viewfs: photolibd starts this program itself: photolibd-viewfs SOURCE MOUNTPOINT [INBOX], "
+        fprintf(stderr, "photolibd-viewfs: photolibd starts this program itself: photolibd-viewfs [--tag TAG] SOURCE MOUNTPOINT [INBOX], "
                         "or photolibd-viewfs --from-socket under its socket unit, with a socket to photolibd on standard input and output.\n");
         return 2;
     }
@@ -362,9 +377,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "photolibd-viewfs: cannot draw a name for the mount (getrandom): %s\n", strerror(errno));
         return 1;
     }
-    snprintf(fsname, sizeof fsname, "photolibd:%016llx", (unsigned long long)drawn);
+    if (tag)
+        snprintf(fsname, sizeof fsname, "photolibd:%s:%016llx", tag, (unsigned long long)drawn);
+    else
+        snprintf(fsname, sizeof fsname, "photolibd:%016llx", (unsigned long long)drawn);
     // A server killed with its unmounter (a unit's whole cgroup) leaves its mount refusing every look.
-    unmount_stale(mount_point);
+    unmount_stale(mount_point, tag);
     if (start_unmounter() != 0) {
         fprintf(stderr, "photolibd-viewfs: cannot start the process that unmounts the view at the end: %s\n", strerror(errno));
         return 1;
@@ -389,6 +407,6 @@ int main(int argc, char **argv) {
     char options[256];
     snprintf(options, sizeof options, "%s,noatime,nodev,nosuid,noexec,default_permissions,auto_unmount,fsname=%s,subtype=photolibd-view,max_threads=8",
              view_inbox < 0 ? "ro" : "rw", fsname);
-    char *arguments[] = {argv[0], "-f", "-o", options, (char *)mount_point, NULL};
+    char *arguments[] = {program, "-f", "-o", options, (char *)mount_point, NULL};
     return fuse_main(5, arguments, &operations, NULL);
 }

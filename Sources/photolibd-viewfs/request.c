@@ -26,7 +26,16 @@ static int is_directory(int fd) {
     return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int read_request(char **mount_point, int *source, int *inbox) {
+// A views directory's tag (ViewMountName): hexadecimal digits, 1 to 32 of them.
+int valid_tag(const char *tag) {
+    size_t length = strlen(tag);
+    if (length == 0 || length > 32) return 0;
+    for (size_t i = 0; i < length; i++)
+        if (!((tag[i] >= '0' && tag[i] <= '9') || (tag[i] >= 'a' && tag[i] <= 'f'))) return 0;
+    return 1;
+}
+
+int read_request(char **mount_point, int *source, int *inbox, char **tag) {
     char buffer[sizeof request_magic + 4096 + 1];
     union {
         struct cmsghdr header;
@@ -48,8 +57,12 @@ int read_request(char **mount_point, int *source, int *inbox) {
     }
     buffer[count > 0 ? count : 0] = '\0';
     const char *path = buffer + sizeof request_magic;
+    // After the mount point's NUL, the views directory's tag and its NUL, or nothing (an older photolibd).
+    size_t used = sizeof request_magic + strlen(path) + 1;
+    const char *given = used < (size_t)count ? buffer + used : NULL;
     if (count <= (ssize_t)sizeof request_magic || memcmp(buffer, request_magic, sizeof request_magic) != 0 || passed < 1 || passed > 2
-        || (message.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) || path[0] != '/' || strlen(path) + sizeof request_magic + 1 != (size_t)count
+        || (message.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) || path[0] != '/' || used > (size_t)count
+        || (given && (used + strlen(given) + 1 != (size_t)count || !valid_tag(given)))
         || !is_directory(fds[0]) || (passed == 2 && !is_directory(fds[1]))) {
         for (size_t i = 0; i < 2; i++)
             if (fds[i] >= 0) close(fds[i]);
@@ -57,9 +70,10 @@ int read_request(char **mount_point, int *source, int *inbox) {
         return -1;
     }
     *mount_point = strdup(path);
+    *tag = given ? strdup(given) : NULL;
     *source = fds[0];
     *inbox = passed == 2 ? fds[1] : -1;
-    return *mount_point ? 0 : -1;
+    return *mount_point && (!given || *tag) ? 0 : -1;
 }
 
 // A mountinfo field decoded: the kernel writes space, tab, newline and backslash as \ooo.
@@ -76,7 +90,17 @@ static void unescape(char *field) {
     *out = '\0';
 }
 
-int view_mounted_at(const char *path, const char *source) {
+// Whether a mount named `source` is one a daemon of the views directory tagged `tag` may have left:
+// tagged so, or untagged (a server from before the tag). The same rule as ViewMountName.isOurs.
+static int ours(const char *source, const char *tag) {
+    if (strcmp(source, "photolibd") == 0) return 1;
+    if (strncmp(source, "photolibd:", 10) != 0) return 0;
+    const char *rest = source + 10;
+    const char *colon = strchr(rest, ':');
+    return !colon || ((size_t)(colon - rest) == strlen(tag) && strncmp(rest, tag, strlen(tag)) == 0);
+}
+
+int view_mounted_at(const char *path, const char *source, const char *tag) {
     FILE *table = fopen("/proc/self/mountinfo", "re");
     if (!table) return 0;
     char *line = NULL;
@@ -92,7 +116,7 @@ int view_mounted_at(const char *path, const char *source) {
             unescape(fields[4]);
             unescape(fields[i + 2]);
             found = strcmp(fields[i + 1], "fuse.photolibd-view") == 0 && strcmp(fields[4], path) == 0
-                && (!source || strcmp(fields[i + 2], source) == 0);
+                && (source ? strcmp(fields[i + 2], source) == 0 : !tag || ours(fields[i + 2], tag));
             break;
         }
     }
@@ -101,12 +125,12 @@ int view_mounted_at(const char *path, const char *source) {
     return found;
 }
 
-void unmount_stale(const char *path) {
+void unmount_stale(const char *path, const char *tag) {
     // A server that ended on its own has its unmounter take its mount down a moment later: waited
     // for (2 s at most), so that unmounter never meets this server's mount instead. What is still
-    // there after was left by a server killed with its unmounter.
-    for (int waited = 0; view_mounted_at(path, NULL) && waited < 100; waited++) nanosleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
-    if (!view_mounted_at(path, NULL)) return;
+    // there after was left by a server killed with its unmounter. Another daemon's is not touched.
+    for (int waited = 0; view_mounted_at(path, NULL, tag) && waited < 100; waited++) nanosleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
+    if (!view_mounted_at(path, NULL, tag)) return;
     fprintf(stderr, "photolibd-viewfs: unmounting the view a server that was killed left on %s\n", path);
     pid_t child = fork();
     if (child == 0) {

@@ -27,13 +27,18 @@ void saves_list(void *buffer, fuse_fill_dir_t fill);
 void saves_abandon(void);
 
 // Reads photolibd's request from the channel (request.c): the mount point, the view and the inbox
-// (-1 when none). Returns 0, or -1 with errno set (EPROTO for a request that is not one).
-int read_request(char **mount_point, int *source, int *inbox);
-// Unmounts, lazily, a view of photolibd's that a killed server left at `path`, if there is one.
-void unmount_stale(const char *path);
-// Whether a view of photolibd's (fuse.photolibd-view) is mounted at `path` in this mount namespace,
-// with `source` as its source (its fsname), or with any when `source` is NULL.
-int view_mounted_at(const char *path, const char *source);
+// (-1 when none), and the views directory's tag (NULL from a photolibd that sends none). Returns 0,
+// or -1 with errno set (EPROTO for a request that is not one).
+int read_request(char **mount_point, int *source, int *inbox, char **tag);
+// Whether `tag` is a views directory's tag (ViewMountName): 1 to 32 lowercase hexadecimal digits.
+int valid_tag(const char *tag);
+// Unmounts, lazily, a view that a killed server of the same views directory (`tag`; any when NULL)
+// left at `path`, if there is one.
+void unmount_stale(const char *path, const char *tag);
+// Whether a view of photolibd's (fuse.photolibd-view) is mounted at `path` in this mount namespace:
+// with `source` as its source (its fsname), or when `source` is NULL, one of the views directory
+// tagged `tag` (or untagged), or any when `tag` is NULL too.
+int view_mounted_at(const char *path, const char *source, const char *tag);
 
 // Follows the view's changes with inotify and has the kernel drop what it caches of a name that
 // changed (changes.c): started once mounted, before confinement. Returns 0, or -1 with errno set.

@@ -43,7 +43,8 @@ final class ViewMaintainer {
         self.derivatives = derivatives
         reachWarning = LibraryReachWarning(library: paths.library, logger: logger)
         mirrors = ViewMirrors(logger: logger, board: board,
-                              probed: fuse ? FuseAvailability.probe() : (.unavailable(reason: "fuse_views is false in the configuration"), nil))
+                              probed: fuse ? FuseAvailability.probe() : (.unavailable(reason: "fuse_views is false in the configuration"), nil),
+                              views: paths.views)
         // Before any Pictures folder is looked into: a killed daemon's mounts answer ENOTCONN.
         mirrors.recoverStale(home: pictures.home)
     }

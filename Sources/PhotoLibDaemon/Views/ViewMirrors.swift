@@ -19,8 +19,11 @@ final class ViewMirrors {
     private var forms: [AppID: PicturesFolderForm] = [:]
     private var servers: [AppID: ViewFileSystem] = [:]
     private var stopped = false
+    /// The views directory's tag, which names every mount (`ViewMountName`).
+    private let tag: String
 
-    init(logger: Logger, board: StatusBoard, probed: (FuseSupport, FuseAvailability.Route?)) {
+    init(logger: Logger, board: StatusBoard, probed: (FuseSupport, FuseAvailability.Route?), views: String) {
+        tag = ViewMountName.tag(ofViews: views)
         self.logger = logger
         self.board = board
         (support, route) = probed
@@ -70,14 +73,14 @@ final class ViewMirrors {
         do throws(SystemCallError) {
             switch route {
             case .child(let executable):
-                servers[app] = try ViewFileSystem(executable: executable, source: source, mountPoint: mountPoint, inbox: inbox)
+                servers[app] = try ViewFileSystem(executable: executable, tag: tag, source: source, mountPoint: mountPoint, inbox: inbox)
             case .socketUnit(let socket):
                 // The unit's instance runs outside this sandbox: it is handed the directories, never their paths.
                 let directory = try Directory.open(path: source)
                 defer { directory.close() }
                 let inboxDirectory = try inbox.map { (path) throws(SystemCallError) in try Directory.open(path: path) }
                 defer { inboxDirectory?.close() }
-                servers[app] = try ViewFileSystem(socket: socket, source: directory, mountPoint: mountPoint, inbox: inboxDirectory)
+                servers[app] = try ViewFileSystem(socket: socket, tag: tag, source: directory, mountPoint: mountPoint, inbox: inboxDirectory)
             case nil:
                 throw SystemCallError("photolibd-viewfs (FUSE cannot be used here)", errno: ENOTSUP)
             }
@@ -131,8 +134,9 @@ final class ViewMirrors {
         for app in Array(servers.keys) { unmount(app) }
     }
 
-    /// Unmounts the view mounts a killed daemon left under `home`'s Flatpak folders, before
-    /// anything looks into them (a dead server's mount answers ENOTCONN to every look).
+    /// Unmounts the view mounts a killed daemon of these views left under `home`'s Flatpak folders,
+    /// before anything looks into them (a dead server's mount answers ENOTCONN to every look);
+    /// another daemon's, serving other apps from other views in the same home, are left alone.
     func recoverStale(home: String) {
         // The socket unit's server unmounts what a killed one left before it mounts (this process may not).
         guard case .child = route else { return }
@@ -143,7 +147,7 @@ final class ViewMirrors {
             logger.warning("Cannot read the mount table to find FUSE views a stopped photolibd left: \(error).")
             return
         }
-        var stale = mounts.filter { $0.mountPoint.hasPrefix(home + "/.var/app/") }
+        var stale = mounts.filter { $0.mountPoint.hasPrefix(home + "/.var/app/") && ViewMountName.isOurs(source: $0.source, tag: tag) }
         // A daemon killed alone: each of its servers saw its end, and its unmounter takes its mount
         // down a moment later. Waited for (2 s at most), so that no such unmounter, late, takes down
         // this run's mount instead; what is left after was left by servers killed with their unmounters.
