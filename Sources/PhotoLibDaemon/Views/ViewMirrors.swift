@@ -154,6 +154,7 @@ final class ViewMirrors {
         let deadline = ContinuousClock.now + .seconds(2)
         while !stale.isEmpty, ContinuousClock.now < deadline {
             usleep(20_000)
+            // The table read a moment ago and cannot be now: no longer waited for, what was stale is detached.
             guard let now = try? FuseMounts.viewMounts() else { break }
             stale = stale.filter { old in now.contains { $0.mountPoint == old.mountPoint && $0.source == old.source } }
         }
