@@ -45,19 +45,10 @@ extension Engine {
     }
 
     func appContexts(only app: AppID? = nil) throws -> [AppViewContext] {
-        if app == nil, let carried = carried.contexts, carried.generation == store.generation { return carried.contexts }
-        // Read before loading: a write in between leaves them stale by its count, never wrongly current.
-        let generation = store.generation
+        if app == nil, let contexts = carried.contexts { return contexts }
         let contexts = try loadContexts(only: app)
-        if app == nil { carried.contexts = (contexts, generation) }
+        if app == nil { carried.contexts = contexts }
         return contexts
-    }
-
-    /// After writes that change no app, selection, rule or refusal (read at `generation` and current
-    /// then): the contexts carried stay good for the next change.
-    func keepContexts(from generation: UInt64) {
-        guard let kept = carried.contexts, kept.generation == generation else { return }
-        carried.contexts = (kept.contexts, store.generation)
     }
 
     func loadContexts(only app: AppID?) throws -> [AppViewContext] {

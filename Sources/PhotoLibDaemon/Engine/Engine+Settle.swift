@@ -112,13 +112,11 @@ extension Engine {
         let learned = views.takeLearnedRefusals()
         let checks = views.derivatives.takeLearned()
         guard !learned.isEmpty || !checks.isEmpty else { return showDerivatives() }
-        let read = store.generation
         try store.write { tx in
             for (rowID, refusal) in learned { try tx.setRefusal(refusal, memberRowID: rowID) }
             for (rowID, check) in checks { try tx.setLocationCheck(check, memberRowID: rowID) }
         }
-        // A refusal changes what apps may be linked; location checks alone do not.
-        if learned.isEmpty { keepContexts(from: read) }
+        if !learned.isEmpty { carried.contexts = nil }
         showDerivatives()
     }
 }

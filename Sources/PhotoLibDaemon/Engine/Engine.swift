@@ -131,7 +131,6 @@ actor Engine {
             // Selections as they were before the batch: an asset deleted by it
             // was visible, and the apps must hear that it left.
             let contexts = try appContexts()
-            let read = store.generation
             let recorder = ChangeRecorder(recording: true, limit: Self.rescanChangeLimit)
             var published: [PublishedEvent] = []
             // Copies without location are made here, before the write transaction, which only adopts them.
@@ -150,7 +149,6 @@ actor Engine {
                 throw error
             }
             views.derivatives.settleLookAhead(committed: true)
-            keepContexts(from: read)  // the batch changed files, no app's selection
             let indexed = ContinuousClock.now
             // The last batch's links were made meanwhile: they land before this batch touches a view.
             try landTail()

@@ -199,6 +199,8 @@ extension Engine {
     func finishImport(_ id: Int64, of app: AppRecord, name: FileName, in albumPath: RelativePath,
                       source: FileName, sourceFound: FileStatus?, right: InboxPolicy.Right) throws {
         var contexts = try appContexts()
+        carried.contexts = nil
+        defer { carried.contexts = nil }
         let recorder = ChangeRecorder(recording: true, limit: Self.rescanChangeLimit)
         var published: [PublishedEvent] = []
         // The asset joining the selection, when the index saw nothing new: the
