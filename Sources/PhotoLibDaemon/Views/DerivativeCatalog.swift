@@ -191,15 +191,22 @@ final class DerivativeCatalog {
     }
 
     /// Whether the derivative is there as recorded: looked at on the disk (which corrects what is
-    /// known of it), or, under the write lock, as known. A failed look counts as not there: the
-    /// derivative is made again rather than a wrong one linked.
+    /// known of it), or, under the write lock, as known. A look that fails (not ENOENT) answers no
+    /// for this decision only: the derivative is made again rather than one linked unchecked.
     private func derivativeExists(_ rowID: Int64, inode: UInt64, lookingAtTheDisk: Bool) -> Bool {
         // Made ahead and adopted: it takes its name once the transaction commits.
         if ahead.adoptions[rowID] != nil { return true }
         guard lookingAtTheDisk else { return onDisk[rowID] == inode }
-        let found = (try? Directory.status(of: Self.derivativeName(rowID), in: directory))??.inode
-        onDisk[rowID] = found
-        return found == inode
+        do {
+            let found = try Directory.status(of: Self.derivativeName(rowID), in: directory)?.inode  // nil: not there (ENOENT)
+            onDisk[rowID] = found
+            return found == inode
+        } catch {
+            // Not knowable now (EIO, EACCES): not taken for gone in what is known of .derivatives, and not
+            // linked unchecked either; this decision makes the copy again, which says why if it cannot.
+            logger.warning("Cannot look at the copy without location of member \(rowID) in \(Self.directoryName): \(error); it is made again.")
+            return false
+        }
     }
 
     func remember(_ check: LocationCheck, rowID: Int64) {
