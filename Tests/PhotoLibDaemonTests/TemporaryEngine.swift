@@ -52,7 +52,8 @@ final class TemporaryEngine {
     let configuration: DaemonConfiguration
     var library: String { root + "/library" }
 
-    init() async throws {
+    /// `libraryLooker`: what a batch's probe looks at the library through (the disk unless a test stands in).
+    init(libraryLooker: @escaping LibraryLookerMaker = LibraryAccess.probing) async throws {
         var template = Array("/tmp/photolibd-engine-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
         root = String(cString: made)
@@ -68,7 +69,8 @@ final class TemporaryEngine {
         self.configuration = configuration
         store = try Store(inMemory: (), observer: audit)
         engine = try Engine(configuration: configuration, store: store, queue: EventQueue(),
-                            board: StatusBoard(), hub: published, logger: logger, clock: clock, ownerUID: getuid())
+                            board: StatusBoard(), hub: published, logger: logger, clock: clock, ownerUID: getuid(),
+                            libraryLooker: libraryLooker)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: root) }

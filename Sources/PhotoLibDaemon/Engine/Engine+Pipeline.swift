@@ -10,6 +10,9 @@ import PhotoLibSystem
 /// waits for anything: no other request, and no view change of the next
 /// batch, ever sees links in flight.
 extension Engine {
+    /// Whether the last batch's links are being made and it is not settled yet.
+    var hasTailInFlight: Bool { carried.tail != nil }
+
     /// Lands the last batch's links, if any are in flight, and settles that batch.
     func landTail() throws {
         guard let tail = carried.tail else { return }
@@ -18,13 +21,15 @@ extension Engine {
     }
 
     /// Lands what is in flight; a failure there is handled as a failed batch is: by a rescan.
-    func landTailOrRescan() {
+    func landTailOrRescan() async {
         do {
             try landTail()
         } catch is StopRequested {
             logger.notice("Stopping while a batch's links landed: the views are brought up to date at the next start.")
         } catch {
             logger.error("Finishing a batch of library changes failed: \(error); rescanning.")
+            await takeLibraryTurn()
+            defer { endLibraryTurn() }
             do {
                 try rescanAndReconcile()
             } catch {

@@ -15,6 +15,9 @@ extension Engine {
     /// cannot be brought up to date: the journal holds them already, and the
     /// view is repaired by the next reconcile, which the error makes happen.
     func settle(_ set: ChangeSet) throws {
+        // A change that came in while a batch was probed, with the last batch's links in flight:
+        // those land first, so no view is touched by two hands and the apps hear the batch first.
+        if carried.tail != nil { try landTail() }
         defer {
             publish(set)
             if set.mayBringFiles { placesDue.signal() }

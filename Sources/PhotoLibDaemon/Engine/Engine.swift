@@ -11,8 +11,14 @@ import PhotoLibSystem
 ///
 /// An actor, so watch batches and edits from the socket never interleave
 /// inside a change. Reads (status, listings) go to the store directly and do
-/// not wait here.
+/// not wait here. It runs on a thread of its own (`EngineThread`), so what it
+/// waits for never holds a thread of Swift's pool; what may wait on the library
+/// (a batch's probe) runs on threads of its own again (`BlockingWork`), and the
+/// engine answers other changes meanwhile.
 actor Engine {
+    /// The engine's own thread.
+    private nonisolated let thread: EngineThread
+    nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
     /// What the daemon handed the engine (`EngineSetting`); its parts are read by name.
     let setting: EngineSetting
     /// The library as indexed: assets, albums, what could not be read.
@@ -31,6 +37,8 @@ actor Engine {
     var lifecycle = EngineLifecycle()
     /// What one change leaves for the next.
     var carried = CarriedBetweenChanges()
+    /// Which change writes the library's rows now (`LibraryTurn`).
+    var libraryTurn = LibraryTurn()
 
     /// Batches are capped so a burst is applied in bounded transactions and requests get a turn between them.
     static let batchSize = 2048
@@ -39,9 +47,10 @@ actor Engine {
     static let rescanChangeLimit = 20_000
 
     init(configuration: DaemonConfiguration, store: Store, queue: EventQueue, board: StatusBoard, hub: any EventPublishing, logger: Logger,
-         clock: any WallClock, ownerUID: UInt32) throws {
+         clock: any WallClock, ownerUID: UInt32, libraryLooker: @escaping LibraryLookerMaker = LibraryAccess.probing) throws {
         setting = EngineSetting(configuration: configuration, store: store, queue: queue, hub: hub, clock: clock, ownerUID: ownerUID,
-                                board: board, logger: logger, expiryAlarm: ExpiryAlarm(clock: clock), placesDue: PlaceWake())
+                                board: board, logger: logger, expiryAlarm: ExpiryAlarm(clock: clock), placesDue: PlaceWake(),
+                                libraryLooker: libraryLooker)
         journal = ChangeJournal(retention: configuration.historyRetention)
         requests = RequestDesk(prompter: DesktopPrompter(logger: logger, socket: configuration.socket))
         do {
@@ -85,11 +94,19 @@ actor Engine {
         views = ViewMaintainer(viewsRoot: viewsRoot, access: access, derivatives: derivatives, ownerUID: ownerUID, logger: logger,
                                paths: (configuration.library, configuration.views), staging: staging, form: mode.form,
                                pictures: configuration.flatpakPictures, board: board, fuse: configuration.fuseViews)
+        if try store.read({ try $0.anyRules() }) { index.captureClock = CaptureClock(access: access) }
+        // Made last: nothing after it throws, so a thread is never left behind by an engine that did not start.
+        do {
+            thread = try EngineThread(name: "engine")
+        } catch {
+            throw PhotoLibError.systemCall(name: error.call, path: configuration.state, errno: error.errno)
+        }
         let inboxes = self.inboxes
         views.inboxOf = { inboxes.directory(of: $0) }
         views.inboxPathOf = { inboxes.path(of: $0) }
-        if try store.read({ try $0.anyRules() }) { index.captureClock = CaptureClock(access: access) }
     }
+
+    deinit { thread.close() }
 
     // MARK: Watch events
 
@@ -102,17 +119,17 @@ actor Engine {
                 let batch = queue.take(maximum: Self.batchSize)
                 if batch.isEmpty { break }
                 // Weighed by what it changed: one event for a directory moved in may index thousands of files.
-                sinceRelease += max(batch.count, process(batch))
+                sinceRelease += max(batch.count, await process(batch))
                 // The next batch is indexed while this one's links are made; the links land before
                 // the engine waits for anything, so no other request ever sees them in flight.
                 chained += 1
                 if queue.isEmpty || chained >= Self.pipelineDepth || lifecycle.stopped {
-                    landTailOrRescan()
+                    await landTailOrRescan()
                     chained = 0
                     await Task.yield()
                 }
             }
-            landTailOrRescan()
+            await landTailOrRescan()
             // A burst grew the heap (events, rows, view changes); each time the
             // queue runs dry after one, hand what it freed back to the kernel
             // rather than keep it until the next full scan.
@@ -125,8 +142,20 @@ actor Engine {
     }
 
     /// Applies one batch; returns how many changes it recorded.
+    ///
+    /// The batch's look at the library (`LibraryProbe`) is made on a thread of its own: a library
+    /// whose server stopped answering holds that thread, and the engine answers other changes
+    /// meanwhile. Everything after it reads what the index and the views are once it is back.
     @discardableResult
-    func process(_ batch: [WatchEvent]) -> Int {
+    func process(_ batch: [WatchEvent]) async -> Int {
+        await takeLibraryTurn()
+        defer { endLibraryTurn() }
+        let probe = await probeLibrary(for: batch)
+        if lifecycle.stopped {
+            // Stopped while the library was looked at: the next start scans it anyway.
+            logger.notice("Stopping before \(batch.count) library changes were applied: the next start finds them.")
+            return batch.count
+        }
         do {
             // Selections as they were before the batch: an asset deleted by it
             // was visible, and the apps must hear that it left.
@@ -139,7 +168,7 @@ actor Engine {
             let lookedAhead = ContinuousClock.now
             let outcome: LibraryIndex.Outcome
             do {
-                outcome = try index.apply(batch, recorder: recorder) { tx, recorder in
+                outcome = try index.apply(batch, probe: probe, recorder: recorder) { tx, recorder in
                     decideWithoutLocation(recorder.changes.compactMap(\.newAsset), for: contexts)
                     published = try journal.recordLibraryChanges(
                         recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: index.albums, tx: tx)

@@ -26,6 +26,8 @@ struct EngineSetting: Sendable {
     let expiryAlarm: ExpiryAlarm
     /// Wakes the place finder when new or edited files wait to be looked at.
     let placesDue: PlaceWake
+    /// What a batch's probe looks at the library through: the disk, or a test's stand-in.
+    let libraryLooker: LibraryLookerMaker
 }
 
 /// The setting's parts by name, as every extension of the engine reads them.

@@ -45,9 +45,12 @@ extension Engine {
     func sweepInboxes() async {
         // Imports run one at a time, each ended before the inbox service hands over anything else
         // (a sweep included), so a row still `copying` now was cut short by a stop.
+        await takeLibraryTurn()
         do {
             try recoverImports()
+            endLibraryTurn()
         } catch {
+            endLibraryTurn()
             logger.error("Cannot finish the imports a stop interrupted: \(error). They are tried again at the next sweep.")
         }
         let apps: [AppRecord]
@@ -157,11 +160,17 @@ extension Engine {
         let placed: FileName
         let bytes: Int64
         let method: FileCopy.Method
+        // Taken once the bytes are copied, and held until the copy is indexed: its name appears in the
+        // library and in the index with no watch batch's look at the library in between (`LibraryTurn`).
+        var holdsTurn = false
+        defer { if holdsTurn { endLibraryTurn() } }
         do {
             // Off this actor: requests and library changes go on while the bytes are copied.
             // The library's usual mode: the owner's, readable by whom the library itself is, writable by nobody else.
             let outcome = try await ImportCopy.run(name, from: source, to: copy, expectedSize: opened.size,
                                                    limit: configuration.inboxLimits.maxFileBytes, mode: 0o600 | (rootStatus.permissions & 0o044))
+            await takeLibraryTurn()
+            holdsTurn = true
             // Removed while its file was copied: its inbox (and that descriptor) went with it, and the copy goes too.
             guard let current = try store.read({ try $0.app(app.id) }), current.viewName == app.viewName,
                   let inbox = inboxes.directory(of: app.id) else {

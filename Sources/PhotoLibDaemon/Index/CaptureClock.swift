@@ -10,7 +10,7 @@ import PhotoLibSystem
 /// is added or its content changes, and the engine for every file not looked
 /// at yet when the first rule is made.
 struct CaptureClock {
-    let access: LibraryAccess
+    let access: any LibraryLooking
 
     /// Nil when the file cannot be opened now (it went, or its album cannot
     /// be read): it is looked at again with its next change.

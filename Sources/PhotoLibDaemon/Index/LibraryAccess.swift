@@ -49,12 +49,6 @@ final class LibraryAccess {
         }
     }
 
-    /// A library directory's descriptor, or `nil` when it is gone or cannot be opened now.
-    func directory(_ path: RelativePath) -> FileDescriptor? {
-        if case .found(let fd) = lookUpDirectory(path) { return fd }
-        return nil
-    }
-
     /// `statx` of a library entry, never following a symlink.
     func lookUp(_ path: RelativePath) -> Lookup<FileObservation> {
         guard let name = path.lastComponent else { return .gone }

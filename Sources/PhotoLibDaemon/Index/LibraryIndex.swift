@@ -77,20 +77,36 @@ final class LibraryIndex {
         var failedWatches: [RelativePath] = []
     }
 
-    /// Applies a batch of watch events in one transaction; `inTransaction`
-    /// runs at its end with the recorded changes (to log them atomically).
+    /// What a batch's probe needs of the index as it stands now.
+    var probeBasis: LibraryProbe.Basis {
+        LibraryProbe.Basis(policy: policy, albums: albums, readsCaptureTimes: captureClock != nil)
+    }
+
+    /// Applies a batch of watch events in one transaction, probed here first through the
+    /// index's own descriptors; `inTransaction` runs at its end with the recorded changes.
     func apply(
         _ events: [WatchEvent], recorder: ChangeRecorder,
         inTransaction: (StoreTransaction, ChangeRecorder) throws -> Void = { _, _ in }
     ) throws -> Outcome {
-        var outcome = Outcome()
         // Descriptors opened since the last batch (by view links, say) may
         // predate a chmod: an open directory lists whatever its mode is now.
         access.invalidate()
+        let probe = LibraryProbe.gather(events, basis: probeBasis, looking: access)
+        return try apply(events, probe: probe, recorder: recorder, inTransaction: inTransaction)
+    }
+
+    /// Applies a batch of watch events in one transaction that reads what `probe` looked at
+    /// before it (every look at the disk the batch needs, made before the write lock is
+    /// taken); `inTransaction` runs at its end with the recorded changes (to log them atomically).
+    func apply(
+        _ events: [WatchEvent], probe: LibraryProbe, recorder: ChangeRecorder,
+        inTransaction: (StoreTransaction, ChangeRecorder) throws -> Void = { _, _ in }
+    ) throws -> Outcome {
+        var outcome = Outcome()
+        access.invalidate()
         defer { access.invalidate() }
-        // Every look at the disk the batch needs, made before the write lock is taken.
-        probe = LibraryProbe.gather(events, index: self)
-        defer { probe = nil; arrivals = PendingArrivals() }  // a failed batch's transaction is rolled back with them
+        self.probe = probe
+        defer { self.probe = nil; arrivals = PendingArrivals() }  // a failed batch's transaction is rolled back with them
         try store.write { tx in
             for event in events {
                 let step = IndexStep.of(event)

@@ -9,89 +9,107 @@ import PhotoLibSystem
 /// The transaction then reads these answers instead of the disk, so it holds
 /// the database's write lock only for SQLite's own work. A file that changes
 /// after its probe has an event of its own, which the next batch probes again.
-struct LibraryProbe {
+struct LibraryProbe: Sendable {
     var lookups: [RelativePath: Lookup<FileObservation>] = [:]
     /// Listings of directories that appeared (or must be listed again), and of every album below them.
     var listings: [RelativePath: Lookup<[DirectoryPlan.Entry]>] = [:]
     /// When each probed media file was taken (nil: it could not be opened), while a capture clock is set.
     var takenAt: [RelativePath: Int64?] = [:]
 
-    /// Probes what `events` will need, as the index stands before them.
-    static func gather(_ events: [WatchEvent], index: LibraryIndex) -> LibraryProbe {
-        var probe = LibraryProbe()
+    /// What a probe needs of the index as it stands before the batch, handed to the probe's thread by value.
+    struct Basis: Sendable {
+        let policy: AssetNamePolicy
+        let albums: AlbumTree
+        /// Whether some app has a rule grant (`LibraryIndex.captureClock` is set): when files were taken is read too.
+        let readsCaptureTimes: Bool
+    }
+
+    /// Probes what `events` will need, as the index stood in `basis`, through `looking`
+    /// (descriptors of the probe's own: it runs on a thread of its own, beside the engine).
+    static func gather(_ events: [WatchEvent], basis: Basis, looking: any LibraryLooking) -> LibraryProbe {
+        var walker = Walker(basis: basis, looking: looking,
+                            clock: basis.readsCaptureTimes ? CaptureClock(access: looking) : nil)
         for event in events {
             switch IndexStep.of(event) {
             case .refreshFile(let path, _):
                 // A name that can be no asset (a sidecar, a dot-file) the index passes over: nothing to look at.
-                guard Self.couldBeAsset(path, index: index) else { continue }
-                probe.lookUpAncestors(of: path.parent ?? .root, index: index)
-                probe.lookUpFile(path, index: index)
+                guard walker.couldBeAsset(path) else { continue }
+                walker.lookUpAncestors(of: path.parent ?? .root)
+                walker.lookUpFile(path)
             case .moveFile(_, let to):
-                guard Self.couldBeAsset(to, index: index) else { continue }  // it left the library: only rows go
-                probe.lookUpAncestors(of: to.parent ?? .root, index: index)
-                probe.lookUpFile(to, index: index)
+                guard walker.couldBeAsset(to) else { continue }  // it left the library: only rows go
+                walker.lookUpAncestors(of: to.parent ?? .root)
+                walker.lookUpFile(to)
             case .scanNewDirectory(let path), .rescanSubtree(let path):
-                probe.lookUpAncestors(of: path, index: index)
-                probe.walk(path, index: index)
+                walker.lookUpAncestors(of: path)
+                walker.walk(path)
             case .moveAlbum(let from, let to):
-                probe.lookUpAncestors(of: to, index: index)
+                walker.lookUpAncestors(of: to)
                 // Only an album the index does not know yet is listed, where it arrived: a known one is one row renamed.
-                if LibraryScope.isAlbum(to), from.isRoot || index.albums.album(at: from) == nil { probe.walk(to, index: index) }
+                if LibraryScope.isAlbum(to), from.isRoot || basis.albums.album(at: from) == nil { walker.walk(to) }
             case .removeFile, .removeAlbum, .fullScan, .rootGone, .watchFailed:
                 break
             }
         }
-        return probe
+        return walker.probe
     }
 
-    /// Whether the index would look at a file at `path` (the same test `refreshFile` and `moveFile` begin with).
-    private static func couldBeAsset(_ path: RelativePath, index: LibraryIndex) -> Bool {
-        guard LibraryScope.contains(path), let name = path.lastComponent else { return false }
-        return index.policy.mediaType(of: name) != nil
-    }
+    /// The probe as it is gathered, with what it looks through.
+    private struct Walker {
+        let basis: Basis
+        let looking: any LibraryLooking
+        let clock: CaptureClock?
+        var probe = LibraryProbe()
 
-    /// Each directory from the root down to `path` (the albums `ensureAlbum` may make).
-    private mutating func lookUpAncestors(of path: RelativePath, index: LibraryIndex) {
-        var walked = RelativePath.root
-        for component in path.components {
-            walked = walked.appending(component)
-            if lookups[walked] == nil { lookups[walked] = index.access.lookUp(walked) }
+        /// Whether the index would look at a file at `path` (the same test `refreshFile` and `moveFile` begin with).
+        func couldBeAsset(_ path: RelativePath) -> Bool {
+            guard LibraryScope.contains(path), let name = path.lastComponent else { return false }
+            return basis.policy.mediaType(of: name) != nil
         }
-    }
 
-    private mutating func lookUpFile(_ path: RelativePath, index: LibraryIndex) {
-        guard lookups[path] == nil else { return }
-        let found = index.access.lookUp(path)
-        lookups[path] = found
-        if case .found(let file) = found, file.kind == .regular { noteTakenAt(path, file: file.facts, index: index) }
-    }
-
-    /// Lists `path` and every album below it.
-    private mutating func walk(_ path: RelativePath, index: LibraryIndex) {
-        guard listings[path] == nil else { return }
-        let listing: Lookup<[DirectoryPlan.Entry]>
-        switch index.access.lookUpDirectory(path) {
-        case .found(let directory): listing = index.list(directory)
-        case .gone: listing = .gone
-        case .unreadable(let failure): listing = .unreadable(failure)
-        }
-        listings[path] = listing
-        guard case .found(let entries) = listing else { return }
-        for entry in entries {
-            let below = path.appending(entry.name)
-            switch entry.kind {
-            case .directory where LibraryScope.isAlbumName(entry.name):
-                walk(below, index: index)
-            case .file(.found(let file)) where file.kind == .regular:
-                noteTakenAt(below, file: file.facts, index: index)
-            default:
-                continue
+        /// Each directory from the root down to `path` (the albums `ensureAlbum` may make).
+        mutating func lookUpAncestors(of path: RelativePath) {
+            var walked = RelativePath.root
+            for component in path.components {
+                walked = walked.appending(component)
+                if probe.lookups[walked] == nil { probe.lookups[walked] = looking.lookUp(walked) }
             }
         }
-    }
 
-    private mutating func noteTakenAt(_ path: RelativePath, file: FileFacts, index: LibraryIndex) {
-        guard let clock = index.captureClock, let name = path.lastComponent, index.policy.mediaType(of: name) != nil else { return }
-        takenAt[path] = clock.takenAt(album: path.parent ?? .root, name: name, file: file)
+        mutating func lookUpFile(_ path: RelativePath) {
+            guard probe.lookups[path] == nil else { return }
+            let found = looking.lookUp(path)
+            probe.lookups[path] = found
+            if case .found(let file) = found, file.kind == .regular { noteTakenAt(path, file: file.facts) }
+        }
+
+        /// Lists `path` and every album below it.
+        mutating func walk(_ path: RelativePath) {
+            guard probe.listings[path] == nil else { return }
+            let listing: Lookup<[DirectoryPlan.Entry]>
+            switch looking.lookUpDirectory(path) {
+            case .found(let directory): listing = LibraryListing.list(directory, policy: basis.policy)
+            case .gone: listing = .gone
+            case .unreadable(let failure): listing = .unreadable(failure)
+            }
+            probe.listings[path] = listing
+            guard case .found(let entries) = listing else { return }
+            for entry in entries {
+                let below = path.appending(entry.name)
+                switch entry.kind {
+                case .directory where LibraryScope.isAlbumName(entry.name):
+                    walk(below)
+                case .file(.found(let file)) where file.kind == .regular:
+                    noteTakenAt(below, file: file.facts)
+                default:
+                    continue
+                }
+            }
+        }
+
+        private mutating func noteTakenAt(_ path: RelativePath, file: FileFacts) {
+            guard let clock, let name = path.lastComponent, basis.policy.mediaType(of: name) != nil else { return }
+            probe.takenAt[path] = clock.takenAt(album: path.parent ?? .root, name: name, file: file)
+        }
     }
 }
