@@ -155,4 +155,38 @@ struct EngineProbeTests {
         #expect(record != nil, "its album is indexed")
         #expect(fixture.audit.callsInTransactions == [])
     }
+
+    @Test("a full scan walks the library off the engine: other changes are answered meanwhile, and a rescan asked during the walk is answered by the next scan, not by this one")
+    func scanWalkOffTheEngine() async throws {
+        let held = HeldLibrary()
+        defer { held.release() }
+        let (fixture, app) = try await engine(held)
+        let engine = fixture.engine
+        try fixture.write("Trip/found.jpg", "written while nobody watched")
+        held.hold()
+        let scan = Task { try await engine.rescanAndReconcile() }
+        try await waitForHeldLook(held)
+
+        let asked = try await answered("another app's request during the walk", releasing: held) {
+            try await engine.ask(Self.other, kind: .authorization(.readWrite), waiter: nil)
+        }
+        #expect(asked.request != nil)
+        let rescanned = Atomic<Bool>(false)
+        let rescan = Task {
+            try await engine.rescan { }
+            rescanned.store(true, ordering: .sequentiallyConsistent)
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        held.release()
+        try await scan.value
+        #expect(try fixture.view(of: app).count == 2, "a.jpg and the photo the scan found")
+        try await Task.sleep(for: .milliseconds(100))
+        let answeredEarly = rescanned.load(ordering: .sequentiallyConsistent)
+        #expect(!answeredEarly, "the walk under way began before the rescan was asked")
+        try await engine.rescanAndReconcile()
+        try await answered("the rescan, once a scan walked after it was asked", releasing: held) { try await rescan.value }
+        let answeredAfter = rescanned.load(ordering: .sequentiallyConsistent)
+        #expect(answeredAfter)
+        #expect(fixture.audit.callsInTransactions == [])
+    }
 }

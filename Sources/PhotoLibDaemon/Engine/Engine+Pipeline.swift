@@ -31,7 +31,7 @@ extension Engine {
             await takeLibraryTurn()
             defer { endLibraryTurn() }
             do {
-                try rescanAndReconcile()
+                try await rescanAndReconcile()
             } catch {
                 logger.error("The rescan after that failed too: \(error). The views stay as they were; the next library change, or 'photolibctl rescan', tries again.")
             }

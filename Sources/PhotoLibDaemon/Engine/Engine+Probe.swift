@@ -24,6 +24,18 @@ extension Engine {
 }
 
 extension Engine {
+    /// The walk of a full scan (`LibraryIndex.walk`), on a thread of its own.
+    func walkLibrary() async throws -> LibraryProbe {
+        let (basis, daemonUID, store, looker) = (index.probeBasis, ownerUID, store, setting.libraryLooker)
+        let root = try Directory.duplicate(index.access.root)
+        let started = ContinuousClock.now
+        let walked = await BlockingWork.run(name: "walk") {
+            Result { try LibraryIndex.walk(root: root, basis: basis, daemonUID: daemonUID, store: store, looker: looker) }
+        }
+        logger.debug("The scan's walk took \(ContinuousClock.now - started).")
+        return try walked.get()
+    }
+
     /// Waits until no other change writes the library's rows (`LibraryTurn`), and takes the turn.
     func takeLibraryTurn() async {
         if libraryTurn.take() { return }

@@ -201,7 +201,7 @@ actor Engine {
                 try settle(ChangeSet(events: published))
                 // After lost events every subscriber is told to reload (a
                 // `change` with `incremental: false`), whatever the rescan finds.
-                try rescanAndReconcile(reloadEveryApp: outcome.overflowed)
+                try await rescanAndReconcile(reloadEveryApp: outcome.overflowed)
                 return recorder.changes.count
             }
             var changes = ChangeSet(derivatives: .library(recorder.changes), events: published)
@@ -231,7 +231,7 @@ actor Engine {
             // What is in flight lands first: the rescan reconciles every view.
             landTailOrLog()
             do {
-                try rescanAndReconcile()
+                try await rescanAndReconcile()
             } catch {
                 logger.error("The rescan after that failed too: \(error). The views stay as they were; the next library change, or 'photolibctl rescan', tries again.")
             }
@@ -242,8 +242,9 @@ actor Engine {
     /// Runs `trigger` (which makes the watcher re-add every watch and so ask
     /// for a full scan), then waits until a full scan has finished.
     ///
-    /// No scan can be under way when this runs: scans run on this actor
-    /// without suspending, so the one waited for starts after the trigger.
+    /// A scan whose walk is under way now does not answer it: each scan answers
+    /// only the waiters there were when its walk began (`rescanAndReconcile`),
+    /// so the one waited for looked at the library after the trigger.
     func rescan(trigger: () -> Void) async throws(PhotoLibError) {
         guard lifecycle.libraryAvailable else { throw .libraryMissing(path: configuration.library) }
         await withCheckedContinuation { continuation in
@@ -253,9 +254,12 @@ actor Engine {
         guard lifecycle.libraryAvailable else { throw .libraryMissing(path: configuration.library) }
     }
 
-    /// Re-walks the library, then brings every view to the desired state.
-    func rescanAndReconcile(reloadEveryApp: Bool = false) throws {
-        defer { lifecycle.finishScanWaiters() }
+    /// Re-walks the library, then brings every view to the desired state. The caller holds the
+    /// library's turn (`LibraryTurn`): the walk is made on threads of its own, and the engine
+    /// answers other changes meanwhile.
+    func rescanAndReconcile(reloadEveryApp: Bool = false) async throws {
+        let waiting = lifecycle.takeScanWaiters()
+        defer { for waiter in waiting { waiter.resume() } }
         if !lifecycle.libraryAvailable {
             // Still not there (or not reachable): the library stays unavailable, as status says, until it is.
             guard let root = try? Directory.open(path: configuration.library) else { return }
@@ -264,9 +268,11 @@ actor Engine {
             logger.notice("The library \(configuration.library) is back; rescanning.")
         }
         let started = ContinuousClock.now
+        index.beginFullScan()
+        let walked = try await walkLibrary()
         let contexts = try appContexts()
         var published: [PublishedEvent] = []
-        try index.fullScan(recorder: ChangeRecorder(recording: !contexts.isEmpty && !reloadEveryApp, limit: Self.rescanChangeLimit)) { tx, recorder in
+        try index.fullScan(walked: walked, recorder: ChangeRecorder(recording: !contexts.isEmpty && !reloadEveryApp, limit: Self.rescanChangeLimit)) { tx, recorder in
             published = try journal.recordLibraryChanges(
                 recorder.changes, overflowed: recorder.overflowed || reloadEveryApp, contexts: contexts, albums: index.albums, tx: tx)
         }

@@ -25,7 +25,13 @@ struct EngineLifecycle {
         scanWaiters.append(continuation)
     }
 
-    /// Every `rescan` waiting is answered: a full scan finished, or the engine stops.
+    /// The `rescan` requests waiting now, for the scan about to walk the library to answer when it ends.
+    mutating func takeScanWaiters() -> [CheckedContinuation<Void, Never>] {
+        defer { scanWaiters.removeAll() }
+        return scanWaiters
+    }
+
+    /// Every `rescan` waiting is answered: no scan is to come (the engine stops, or the library went).
     mutating func finishScanWaiters() {
         for waiter in scanWaiters { waiter.resume() }
         scanWaiters.removeAll()

@@ -180,17 +180,8 @@ extension LibraryIndex {
         board.update { $0.unreadable = paths }
     }
 
-    /// Walks the whole library and makes the index match it, in one transaction.
-    ///
-    /// Assets that disappeared from one place and an inode that appeared in
-    /// another are the same asset moved while the daemon was not watching:
-    /// it keeps its ID (and so its selections).
-    ///
-    /// The walk comes first, outside any transaction (`listWholeLibrary`), then, while rule grants
-    /// exist, when each file the index will add or change was taken; the write transaction then
-    /// reads those answers, as a batch's does its probe's, and makes no system call but SQLite's.
-    /// A crash anywhere before its commit leaves the old index, and the next start scans again.
-    func fullScan(recorder: ChangeRecorder, inTransaction: (StoreTransaction, ChangeRecorder) throws -> Void = { _, _ in }) throws {
+    /// Readies a full scan: what could not be read is looked at anew, and `status` says it scans.
+    func beginFullScan() {
         access.invalidate()
         unreadable = [:]
         board.update {
@@ -198,20 +189,51 @@ extension LibraryIndex {
             $0.scannedDirectories = 0
             $0.scannedFiles = 0
         }
-        let started = ContinuousClock.now
+    }
+
+    /// The walk of a full scan, made before its transaction and off the engine (on a thread of its
+    /// own, through descriptors of its own from `root`, a duplicate it closes): the root and every
+    /// album below it listed on every core (`TreeListing`), then, while rule grants exist, when each
+    /// file the scan will add or change was taken, against the index as it stands in `basis` and `store`.
+    static func walk(root: FileDescriptor, basis: LibraryProbe.Basis, daemonUID: UInt32, store: Store,
+                     looker: LibraryLookerMaker) throws -> LibraryProbe {
+        let looking = looker(root)
         var walked = LibraryProbe()
-        walked.listings = listWholeLibrary()
-        if let captureClock {
-            walked.takenAt = try store.read { tx in try captureTimes(of: walked.listings, clock: captureClock, tx: tx) }
+        walked.listings = listWholeLibrary(root: looking.lookUpDirectory(.root), policy: basis.policy)
+        if basis.readsCaptureTimes {
+            let clock = CaptureClock(access: looking)
+            walked.takenAt = try store.read { tx in
+                try captureTimes(of: walked.listings, basis: basis, daemonUID: daemonUID, clock: clock, tx: tx)
+            }
         }
-        access.invalidate()  // the walk's descriptors are closed before the write lock is taken
+        return walked
+    }
+
+    /// A whole scan made here and now, its walk on this thread: for the index's own tests.
+    func fullScan(recorder: ChangeRecorder, inTransaction: (StoreTransaction, ChangeRecorder) throws -> Void = { _, _ in }) throws {
+        beginFullScan()
+        let walked = try Self.walk(root: try Directory.duplicate(access.root), basis: probeBasis, daemonUID: daemonUID, store: store,
+                                   looker: LibraryAccess.probing)
+        try fullScan(walked: walked, recorder: recorder, inTransaction: inTransaction)
+    }
+
+    /// Makes the index match what `walked` found, in one transaction that reads those answers, as a
+    /// batch's does its probe's, and makes no system call but SQLite's.
+    ///
+    /// Assets that disappeared from one place and an inode that appeared in
+    /// another are the same asset moved while the daemon was not watching:
+    /// it keeps its ID (and so its selections).
+    /// A crash anywhere before its commit leaves the old index, and the next start scans again.
+    func fullScan(walked: LibraryProbe, recorder: ChangeRecorder,
+                  inTransaction: (StoreTransaction, ChangeRecorder) throws -> Void = { _, _ in }) throws {
+        access.invalidate()  // descriptors opened meanwhile are closed before the write lock is taken
         // A stop asked for during the walk ends the scan here: nothing is recorded, the next start scans again.
         try StopRequest.checkpoint()
-        probe = walked
         let looked = ContinuousClock.now
+        probe = walked
         defer {
             probe = nil
-            logger.debug("The scan listed \(walked.listings.count) directories in \(looked - started); its transaction took \(ContinuousClock.now - looked).")
+            logger.debug("The scan's transaction over \(walked.listings.count) directories took \(ContinuousClock.now - looked).")
         }
         try store.write { tx in
             let watermark = try tx.maxMemberRowID()
@@ -258,28 +280,33 @@ extension LibraryIndex {
     }
 
     /// Lists the root and every album below it, before the scan's transaction, on every core (`TreeListing`).
-    func listWholeLibrary() -> [RelativePath: Lookup<[DirectoryPlan.Entry]>] {
-        let policy = self.policy
+    static func listWholeLibrary(root found: Lookup<FileDescriptor>, policy: AssetNamePolicy) -> [RelativePath: Lookup<[DirectoryPlan.Entry]>] {
         let root: Lookup<FileDescriptor>
-        do throws(SystemCallError) {
-            // Opened anew, not duplicated: a duplicate shares its read position with the index's own descriptor.
-            root = .found(try Directory.reopen(access.root))
-        } catch {
-            root = .unreadable(error.failure)
+        switch found {
+        case .found(let fd):
+            do throws(SystemCallError) {
+                // Opened anew, not duplicated: a duplicate shares its read position with the looker's own descriptor.
+                root = .found(try Directory.reopen(fd))
+            } catch {
+                root = .unreadable(error.failure)
+            }
+        case .gone: root = .gone
+        case .unreadable(let failure): root = .unreadable(failure)
         }
         return TreeListing.list(root: root, threads: ProcessInfo.processInfo.activeProcessorCount) { LibraryListing.list($0, policy: policy) }
     }
 
     /// When each media file the scan will add or change was taken (nil: it could not be opened), read
     /// before its transaction: the same plans the transaction will make, made here against the index as it is.
-    func captureTimes(of listings: [RelativePath: Lookup<[DirectoryPlan.Entry]>], clock: CaptureClock,
-                      tx: StoreTransaction) throws -> [RelativePath: Int64?] {
+    static func captureTimes(of listings: [RelativePath: Lookup<[DirectoryPlan.Entry]>], basis: LibraryProbe.Basis, daemonUID: UInt32,
+                             clock: CaptureClock, tx: StoreTransaction) throws -> [RelativePath: Int64?] {
+        let albums = basis.albums
         var taken: [RelativePath: Int64?] = [:]
         for (path, listing) in listings {
             let album = albums.album(at: path)
             let known = try album.map { try tx.indexedFiles(inAlbum: $0) } ?? [:]
             let plan = DirectoryPlan.plan(listing: listing, knownFiles: known, knownAlbums: album.map { albums.children(of: $0) } ?? [:],
-                                          policy: policy, daemonUID: daemonUID)
+                                          policy: basis.policy, daemonUID: daemonUID)
             for (name, facts) in plan.newFiles.map({ ($0.name, $0.facts) }) + plan.changedFiles.map({ ($0.name, $0.facts) }) {
                 taken[path.appending(name)] = clock.takenAt(album: path, name: name, file: facts)
             }
