@@ -19,6 +19,7 @@ public final class Store: Sendable {
     private let observer: (any WriteTransactionObserver)?
     public let path: String
     private let commits = Atomic<UInt64>(0)
+    private let appState = AppStateWatch()
     /// The schema steps this open took on a database an older photolibd had made (for the log), in order.
     public let migrated: [String]
 
@@ -26,6 +27,10 @@ public final class Store: Sendable {
     /// read transaction, it names a state the read's snapshot is at least as new as: what is
     /// derived from reads (a sorted listing) may be kept while it stays the same.
     public var generation: UInt64 { commits.load(ordering: .acquiring) }
+
+    /// How many commits have changed an app, its selections or its rules since the store was
+    /// opened (`AppStateWatch`): what is derived from those alone may be kept while it stays the same.
+    public var appStateVersion: UInt64 { appState.version.load(ordering: .acquiring) }
 
     /// Opens (creating and migrating as needed) the database at `path`.
     /// - Parameter checkpoints: told when the checkpoints of the log start failing, and when they work again.
@@ -62,6 +67,7 @@ public final class Store: Sendable {
                 try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0")
                 try $0.execute(sql: "PRAGMA journal_size_limit = \(16 << 20)")
             }
+            pool.add(transactionObserver: appState, extent: .databaseLifetime)
             writer = pool
             checkpointer = try Checkpointer(path: path, truncate: {
                 try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
@@ -92,6 +98,7 @@ public final class Store: Sendable {
         self.observer = observer
         let queue = try DatabaseQueue()
         try Schema.migrator.migrate(queue)
+        queue.add(transactionObserver: appState, extent: .databaseLifetime)
         writer = queue
         checkpointer = nil
         migrated = []

@@ -80,6 +80,7 @@ extension StoreTransaction {
     public func moveMember(_ member: Int64, toAsset asset: Int64) throws {
         guard let old = try Int64.fetchOne(db.cachedStatement(sql: "SELECT asset FROM member WHERE rowid = ?"), arguments: [member]), old != asset else { return }
         if try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM member WHERE asset = ?"), arguments: [old]) == 1 {
+            try selectionsChange("selectedAsset")
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO selectedAsset (app, asset) SELECT app, ? FROM selectedAsset WHERE asset = ?")
                 .execute(arguments: [asset, old])
         }

@@ -7,6 +7,7 @@ extension StoreTransaction {
     /// selected before. `endsAt` is when the grant ends (nil: it lasts); it
     /// replaces the end of an asset already selected: the latest edit decides.
     public func selectAssets(_ app: AppID, rowIDs: [Int64], endsAt: Int64? = nil) throws -> [Int64] {
+        try selectionsChange("selectedAsset")
         var added: [Int64] = []
         for rowID in rowIDs {
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO selectedAsset (app, asset, endsAt) VALUES (?, ?, ?)")
@@ -23,6 +24,7 @@ extension StoreTransaction {
 
     /// Removes assets from an app's selection; returns the row IDs that were selected.
     public func deselectAssets(_ app: AppID, rowIDs: [Int64]) throws -> [Int64] {
+        try selectionsChange("selectedAsset")
         var removed: [Int64] = []
         for rowID in rowIDs {
             try db.cachedStatement(sql: "DELETE FROM selectedAsset WHERE app = ? AND asset = ?").execute(arguments: [app.rawValue, rowID])
@@ -33,6 +35,7 @@ extension StoreTransaction {
 
     /// As `selectAssets`, for albums (their grants are live).
     public func selectAlbums(_ app: AppID, albums: [AlbumTree.ID], endsAt: Int64? = nil) throws -> [AlbumTree.ID] {
+        try selectionsChange("selectedAlbum")
         var added: [AlbumTree.ID] = []
         for album in albums {
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO selectedAlbum (app, album, endsAt) VALUES (?, ?, ?)")
@@ -48,12 +51,19 @@ extension StoreTransaction {
     }
 
     public func deselectAlbums(_ app: AppID, albums: [AlbumTree.ID]) throws -> [AlbumTree.ID] {
+        try selectionsChange("selectedAlbum")
         var removed: [AlbumTree.ID] = []
         for album in albums {
             try db.cachedStatement(sql: "DELETE FROM selectedAlbum WHERE app = ? AND album = ?").execute(arguments: [app.rawValue, album])
             if db.changesCount > 0 { removed.append(album) }
         }
         return removed
+    }
+
+    /// Tells the store's observers (`AppStateWatch`) that a selection table is written: SQLite reports
+    /// no row of a WITHOUT ROWID table, so every statement that writes one is preceded by this.
+    func selectionsChange(_ table: String) throws {
+        try db.notifyChanges(in: Table(table))
     }
 
     public func selectedAssetRowIDs(_ app: AppID) throws -> Set<Int64> {

@@ -219,4 +219,40 @@ struct StoreTests {
         }
         #expect(try store.read { try $0.asset(rowID: asset.rowID) }?.mediaType == .live)
     }
+
+    @Test("the app state's version moves with each commit that changes an app, a selection or a rule, and with no other")
+    func appStateVersion() throws {
+        let store = try Store(inMemory: ())
+        var generator = SystemRandomNumberGenerator()
+        var version = store.appStateVersion
+        func moved() -> Bool {
+            defer { version = store.appStateVersion }
+            return store.appStateVersion != version
+        }
+        let record = try store.write { tx in
+            try tx.insertMember(album: AlbumTree.rootID, name: FileName("a.jpg")!, mediaType: .image, file: facts(1), generator: &generator)
+        }
+        #expect(!moved(), "a library change")
+        try store.write { tx in
+            try tx.insertApp(AppRecord(id: app, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined,
+                                       viewName: FileName("view-0000000000000000")!, assetIDs: Self.ids), createdAt: 0)
+        }
+        #expect(moved(), "an app added")
+        _ = try store.write { try $0.selectAssets(app, rowIDs: [record.asset]) }
+        #expect(moved(), "a selection")
+        _ = try store.write { try $0.selectAlbums(app, albums: [AlbumTree.rootID]) }
+        #expect(moved(), "an album selected")
+        _ = try? store.write { tx -> Void in
+            _ = try tx.selectAssets(app, rowIDs: [record.asset])
+            throw CancellationError()
+        }
+        #expect(!moved(), "rolled back")
+        _ = try store.write { try $0.deselectAssets(app, rowIDs: [record.asset]) }
+        #expect(moved(), "a photo deselected")
+        try store.write { tx in _ = try tx.insertMember(album: AlbumTree.rootID, name: FileName("b.jpg")!, mediaType: .image, file: facts(2),
+                                                        generator: &generator) }
+        #expect(!moved(), "another library change")
+        try store.write { try $0.deleteMember(rowID: record.rowID) }
+        #expect(!moved(), "a selected photo deleted: its row ID, never reused, matches nothing in a kept selection")
+    }
 }

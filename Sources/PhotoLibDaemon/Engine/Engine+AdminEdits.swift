@@ -11,7 +11,6 @@ extension Engine {
     /// Registers an app. With `flatpak`, an installed Flatpak app (it runs as the owner) whose
     /// Pictures folder becomes its view once the person limits it.
     func addApp(_ id: AppID, uid: UInt32, purpose: String, location: LocationPolicy, flatpak: Bool = false) throws -> AppRecord {
-        carried.contexts = nil
         if flatpak {
             let files = flatpakFiles
             let installed: Bool
@@ -42,7 +41,6 @@ extension Engine {
     /// again at once (originals, or derivatives without location), and it is
     /// told to reload: sizes and contents of its entries may have changed.
     func setLocation(_ id: AppID, _ policy: LocationPolicy) throws -> AppRecord {
-        carried.contexts = nil
         var published: [PublishedEvent] = []
         let record = try store.write { tx -> AppRecord in
             guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
@@ -70,7 +68,6 @@ extension Engine {
     }
 
     func removeApp(_ id: AppID) throws {
-        carried.contexts = nil
         var withdrawn: [AccessRequest] = []
         let removed = try store.read { tx -> AppRecord in
             guard let record = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
@@ -102,8 +99,6 @@ extension Engine {
         answering: (request: AccessRequest, answer: RequestAnswer)? = nil, addedAssets: [AssetID] = [],
         endsAt: Int64? = nil, reason: String? = nil, confirmed: Bool = false
     ) throws -> (record: AppRecord, settled: [RequestSettlement]) {
-        carried.contexts = nil
-        defer { carried.contexts = nil }
         if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try checkCanLimit(app, to: status, confirmed: confirmed) }
         let change = AuthorizationChange(app: id, level: level, status: status, by: by, answering: answering, addedAssets: addedAssets,
                                          endsAt: endsAt, reason: reason)

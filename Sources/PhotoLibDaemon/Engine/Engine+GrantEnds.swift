@@ -56,8 +56,6 @@ extension Engine {
                 statuses.append(AuthorizationChange(app: app, level: level, status: returnsTo, by: expiryActor, reason: "expired"))
             }
         }
-        carried.contexts = nil
-        defer { carried.contexts = nil }
         let records = try store.read { tx in try assetRows.map { ($0, try tx.asset(rowID: $0)) } }
         // Rows the index cannot name (gone meanwhile): nothing of them is in a view; only the grant goes.
         let unnamedRows = records.filter { $0.1 == nil }.map(\.0)

@@ -7,13 +7,14 @@ import PhotoLibSystem
 // Copies without location made before the write transaction that indexes their files
 // (`LocationLookAhead`): the transaction adopts them instead of copying while it holds the lock.
 extension Engine {
-    /// Looks, before the transaction, at the files of `batch` that an app without location may be granted:
-    /// those its events name, and those in the directories it makes the index list.
-    func lookAheadWithoutLocation(_ batch: [WatchEvent], for contexts: [AppViewContext]) {
+    /// Which files of `batch` an app without location may be granted, to look at before the
+    /// transaction: those its events name, and those in the directories it makes the index list.
+    /// Nil when no app is without location or nothing is to be looked at. Decided here, from the
+    /// index; looked at where the batch's probe is (`LookAheadJob`).
+    func lookAheadJob(_ batch: [WatchEvent], for contexts: [AppViewContext]) -> LookAheadJob? {
         let hidden = contexts.filter { $0.app.location == .none && $0.layout != .empty }
-        guard !hidden.isEmpty else { return }
-        var looked = 0
-        defer { if looked > 0 { logger.debug("Looked ahead at \(looked) files for apps without location.") } }
+        guard !hidden.isEmpty else { return nil }
+        var job = LookAheadJob(albums: index.albums, policy: configuration.namePolicy)
         let selectsSingles = hidden.contains { !$0.policy.selectedAssets.isEmpty }
         for path in LocationLookAhead.files(in: batch, policy: configuration.namePolicy) {
             let (ancestry, isAlbum) = nearestAncestry(of: path.parent ?? .root)
@@ -22,16 +23,25 @@ extension Engine {
                 indexed = isIndexed(name, in: album)
             }
             guard hidden.contains(where: { $0.policy.mayGrant(fileIn: ancestry, isIndexed: indexed) }) else { continue }
-            views.lookAhead(path)
-            looked += 1
+            job.files.append(path)
         }
         for directory in LocationLookAhead.directories(in: batch) {
             let (ancestry, isAlbum) = nearestAncestry(of: directory.path)
             // A file listed again is new only when the index has no member of its name.
             guard hidden.contains(where: { $0.policy.mayGrant(fileIn: ancestry, isIndexed: false) }) else { continue }
             let known = !directory.isNew && isAlbum ? indexedNames(in: ancestry.first) : []
-            looked += walk(directory.path, recursive: directory.isNew, skipping: known)
+            job.directories.append(LookAheadJob.Directory(path: directory.path, recursive: directory.isNew, skipping: known))
         }
+        return job.isEmpty ? nil : job
+    }
+
+    /// Looks ahead here, on the engine (an import, which holds the library's turn and its file open already).
+    func lookAheadNow(_ batch: [WatchEvent], for contexts: [AppViewContext]) {
+        guard let job = lookAheadJob(batch, for: contexts) else { return }
+        let (found, looked) = job.perform(looking: index.access, derivatives: views.derivatives.directory,
+                                          known: views.derivatives.lookedAheadKeys, logger: logger)
+        views.derivatives.receive(found)
+        logger.debug("Looked ahead at \(looked) files for apps without location.")
     }
 
     /// The album at `path`, or its nearest existing ancestor, followed by those above it;
@@ -59,32 +69,5 @@ extension Engine {
         } catch {
             return []  // not known: every file is looked at, which costs looks and never a wrong answer
         }
-    }
-
-    /// Looks ahead at the media files of a directory (and, when `recursive`, of the albums below it).
-    private func walk(_ path: RelativePath, recursive: Bool, skipping known: Set<FileName>) -> Int {
-        guard let directory = index.access.directory(path) else { return 0 }  // gone or unreadable: the index says which
-        let entries: [DirectoryEntry]
-        do {
-            entries = try Directory.list(directory)
-        } catch {
-            return 0  // the index's own listing reports it
-        }
-        var looked = 0
-        for entry in entries {
-            switch entry.kind {
-            case .directory where LibraryScope.isAlbumName(entry.name):
-                // Below a new directory everything is new; below one listed again, what is not an album yet.
-                let below = path.appending(entry.name)
-                if recursive || index.albums.album(at: below) == nil { looked += walk(below, recursive: true, skipping: []) }
-            case .regular, .unknown:
-                guard configuration.namePolicy.mediaType(of: entry.name) != nil, !known.contains(entry.name) else { continue }
-                views.lookAhead(path.appending(entry.name))
-                looked += 1
-            default:
-                continue
-            }
-        }
-        return looked
     }
 }

@@ -6,20 +6,43 @@ import PhotoLibSystem
 // waits on the library's filesystem before anything is decided.
 extension Engine {
     /// What `batch` will make the index look at, looked at on a thread of its own through
-    /// descriptors of the probe's own (`LibraryProbe`), as the index stands now.
-    func probeLibrary(for batch: [WatchEvent]) async -> LibraryProbe {
+    /// descriptors of the probe's own (`LibraryProbe`), as the index stands now; and on the same
+    /// thread, the copies without location `job` asks for, handed to the catalog for the transaction to adopt.
+    func probeLibrary(for batch: [WatchEvent], lookingAhead job: LookAheadJob? = nil) async -> LibraryProbe {
         let basis = index.probeBasis
         let root: FileDescriptor
+        let derivatives: FileDescriptor?
         do {
-            // A duplicate, made here: it touches no filesystem, and the probe reopens it on its own thread.
+            // Duplicates, made here: they touch no filesystem, and the probe reopens the root on its own thread.
             root = try Directory.duplicate(index.access.root)
+            do {
+                derivatives = try job.map { _ in try Directory.duplicate(views.derivatives.directory) }
+            } catch {
+                root.close()
+                throw error
+            }
         } catch {
             logger.warning("Could not hand the library to a thread of its own (\(error)); looking at it on the engine's.")
             index.access.invalidate()
+            if let job {
+                let (found, _) = job.perform(looking: index.access, derivatives: views.derivatives.directory,
+                                             known: views.derivatives.lookedAheadKeys, logger: logger)
+                views.derivatives.receive(found)
+            }
             return LibraryProbe.gather(batch, basis: basis, looking: index.access)
         }
-        let looker = setting.libraryLooker
-        return await BlockingWork.run(name: "probe") { LibraryProbe.gather(batch, basis: basis, looking: looker(root)) }
+        let (looker, known, logger) = (setting.libraryLooker, views.derivatives.lookedAheadKeys, logger)
+        let (probe, found, looked) = await BlockingWork.run(name: "probe") { () -> (LibraryProbe, [FileIdentityKey: LookedAhead], Int) in
+            let looking = looker(root)
+            let probe = LibraryProbe.gather(batch, basis: basis, looking: looking)
+            guard let job, let derivatives else { return (probe, [:], 0) }
+            defer { derivatives.close() }
+            let (found, looked) = job.perform(looking: looking, derivatives: derivatives, known: known, logger: logger)
+            return (probe, found, looked)
+        }
+        views.derivatives.receive(found)
+        if looked > 0 { logger.debug("Looked ahead at \(looked) files for apps without location.") }
+        return probe
     }
 }
 

@@ -44,10 +44,13 @@ extension Engine {
         views.reachWarning.check(apps)
     }
 
+    /// Every app's view context (or one app's), as the store holds them now.
     func appContexts(only app: AppID? = nil) throws -> [AppViewContext] {
-        if app == nil, let contexts = carried.contexts { return contexts }
+        // Read before the contexts: a commit in between makes the next call read them again.
+        let version = store.appStateVersion
+        if app == nil, let carried = carried.contexts, carried.version == version { return carried.contexts }
         let contexts = try loadContexts(only: app)
-        if app == nil { carried.contexts = contexts }
+        if app == nil { carried.contexts = (version, contexts) }
         return contexts
     }
 

@@ -79,8 +79,6 @@ extension Engine {
                                     level: AccessLevel, status: AuthorizationStatus, by: EventActor) throws -> [RequestSettlement] {
         let id = request.app
         let edit = try resolve(assets: assets, albums: albums)
-        carried.contexts = nil
-        defer { carried.contexts = nil }
         if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try checkCanLimit(app, to: status, confirmed: false) }
         let probe = try probe(edit, of: id, adding: true)
         var change = AuthorizationChange(app: id, level: level, status: status, by: by, answering: (request, answer))

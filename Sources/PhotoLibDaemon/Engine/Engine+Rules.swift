@@ -11,7 +11,6 @@ extension Engine {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
         if index.captureClock == nil { index.captureClock = CaptureClock(access: index.access) }
         try lookAtCaptureTimes()
-        carried.contexts = nil
         var published: [PublishedEvent] = []
         let rule = try store.write { tx -> CaptureRule in
             let (rule, isNew) = try tx.insertRule(id, from: from, to: to, mediaType: mediaType)
@@ -26,7 +25,6 @@ extension Engine {
     /// Removes rule grants (all of the app's when `ids` is nil).
     func removeRules(_ id: AppID, ids: [Int64]?) throws -> [CaptureRule] {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
-        carried.contexts = nil
         var published: [PublishedEvent] = []
         let removed = try store.write { tx -> [CaptureRule] in
             let removed = try tx.deleteRules(id, ids: ids)

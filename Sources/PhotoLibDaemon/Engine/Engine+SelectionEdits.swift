@@ -86,8 +86,6 @@ extension Engine {
         endsAt: Int64? = nil, reason: String? = nil
     ) throws -> SelectionEditOutcome {
         let edit = try resolve(assets: assets, albums: albums)
-        carried.contexts = nil
-        defer { carried.contexts = nil }
         let probe = try probe(edit, of: id, adding: adding)
         let done = try store.write { tx in try commit(probe, by: by, answering: answering, endsAt: endsAt, reason: reason, tx: tx) }
         var changes = try settling(probe, done)

@@ -119,7 +119,6 @@ extension Engine {
             for (rowID, refusal) in learned { try tx.setRefusal(refusal, memberRowID: rowID) }
             for (rowID, check) in checks { try tx.setLocationCheck(check, memberRowID: rowID) }
         }
-        if !learned.isEmpty { carried.contexts = nil }
         showDerivatives()
     }
 }

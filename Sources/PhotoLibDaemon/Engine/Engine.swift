@@ -150,22 +150,28 @@ actor Engine {
     func process(_ batch: [WatchEvent]) async -> Int {
         await takeLibraryTurn()
         defer { endLibraryTurn() }
-        let probe = await probeLibrary(for: batch)
+        let started = ContinuousClock.now
+        // Copies without location are made with the probe, before the write transaction, which only adopts them.
+        let probe = await probeLibrary(for: batch, lookingAhead: lookAheadJob(batch, for: (try? appContexts()) ?? []))
+        let lookedAhead = ContinuousClock.now
         if lifecycle.stopped {
             // Stopped while the library was looked at: the next start scans it anyway.
+            views.derivatives.settleLookAhead(committed: false)
             logger.notice("Stopping before \(batch.count) library changes were applied: the next start finds them.")
             return batch.count
         }
         do {
-            // Selections as they were before the batch: an asset deleted by it
-            // was visible, and the apps must hear that it left.
-            let contexts = try appContexts()
+            // Selections as they were before the batch (read once the look is back: other changes
+            // may have come in meanwhile): an asset deleted by it was visible, and the apps must hear that it left.
+            let contexts: [AppViewContext]
+            do {
+                contexts = try appContexts()
+            } catch {
+                views.derivatives.settleLookAhead(committed: false)
+                throw error
+            }
             let recorder = ChangeRecorder(recording: true, limit: Self.rescanChangeLimit)
             var published: [PublishedEvent] = []
-            // Copies without location are made here, before the write transaction, which only adopts them.
-            let started = ContinuousClock.now
-            lookAheadWithoutLocation(batch, for: contexts)
-            let lookedAhead = ContinuousClock.now
             let outcome: LibraryIndex.Outcome
             do {
                 outcome = try index.apply(batch, probe: probe, recorder: recorder) { tx, recorder in
@@ -185,7 +191,7 @@ actor Engine {
             defer {
                 // Where a burst's time goes, batch by batch (--verbose): the figures behind the benchmark's burst tails.
                 logger.debug("""
-                    A batch of \(batch.count) events, \(recorder.changes.count) changes: looked ahead in \(lookedAhead - started), \
+                    A batch of \(batch.count) events, \(recorder.changes.count) changes: probed and looked ahead in \(lookedAhead - started), \
                     indexed in \(indexed - lookedAhead), the last batch landed in \(landed - indexed), views in \(ContinuousClock.now - landed).
                     """)
             }

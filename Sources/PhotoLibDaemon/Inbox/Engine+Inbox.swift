@@ -208,8 +208,6 @@ extension Engine {
     func finishImport(_ id: Int64, of app: AppRecord, name: FileName, in albumPath: RelativePath,
                       source: FileName, sourceFound: FileStatus?, right: InboxPolicy.Right) throws {
         var contexts = try appContexts()
-        carried.contexts = nil
-        defer { carried.contexts = nil }
         let recorder = ChangeRecorder(recording: true, limit: Self.rescanChangeLimit)
         var published: [PublishedEvent] = []
         // The asset joining the selection, when the index saw nothing new: the
@@ -220,7 +218,7 @@ extension Engine {
         let arrival = WatchEvent.movedIn(albumPath.appending(name), isDirectory: false)
         // As for the watcher's batches: a copy without location is made before the transaction, which adopts it;
         // for the app itself too when the photo joins its selection (in the transaction, so not in `contexts` yet).
-        lookAheadWithoutLocation([arrival], for: contexts)
+        lookAheadNow([arrival], for: contexts)
         if right == .joinsSelection, app.location == .none { views.lookAhead(albumPath.appending(name)) }
         var committed = false
         defer { views.derivatives.settleLookAhead(committed: committed) }

@@ -5,7 +5,7 @@ import PhotoLibMetadata
 import PhotoLibSystem
 
 /// A file's content identity: what a check made before the file was indexed is matched by.
-struct FileIdentityKey: Hashable {
+struct FileIdentityKey: Hashable, Sendable {
     let device: UInt64
     let inode: UInt64
     let size: Int64
@@ -21,7 +21,7 @@ struct FileIdentityKey: Hashable {
 }
 
 /// What a look made ahead found, and the stripped copy it made when the file holds a location.
-struct LookedAhead {
+struct LookedAhead: Sendable {
     let outcome: LocationCheck.Outcome
     let temporary: FileName?
 }
@@ -51,30 +51,56 @@ struct DerivativeTally {
 extension DerivativeCatalog {
     /// Looks at the file now, outside any transaction, and makes its stripped copy if it needs one.
     func lookAhead(_ name: FileName, in album: FileDescriptor) {
+        if let (key, outcome) = Self.look(at: name, in: album, into: directory, known: Set(ahead.checks.keys), generator: &generator,
+                                          logger: logger) {
+            ahead.checks[key] = outcome
+        }
+    }
+
+    /// The files looked at ahead and not adopted yet, by identity.
+    var lookedAheadKeys: Set<FileIdentityKey> { Set(ahead.checks.keys) }
+
+    /// What looks made elsewhere found (`LookAheadJob`), kept for the transaction to adopt; a copy
+    /// made for a file already looked at is removed.
+    func receive(_ found: [FileIdentityKey: LookedAhead]) {
+        for (key, outcome) in found {
+            guard ahead.checks[key] == nil else {
+                if let temporary = outcome.temporary { _ = try? Directory.unlink(temporary, in: directory) }
+                continue
+            }
+            ahead.checks[key] = outcome
+        }
+    }
+
+    /// Looks at one file: whether it holds a location, and if it does, its stripped copy made in
+    /// `directory` under a temporary name. Nil when it is gone, cannot be opened now, is not a
+    /// regular file, or its identity is in `known` (looked at already). Touches no catalog state:
+    /// it runs on the engine or on a thread of its own.
+    static func look<Random: RandomNumberGenerator>(at name: FileName, in album: FileDescriptor, into directory: FileDescriptor,
+                                                     known: Set<FileIdentityKey>, generator: inout Random,
+                                                     logger: Logger) -> (FileIdentityKey, LookedAhead)? {
         let original: FileDescriptor
         let found: FileStatus
         do {
             original = try FileCopy.openUntrusted(name, in: album)
             found = try Directory.status(of: original)
         } catch {
-            return  // gone or not openable now: the transaction's own look decides
+            return nil  // gone or not openable now: the transaction's own look decides
         }
         defer { original.close() }
         let key = FileIdentityKey(found)
-        guard found.kind == .regular, ahead.checks[key] == nil else { return }
+        guard found.kind == .regular, !known.contains(key) else { return nil }
         do {
             let finding = try LocationStripper.inspect(original)
-            guard finding.hasLocation else {
-                ahead.checks[key] = LookedAhead(outcome: .noLocation, temporary: nil)
-                return
-            }
-            let temporary = try strippedCopy(of: original, permissions: found.permissions)
+            guard finding.hasLocation else { return (key, LookedAhead(outcome: .noLocation, temporary: nil)) }
+            let temporary = try strippedCopy(of: original, permissions: found.permissions, in: directory,
+                                             named: temporaryName(&generator))
             let copy = try io { () throws(SystemCallError) in try Directory.status(of: temporary, in: directory) }
-            guard let copy else { return }
-            ahead.checks[key] = LookedAhead(outcome: .derived(inode: copy.inode, size: copy.size), temporary: temporary)
+            guard let copy else { return nil }
+            return (key, LookedAhead(outcome: .derived(inode: copy.inode, size: copy.size), temporary: temporary))
         } catch {
             logger.warning("Cannot tell whether \(name) holds a location: \(error). It is left out of the views of apps that may not see locations until it changes.")
-            ahead.checks[key] = LookedAhead(outcome: .cannotTell(error.description), temporary: nil)
+            return (key, LookedAhead(outcome: .cannotTell(error.description), temporary: nil))
         }
     }
 

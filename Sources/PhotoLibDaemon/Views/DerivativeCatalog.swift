@@ -141,7 +141,7 @@ final class DerivativeCatalog {
     private func derive(rowID: Int64, from original: FileDescriptor, permissions: UInt32) throws(DerivativeProblem) -> (UInt64, Int64) {
         let temporary = try strippedCopy(of: original, permissions: permissions)
         do {
-            let derived = try io { () throws(SystemCallError) in try install(temporary, as: rowID) }
+            let derived = try Self.io { () throws(SystemCallError) in try install(temporary, as: rowID) }
             return (derived.inode, derived.size)
         } catch {
             // A temporary that cannot be removed now is removed by the next `collectGarbage`.
@@ -152,7 +152,18 @@ final class DerivativeCatalog {
 
     /// A copy of the original without its location, under a temporary (hidden) name, checked.
     func strippedCopy(of original: FileDescriptor, permissions: UInt32) throws(DerivativeProblem) -> FileName {
-        let temporary = FileName(".tmp-\(String(generator.next(), radix: 16))")!
+        try Self.strippedCopy(of: original, permissions: permissions, in: directory, named: Self.temporaryName(&generator))
+    }
+
+    /// A name for a copy being made, which no member's derivative has.
+    static func temporaryName<Random: RandomNumberGenerator>(_ generator: inout Random) -> FileName {
+        FileName(".tmp-\(String(generator.next(), radix: 16))")!
+    }
+
+    /// Copies `original` to `temporary` in `directory` and strips its location there (the catalog's
+    /// own directory, from the engine or from a thread of its own: nothing else of the catalog is touched).
+    static func strippedCopy(of original: FileDescriptor, permissions: UInt32, in directory: FileDescriptor,
+                             named temporary: FileName) throws(DerivativeProblem) -> FileName {
         var made = false
         defer {
             // A temporary that cannot be removed now is removed by the next `collectGarbage`.
@@ -282,7 +293,7 @@ final class DerivativeCatalog {
         }
     }
 
-    func io<T>(_ body: () throws(SystemCallError) -> T) throws(DerivativeProblem) -> T {
+    static func io<T>(_ body: () throws(SystemCallError) -> T) throws(DerivativeProblem) -> T {
         do {
             return try body()
         } catch {
