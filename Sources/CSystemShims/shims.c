@@ -437,6 +437,11 @@ int photolibd_filesystem_type(int fd, unsigned long *type) {
     return result;
 }
 
+int photolibd_try_read_lease(int fd) {
+    if (fcntl(fd, F_SETLEASE, F_RDLCK) != 0) return -1;
+    return fcntl(fd, F_SETLEASE, F_UNLCK);
+}
+
 int photolibd_name_thread(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }

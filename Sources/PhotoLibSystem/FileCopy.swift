@@ -24,6 +24,20 @@ public enum FileCopy {
         return FileDescriptor(rawValue: fd)
     }
 
+    /// Whether some process has `name` open for writing now (a read lease cannot be taken on it):
+    /// a file an app is still writing. Nil when that cannot be told (it went, it is another uid's,
+    /// or its filesystem has no leases).
+    public static func isOpenForWriting(_ name: FileName, in dir: FileDescriptor) -> Bool? {
+        guard let fd = try? openUntrusted(name, in: dir) else { return nil }
+        defer { fd.close() }
+        do {
+            _ = try systemCall("fcntl(F_SETLEASE)") { photolibd_try_read_lease(fd.rawValue) }
+            return false
+        } catch {
+            return error.errno == EAGAIN ? true : nil
+        }
+    }
+
     /// Opens a file of the daemon's own for reading and writing, never following a symlink.
     public static func openReadWrite(_ name: FileName, in dir: FileDescriptor) throws(SystemCallError) -> FileDescriptor {
         let fd = try Directory.withName(name) { n throws(SystemCallError) in

@@ -117,13 +117,15 @@ struct FlatpakTests {
         #expect(shared.count == 3)
 
         // Everything an app can do to its Pictures folder: chmod (its entries are read-only, but its own), append,
-        // truncate, rename, delete, and save a photo.
+        // truncate, rename, delete, and save a photo. The photo is saved in two writes with the deletion between
+        // them, so the daemon looks at the folder while it is half written: it must wait for the app to close it.
         try FileManager.default.copyItem(atPath: try Self.realJPEG(in: user.home, name: "saved-src.jpg"), toPath: user.home + "/.var/app/\(app)/saved-src.jpg")
         try user.owner.own(user.home + "/.var/app/\(app)/saved-src.jpg")
         let (a, b, c) = (shared[0], shared[1], shared[2])
         let tampered = try await user.runApp(app, """
             cd "$(xdg-user-dir PICTURES)" && chmod 666 \(a) \(b) \(c) && echo appended >> \(a) && truncate -s 0 \(b) && mv \(c) renamed.jpg \
-              && rm \(b) && cp ~/.var/app/\(app)/saved-src.jpg saved.jpg && echo done
+              && { head -c 200 ~/.var/app/\(app)/saved-src.jpg; rm \(b); sleep 1.5; tail -c +201 ~/.var/app/\(app)/saved-src.jpg; } > saved.jpg \
+              && echo done
             """)
         #expect(tampered.contains("done"), "\(tampered)")
         expectOriginalsIntact(daemon, originals)

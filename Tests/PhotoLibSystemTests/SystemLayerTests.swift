@@ -54,6 +54,23 @@ final class SystemLayerTests {
         #expect(throws: SystemCallError.self) { try PrivateFiles.read(directory) }
     }
 
+    @Test("a file someone has open for writing is told from one no one writes; a file that is gone cannot be told")
+    func openForWriting() throws {
+        try PrivateFiles.write(directory + "/saved.jpg", [1, 2, 3])
+        let dir = try Directory.open(path: directory)
+        defer { dir.close() }
+        let name = FileName("saved.jpg")!
+        #expect(FileCopy.isOpenForWriting(name, in: dir) == false)
+        let writer = open(directory + "/saved.jpg", O_WRONLY | O_APPEND)
+        #expect(writer >= 0)
+        #expect(FileCopy.isOpenForWriting(name, in: dir) == true, "a writer holds it")
+        close(writer)
+        let reader = open(directory + "/saved.jpg", O_RDONLY)
+        #expect(FileCopy.isOpenForWriting(name, in: dir) == false, "a reader does not count")
+        close(reader)
+        #expect(FileCopy.isOpenForWriting(FileName("gone.jpg")!, in: dir) == nil)
+    }
+
     @Test("looking up a path: nil only when nothing is there, the file's facts otherwise")
     func lookUp() throws {
         #expect(try PathInspection.lookUp(directory + "/absent") == nil)

@@ -150,5 +150,9 @@ int photolibd_spawn_helper(const char *path, char *const argv[], int channel, in
 /// fstatfs(fd) -> f_type (BTRFS_SUPER_MAGIC, XFS_SUPER_MAGIC...): which filesystem a file is on.
 /// Returns 0, or -1 with errno set.
 int photolibd_filesystem_type(int fd, unsigned long *type);
+/// Takes a read lease on `fd` (open read-only) and lets it go at once: 0 when no one has the
+/// file open for writing; -1 with errno EAGAIN when someone has (fcntl(2), F_SETLEASE), or
+/// another errno when leases cannot be had here (another uid's file, a filesystem without them).
+int photolibd_try_read_lease(int fd);
 
 #endif

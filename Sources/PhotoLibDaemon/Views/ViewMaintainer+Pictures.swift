@@ -22,6 +22,13 @@ extension ViewMaintainer {
             return
         }
         for name in sorting.saved {
+            // Still being written (this look was made for another change in the folder): taken once
+            // it is closed, which the folder's watch reports. Moved now, it would reach the inbox half
+            // written and be refused there as a file that changed while it was copied.
+            if FileCopy.isOpenForWriting(name, in: directory) == true {
+                logger.debug("\(app.id) is still writing \(name) in its Pictures folder: taken in once it is closed.")
+                continue
+            }
             let placed = try Directory.renameToFreeName(name, in: directory, into: inbox) { attempt in
                 attempt == 1 ? name : FileName(bytes: Array("\(attempt)-".utf8) + name.bytes) ?? name
             }

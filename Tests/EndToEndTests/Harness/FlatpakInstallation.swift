@@ -38,7 +38,7 @@ enum FlatpakRepository {
         chmod(bin + "/xdg-user-dir", 0o755)
         let path = bin + ":/usr/bin:/bin:/usr/sbin:/sbin"
         let repo = root + "/repo"
-        let tools = ["xdg-user-dir", "stat", "wc", "rm", "mv", "touch", "chmod", "truncate", "cp", "head", "sleep", "sort"]
+        let tools = ["xdg-user-dir", "stat", "wc", "rm", "mv", "touch", "chmod", "truncate", "cp", "head", "tail", "sleep", "sort"]
         // The scripts write files (de.po, repos/) into their working directory and mktemp -d
         // folders: both in the repository's own folder, removed with it, never in the checkout.
         let environment = ["PATH": path, "HOME": root, "LANG": "C.UTF-8", "TMPDIR": root]
