@@ -32,7 +32,7 @@ extension Engine {
             return LibraryProbe.gather(batch, basis: basis, looking: index.access)
         }
         let (looker, known, logger) = (setting.libraryLooker, views.derivatives.lookedAheadKeys, logger)
-        let (probe, found, looked) = await BlockingWork.run(name: "probe") { () -> (LibraryProbe, [FileIdentityKey: LookedAhead], Int) in
+        let (probe, found, looked) = await libraryLane.run { () -> (LibraryProbe, [FileIdentityKey: LookedAhead], Int) in
             let looking = looker(root)
             let probe = LibraryProbe.gather(batch, basis: basis, looking: looking)
             guard let job, let derivatives else { return (probe, [:], 0) }
@@ -52,7 +52,7 @@ extension Engine {
         let (basis, daemonUID, store, looker) = (index.probeBasis, ownerUID, store, setting.libraryLooker)
         let root = try Directory.duplicate(index.access.root)
         let started = ContinuousClock.now
-        let walked = await BlockingWork.run(name: "walk") {
+        let walked = await libraryLane.run {
             Result { try LibraryIndex.walk(root: root, basis: basis, daemonUID: daemonUID, store: store, looker: looker) }
         }
         logger.debug("The scan's walk took \(ContinuousClock.now - started).")

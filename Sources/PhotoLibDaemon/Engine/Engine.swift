@@ -11,14 +11,12 @@ import PhotoLibSystem
 ///
 /// An actor, so watch batches and edits from the socket never interleave
 /// inside a change. Reads (status, listings) go to the store directly and do
-/// not wait here. It runs on a thread of its own (`EngineThread`), so what it
-/// waits for never holds a thread of Swift's pool; what may wait on the library
-/// (a batch's probe) runs on threads of its own again (`BlockingWork`), and the
-/// engine answers other changes meanwhile.
+/// not wait here. What may wait on the library (a batch's probe, a scan's
+/// walk) runs on a thread of its own (`libraryLane`), awaited, and the engine
+/// answers other changes meanwhile.
 actor Engine {
-    /// The engine's own thread.
-    private nonisolated let thread: EngineThread
-    nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
+    /// The thread every look at the library is made on (a batch's probe, a scan's walk), in turn.
+    nonisolated let libraryLane: BlockingLane
     /// What the daemon handed the engine (`EngineSetting`); its parts are read by name.
     let setting: EngineSetting
     /// The library as indexed: assets, albums, what could not be read.
@@ -96,8 +94,8 @@ actor Engine {
                                pictures: configuration.flatpakPictures, board: board, fuse: configuration.fuseViews)
         if try store.read({ try $0.anyRules() }) { index.captureClock = CaptureClock(access: access) }
         // Made last: nothing after it throws, so a thread is never left behind by an engine that did not start.
-        do {
-            thread = try EngineThread(name: "engine")
+        do throws(SystemCallError) {
+            libraryLane = try BlockingLane(name: "library")
         } catch {
             throw PhotoLibError.systemCall(name: error.call, path: configuration.state, errno: error.errno)
         }
@@ -106,7 +104,7 @@ actor Engine {
         views.inboxPathOf = { inboxes.path(of: $0) }
     }
 
-    deinit { thread.close() }
+    deinit { libraryLane.close() }
 
     // MARK: Watch events
 
