@@ -37,19 +37,18 @@ public enum FileClone {
 
     /// The filesystem's name, from `fstatfs`, for what the person is told ("xfs", "ext4").
     public static func filesystemName(of fd: FileDescriptor) -> String {
-        var type: UInt = 0
         do {
-            _ = try systemCall("fstatfs") { photolibd_filesystem_type(fd.rawValue, &type) }
+            return try filesystem(of: fd).name
         } catch {
             return "an unknown filesystem (fstatfs: \(error))"
         }
-        let names: [UInt: String] = [
-            0x9123_683E: "btrfs", 0x5846_5342: "xfs", 0xEF53: "ext4", 0x0102_1994: "tmpfs", 0x794C_7630: "overlayfs",
-            0x2FC1_2FC1: "zfs", 0xCA45_1A4E: "bcachefs", 0xF2F5_2010: "f2fs", 0x6969: "nfs", 0x6573_5546: "fuse",
-            0xFF53_4D42: "cifs", 0x0000_4D44: "vfat", 0x5346_544E: "ntfs",
-        ]
-        type &= 0xFFFF_FFFF
-        return names[type] ?? "a filesystem of type 0x\(String(type, radix: 16))"
+    }
+
+    /// Which filesystem `fd` is on (`fstatfs`): on a remote one whose server stopped answering, this blocks too.
+    public static func filesystem(of fd: FileDescriptor) throws(SystemCallError) -> FilesystemKind {
+        var type: UInt = 0
+        _ = try systemCall("fstatfs") { photolibd_filesystem_type(fd.rawValue, &type) }
+        return FilesystemKind(magic: type)
     }
 
     /// Opens an `O_PATH` descriptor's file again, for reading, through `/proc/self/fd`: that

@@ -53,7 +53,8 @@ final class TemporaryEngine {
     var library: String { root + "/library" }
 
     /// `libraryLooker`: what a batch's probe looks at the library through (the disk unless a test stands in).
-    init(libraryLooker: @escaping LibraryLookerMaker = LibraryAccess.probing) async throws {
+    /// `isolateLibrary`: whether batches look at the library on its own thread (nil: as its filesystem says).
+    init(libraryLooker: @escaping LibraryLookerMaker = LibraryAccess.probing, isolateLibrary: Bool? = nil) async throws {
         var template = Array("/tmp/photolibd-engine-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
         root = String(cString: made)
@@ -70,7 +71,7 @@ final class TemporaryEngine {
         store = try Store(inMemory: (), observer: audit)
         engine = try Engine(configuration: configuration, store: store, queue: EventQueue(),
                             board: StatusBoard(), hub: published, logger: logger, clock: clock, ownerUID: getuid(),
-                            libraryLooker: libraryLooker)
+                            libraryLooker: libraryLooker, isolateLibrary: isolateLibrary)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: root) }

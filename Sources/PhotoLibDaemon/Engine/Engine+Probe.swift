@@ -10,6 +10,7 @@ extension Engine {
     /// thread, the copies without location `job` asks for, handed to the catalog for the transaction to adopt.
     func probeLibrary(for batch: [WatchEvent], lookingAhead job: LookAheadJob? = nil) async -> LibraryProbe {
         let basis = index.probeBasis
+        guard setting.isolatesLibrary else { return probeHere(batch, basis: basis, lookingAhead: job) }
         let root: FileDescriptor
         let derivatives: FileDescriptor?
         do {
@@ -23,13 +24,7 @@ extension Engine {
             }
         } catch {
             logger.warning("Could not hand the library to a thread of its own (\(error)); looking at it on the engine's.")
-            index.access.invalidate()
-            if let job {
-                let (found, _) = job.perform(looking: index.access, derivatives: views.derivatives.directory,
-                                             known: views.derivatives.lookedAheadKeys, logger: logger)
-                views.derivatives.receive(found)
-            }
-            return LibraryProbe.gather(batch, basis: basis, looking: index.access)
+            return probeHere(batch, basis: basis, lookingAhead: job)
         }
         let (looker, known, logger) = (setting.libraryLooker, views.derivatives.lookedAheadKeys, logger)
         let (probe, found, looked) = await libraryLane.run { () -> (LibraryProbe, [FileIdentityKey: LookedAhead], Int) in
@@ -47,6 +42,19 @@ extension Engine {
 }
 
 extension Engine {
+    /// The same look, made here through the index's own descriptors (fresh ones: a directory opened
+    /// before a chmod lists whatever its mode is now).
+    private func probeHere(_ batch: [WatchEvent], basis: LibraryProbe.Basis, lookingAhead job: LookAheadJob?) -> LibraryProbe {
+        index.access.invalidate()
+        if let job {
+            let (found, looked) = job.perform(looking: index.access, derivatives: views.derivatives.directory,
+                                              known: views.derivatives.lookedAheadKeys, logger: logger)
+            views.derivatives.receive(found)
+            if looked > 0 { logger.debug("Looked ahead at \(looked) files for apps without location.") }
+        }
+        return LibraryProbe.gather(batch, basis: basis, looking: index.access)
+    }
+
     /// The walk of a full scan (`LibraryIndex.walk`), on a thread of its own.
     func walkLibrary() async throws -> LibraryProbe {
         let (basis, daemonUID, store, looker) = (index.probeBasis, ownerUID, store, setting.libraryLooker)

@@ -1,16 +1,20 @@
 import Logging
 import PhotoLibCore
 import PhotoLibStore
+import PhotoLibSystem
 
 /// Rule grants (SPEC §9): every asset taken in a span, live.
 extension Engine {
     /// Makes a rule grant. Every file not looked at yet is looked at for when
     /// it was taken (once; from then on the index looks at each new or changed
     /// file while a rule exists), the app's view is linked again, and it is told to reload.
-    func addRule(_ id: AppID, from: Int64, to: Int64, mediaType: MediaType?) throws -> CaptureRule {
+    func addRule(_ id: AppID, from: Int64, to: Int64, mediaType: MediaType?) async throws -> CaptureRule {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
         if index.captureClock == nil { index.captureClock = CaptureClock(access: index.access) }
-        try lookAtCaptureTimes()
+        // In the library's turn: no batch records a file's content between this look and its write.
+        await takeLibraryTurn()
+        defer { endLibraryTurn() }
+        try await lookAtCaptureTimes()
         var published: [PublishedEvent] = []
         let rule = try store.write { tx -> CaptureRule in
             let (rule, isNew) = try tx.insertRule(id, from: from, to: to, mediaType: mediaType)
@@ -37,16 +41,20 @@ extension Engine {
         return removed
     }
 
-    /// Looks at when every file not looked at yet was taken, and stores it.
-    private func lookAtCaptureTimes() throws {
+    /// Looks at when every file not looked at yet was taken, on the library's thread (a
+    /// first rule reads every file of the library once), and stores it.
+    private func lookAtCaptureTimes() async throws {
         let missing = try store.read { try $0.membersWithoutCaptureTime() }
-        guard !missing.isEmpty, let clock = index.captureClock else { return }
-        defer { index.access.invalidate() }
-        var found: [(row: Int64, taken: Int64)] = []
-        for member in missing {
-            guard let album = index.albums.path(of: member.album),
-                  let taken = clock.takenAt(album: album, name: member.name, file: member.file) else { continue }
-            found.append((member.rowID, taken))
+        guard !missing.isEmpty, index.captureClock != nil else { return }
+        let (albums, looker) = (index.albums, setting.libraryLooker)
+        let root = try Directory.duplicate(index.access.root)
+        let found = await libraryLane.run { () -> [(row: Int64, taken: Int64)] in
+            let clock = CaptureClock(access: looker(root))
+            return missing.compactMap { member in
+                guard let album = albums.path(of: member.album),
+                      let taken = clock.takenAt(album: album, name: member.name, file: member.file) else { return nil }
+                return (member.rowID, taken)
+            }
         }
         try store.write { tx in
             for (row, taken) in found { try tx.setCaptureTime(taken, memberRowID: row) }

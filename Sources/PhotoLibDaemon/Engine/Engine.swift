@@ -45,10 +45,23 @@ actor Engine {
     static let rescanChangeLimit = 20_000
 
     init(configuration: DaemonConfiguration, store: Store, queue: EventQueue, board: StatusBoard, hub: any EventPublishing, logger: Logger,
-         clock: any WallClock, ownerUID: UInt32, libraryLooker: @escaping LibraryLookerMaker = LibraryAccess.probing) throws {
+         clock: any WallClock, ownerUID: UInt32, libraryLooker: @escaping LibraryLookerMaker = LibraryAccess.probing,
+         isolateLibrary: Bool? = nil) throws {
+        let root: FileDescriptor
+        do {
+            root = try Directory.open(path: configuration.library)
+        } catch {
+            throw PhotoLibError.libraryMissing(path: configuration.library)
+        }
+        // Unknown (fstatfs failed): isolated, which costs a hop per batch and never a blocked engine.
+        let filesystem = try? FileClone.filesystem(of: root)
+        let isolates = isolateLibrary ?? (filesystem?.isRemote ?? true)
+        if isolates {
+            logger.info("The library is on \(filesystem?.name ?? "a filesystem fstatfs cannot name"): every look at it is made on a thread of its own, so a server that stops answering holds that thread and not the daemon.")
+        }
         setting = EngineSetting(configuration: configuration, store: store, queue: queue, hub: hub, clock: clock, ownerUID: ownerUID,
                                 board: board, logger: logger, expiryAlarm: ExpiryAlarm(clock: clock), placesDue: PlaceWake(),
-                                libraryLooker: libraryLooker)
+                                libraryLooker: libraryLooker, isolatesLibrary: isolates)
         journal = ChangeJournal(retention: configuration.historyRetention)
         requests = RequestDesk(prompter: DesktopPrompter(logger: logger, socket: configuration.socket))
         do {
@@ -57,12 +70,6 @@ actor Engine {
                                   store: store, clock: clock, retention: configuration.reportRetention, logger: logger)
         } catch {
             throw PhotoLibError.systemCall(name: error.call, path: configuration.inboxes, errno: error.errno)
-        }
-        let root: FileDescriptor
-        do {
-            root = try Directory.open(path: configuration.library)
-        } catch {
-            throw PhotoLibError.libraryMissing(path: configuration.library)
         }
         let access = LibraryAccess(root: root)
         index = try LibraryIndex(store: store, policy: configuration.namePolicy, access: access, board: board, ownerUID: ownerUID, logger: logger)

@@ -28,6 +28,9 @@ struct EngineSetting: Sendable {
     let placesDue: PlaceWake
     /// What a batch's probe looks at the library through: the disk, or a test's stand-in.
     let libraryLooker: LibraryLookerMaker
+    /// Whether a watch batch's look at the library is made on the library's thread (a remote
+    /// library, whose server can stop answering) or on the engine's own (a local one, without a hop).
+    let isolatesLibrary: Bool
 }
 
 /// The setting's parts by name, as every extension of the engine reads them.
