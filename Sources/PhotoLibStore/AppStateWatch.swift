@@ -17,8 +17,15 @@ final class AppStateWatch: TransactionObserver, @unchecked Sendable {
     let version = Atomic<UInt64>(0)
     private var touched = false
 
+    /// The app row's columns that are the change log's bookkeeping, written with every event an app
+    /// is sent: no context reads them, and counting them would read every app again after each change.
+    static let bookkeeping: Set<String> = ["lasttoken", "historyfloor"]
+
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
-        Self.tables.contains(eventKind.tableName)
+        if case .update(let table, let columns) = eventKind, table.lowercased() == "app" {
+            return !Set(columns.map { $0.lowercased() }).isSubset(of: Self.bookkeeping)
+        }
+        return Self.tables.contains(eventKind.tableName)
     }
 
     /// A selection table was written (`StoreTransaction.selectionsChange`): SQLite reports no row of a WITHOUT ROWID table.

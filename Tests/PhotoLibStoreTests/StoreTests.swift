@@ -249,6 +249,10 @@ struct StoreTests {
         #expect(!moved(), "rolled back")
         _ = try store.write { try $0.deselectAssets(app, rowIDs: [record.asset]) }
         #expect(moved(), "a photo deselected")
+        for _ in 0..<70 { _ = try store.write { try $0.appendEvent(app, kind: .change, retention: 2, body: { _ in Array("{}".utf8) }) } }
+        #expect(!moved(), "events the app is sent (its log's tokens and floor)")
+        _ = try store.write { try $0.setLocation(app, .none) }
+        #expect(moved(), "its location setting")
         try store.write { tx in _ = try tx.insertMember(album: AlbumTree.rootID, name: FileName("b.jpg")!, mediaType: .image, file: facts(2),
                                                         generator: &generator) }
         #expect(!moved(), "another library change")
