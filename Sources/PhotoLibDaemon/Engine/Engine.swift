@@ -157,6 +157,8 @@ actor Engine {
         defer { endLibraryTurn() }
         let started = ContinuousClock.now
         // Copies without location are made with the probe, before the write transaction, which only adopts them.
+        // Contexts that cannot be read now make no copy ahead: the transaction decides from what is known and a
+        // member still to be looked at is looked at once committed; the read below reports the error itself.
         let probe = await probeLibrary(for: batch, lookingAhead: lookAheadJob(batch, for: (try? appContexts()) ?? []))
         let lookedAhead = ContinuousClock.now
         if lifecycle.stopped {

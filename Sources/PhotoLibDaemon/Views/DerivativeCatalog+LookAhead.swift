@@ -65,6 +65,7 @@ extension DerivativeCatalog {
     func receive(_ found: [FileIdentityKey: LookedAhead]) {
         for (key, outcome) in found {
             guard ahead.checks[key] == nil else {
+                // Best effort: a temporary left here is removed by the next `collectGarbage`.
                 if let temporary = outcome.temporary { _ = try? Directory.unlink(temporary, in: directory) }
                 continue
             }
