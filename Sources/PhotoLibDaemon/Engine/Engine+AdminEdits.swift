@@ -26,13 +26,12 @@ extension Engine {
                                viewName: ViewName.random(using: &generator), location: location,
                                assetIDs: AppAssetIDs.random(using: &generator))
         record.flatpakPictures = flatpak
-        try store.write { tx in
-            if let existing = try tx.app(id) { throw PhotoLibError.appExists(id, uid: existing.uid) }
+        let plan = try store.write { tx in
+            let plan = try AppPlan.register(record, existing: try tx.app(id))
             try tx.insertApp(record, createdAt: clock.now())
+            return plan
         }
-        var changes = ChangeSet(reconcile: .apps([id]))
-        changes.acts = [.passages, .inboxes, .viewOpens]
-        try settle(changes)
+        try settle(ChangeSet(acts: plan.acts))
         logger.notice("App \(id) registered for uid \(record.uid), location \(location.rawValue)\(flatpak ? ", its view its Flatpak Pictures folder" : "").")
         return record
     }
@@ -42,125 +41,107 @@ extension Engine {
     /// told to reload: sizes and contents of its entries may have changed.
     func setLocation(_ id: AppID, _ policy: LocationPolicy) throws -> AppRecord {
         var published: [PublishedEvent] = []
-        let record = try store.write { tx -> AppRecord in
+        let plan = try store.write { tx -> AppPlan.Decided in
             guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
-            try tx.setLocation(id, policy)
-            if before.location != policy { published.append(try journal.recordReload(id, tx: tx)) }
-            guard let after = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
-            return after
+            let plan = AppPlan.location(policy, of: before)
+            try tx.setLocation(id, plan.after.location)
+            if plan.reloads { published.append(try journal.recordReload(id, tx: tx)) }
+            return plan
         }
-        try settle(ChangeSet(reconcile: .apps([id]), derivatives: .all, events: published))
+        try settle(ChangeSet(acts: plan.acts, events: published))
         logger.notice("App \(id) now has location \(policy.rawValue).")
-        return record
+        return plan.after
     }
 
     /// Whether captions and people's names leave with the app's picks when the person says nothing.
     /// Views are not changed (SPEC: picks only); nothing to reconcile.
     func setCaptions(_ id: AppID, shared: Bool) throws -> AppRecord {
-        let record = try store.write { tx -> AppRecord in
-            guard try tx.app(id) != nil else { throw PhotoLibError.unknownApp(id) }
-            try tx.setCaptions(id, shared: shared)
-            guard let after = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
-            return after
+        let plan = try store.write { tx -> AppPlan.Decided in
+            guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
+            let plan = AppPlan.captions(shared, of: before)
+            try tx.setCaptions(id, shared: plan.after.captions)
+            return plan
         }
+        try settle(ChangeSet(acts: plan.acts))
         logger.notice("App \(id): captions and people's names are \(SharingChoice.captionsWord(shared)) in what it picks.")
-        return record
+        return plan.after
     }
 
     func removeApp(_ id: AppID) throws {
-        var withdrawn: [AccessRequest] = []
         let removed = try store.read { tx -> AppRecord in
             guard let record = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
             return record
         }
         // The app's own permissions come back before it is forgotten, while the record of photolibd's lines is there.
         try syncPicturesOverride(removed, removing: true)
-        try store.write { tx in
-            withdrawn = try tx.requests(app: id)  // deleted with the app
-            try tx.deleteApp(id)
+        let plan = try store.write { tx in
+            let plan = AppPlan.remove(removed, requests: try tx.requests(app: id))
+            try tx.deleteApp(id)  // its requests go with it
+            return plan
         }
         try views.removeView(removed, index: index, store: store)
         // The person's tools take down prompts for an app that is gone.
-        var changes = ChangeSet(derivatives: .all, events: try withdrawn.map {
+        try settle(ChangeSet(acts: plan.acts, events: try plan.withdrawn.map {
             try journal.requestEvent($0, purpose: removed.purpose, state: .cancelled, answer: nil)
-        })
-        changes.acts = [.passages, .inboxes, .viewOpens]
-        try settle(changes)
+        }))
         logger.notice("App \(id) removed; its view is gone.")
     }
 
     /// Sets an app's status for one access level. Pending requests the change
-    /// decides are answered with it (`settleRequests`): the one the person is
+    /// decides are answered with it (`AuthorizationPlan`): the one the person is
     /// answering (`answering`), and any whose question no longer stands.
     /// With `endsAt`, the status lasts until then and returns to what it was
     /// (`ExpiringGrant.returnStatus`); `reason` is `expired` when it is that return.
     func authorize(
         _ id: AppID, access level: AccessLevel, status: AuthorizationStatus, by: EventActor,
-        answering: (request: AccessRequest, answer: RequestAnswer)? = nil, addedAssets: [AssetID] = [],
-        endsAt: Int64? = nil, reason: String? = nil, confirmed: Bool = false
+        answering: AuthorizationPlan.Answering? = nil, endsAt: Int64? = nil, reason: String? = nil, confirmed: Bool = false
     ) throws -> (record: AppRecord, settled: [RequestSettlement]) {
         if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try checkCanLimit(app, to: status, confirmed: confirmed) }
-        let change = AuthorizationChange(app: id, level: level, status: status, by: by, answering: answering, addedAssets: addedAssets,
-                                         endsAt: endsAt, reason: reason)
+        let change = AuthorizationChange(app: id, by: by, change: AuthorizationPlan.Change(
+            level: level, status: status, answering: answering, endsAt: endsAt, reason: reason, confirmed: confirmed))
         let done = try store.write { tx in try commit(change, tx: tx) }
-        var changes = ChangeSet(reconcile: .apps([id]), derivatives: .all, events: done.published)
-        changes.answer(done.settled, purpose: done.record.purpose)
-        follow(done.record, confirmed: confirmed, in: &changes)
+        var changes = ChangeSet(acts: done.plan.acts, events: done.published)
+        changes.answer(done.settled, purpose: done.plan.after.purpose)
         try settle(changes)
-        logAuthorization(change)
-        return (done.record, done.settled)
+        logAuthorization(done.plan)
+        return (done.plan.after, done.settled)
     }
 
-    /// A status to set, as `authorize` takes it: the parts a composed change (a request answered, a
+    /// A status to set for an app, and who sets it: what a composed change (a request answered, a
     /// grant's end) commits in its own transaction.
     struct AuthorizationChange {
         var app: AppID
-        var level: AccessLevel
-        var status: AuthorizationStatus
         var by: EventActor
-        var answering: (request: AccessRequest, answer: RequestAnswer)?
-        var addedAssets: [AssetID] = []
-        var endsAt: Int64?
-        var reason: String?
+        var change: AuthorizationPlan.Change
     }
 
-    /// What an authorization's commit did: the app as it is now, the requests it decided, its events.
+    /// What an authorization's commit did: its plan, the requests it decided, its events.
     struct AuthorizationCommit {
-        var record: AppRecord
+        var plan: AuthorizationPlan
         var settled: [RequestSettlement]
         var published: [PublishedEvent]
     }
 
-    /// Sets the status inside `tx` (no system call: the write lock is held).
+    /// Reads the app and its requests, plans the change, and writes it, inside `tx` (no system call:
+    /// the write lock is held).
     func commit(_ change: AuthorizationChange, tx: StoreTransaction) throws -> AuthorizationCommit {
-        let (id, level, status) = (change.app, change.level, change.status)
+        let (id, level) = (change.app, change.change.level)
         guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
-        let returnsTo = ExpiringGrant.returnStatus(
-            current: level == .readWrite ? before.readWrite : before.addOnly, pendingReturn: try tx.authorizationEnd(id, access: level)?.returnsTo)
-        try tx.setAuthorization(id, access: level, status: status, endsAt: change.endsAt, returnsTo: returnsTo)
-        guard let after = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
-        let settled = try settleRequests(after, answering: change.answering, addedAssets: change.addedAssets, tx: tx)
+        let plan = AuthorizationPlan.decide(change.change, app: before, pendingReturn: try tx.authorizationEnd(id, access: level)?.returnsTo,
+                                            requests: try tx.requests(app: id))
+        try tx.setAuthorization(id, access: level, status: plan.change.status, endsAt: plan.change.endsAt, returnsTo: plan.returnsTo)
+        for settled in plan.settled { try tx.deleteRequest(settled.request.id) }
         // The event names the request it answers, so a client that asked knows this is its answer.
-        let answered = settled.first { $0.request.id == change.answering?.request.id }
-            ?? settled.first { $0.request.kind == .authorization(level) }
         var published = [try journal.recordAuthorization(
-            id, access: level, status: status, by: change.by, request: answered.map { ($0.request.id, .answered) }, reason: change.reason,
-            endsAt: change.endsAt, tx: tx)]
-        if level == .readWrite, before.readWrite != status {
-            published.append(try journal.recordReload(id, tx: tx))
-        }
-        return AuthorizationCommit(record: after, settled: settled, published: published)
+            id, access: level, status: plan.change.status, by: change.by, request: plan.namedRequest.map { ($0, .answered) },
+            reason: plan.change.reason, endsAt: plan.change.endsAt, tx: tx)]
+        if plan.reloads { published.append(try journal.recordReload(id, tx: tx)) }
+        return AuthorizationCommit(plan: plan, settled: plan.settled.map { RequestSettlement($0, of: plan.after) }, published: published)
     }
 
-    /// What an authorization leaves to the settle besides the app's view: its Flatpak override and
-    /// Pictures watch follow the status, and the grant alarm is woken for its end.
-    func follow(_ record: AppRecord, confirmed: Bool, in changes: inout ChangeSet) {
-        changes.picturesFollow.append((record, confirmed))
-        changes.acts.insert(.grantAlarm)
-    }
-
-    func logAuthorization(_ change: AuthorizationChange) {
+    func logAuthorization(_ plan: AuthorizationPlan) {
+        let change = plan.change
         let until = change.endsAt.map { " until \($0) (seconds since 1970)" } ?? (change.reason.map { " (\($0))" } ?? "")
-        logger.notice("App \(change.app) is now \(change.status.rawValue) for \(change.level.rawValue)\(until).")
+        logger.notice("App \(plan.after.id) is now \(change.status.rawValue) for \(change.level.rawValue)\(until).")
     }
 }

@@ -45,46 +45,28 @@ extension Engine {
     /// leave its selection (those the index cannot name any more only lose their grant), and each
     /// status returns to what it was.
     private func end(_ grants: [ExpiringGrant], of app: AppID) throws {
-        var assetRows: [Int64] = []
-        var albums: [AlbumTree.ID] = []
-        var statuses: [AuthorizationChange] = []
-        for grant in grants {
-            switch grant.kind {
-            case .asset(let row): assetRows.append(row)
-            case .album(let album): albums.append(album)
-            case .authorization(let level, let returnsTo):
-                statuses.append(AuthorizationChange(app: app, level: level, status: returnsTo, by: expiryActor, reason: "expired"))
-            }
-        }
-        let records = try store.read { tx in try assetRows.map { ($0, try tx.asset(rowID: $0)) } }
-        // Rows the index cannot name (gone meanwhile): nothing of them is in a view; only the grant goes.
-        let unnamedRows = records.filter { $0.1 == nil }.map(\.0)
-        let named = SelectionEdit(assets: records.compactMap(\.1), albums: albums.filter { index.albums.path(of: $0) != nil })
-        let unnamedAlbums = albums.filter { index.albums.path(of: $0) == nil }
-        let selection = named.assets.isEmpty && named.albums.isEmpty ? nil : try probe(named, of: app, adding: false)
+        let rows = grants.compactMap { grant -> Int64? in if case .asset(let row) = grant.kind { row } else { nil } }
+        let records = try store.read { tx in try rows.compactMap { try tx.asset(rowID: $0) } }
+        let plan = GrantEndPlan.decide(grants, records: Dictionary(records.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first }),
+                                       tree: index.albums)
+        let statuses = plan.statuses.map { AuthorizationChange(app: app, by: expiryActor, change: $0) }
+        let selection = plan.removesNamed ? try probe(SelectionEdit(assets: plan.assets, albums: plan.albums), of: app, adding: false) : nil
         let (deselected, authorized) = try store.write { tx in
-            _ = try tx.deselectAssets(app, rowIDs: unnamedRows)
-            _ = try tx.deselectAlbums(app, albums: unnamedAlbums)
+            _ = try tx.deselectAssets(app, rowIDs: plan.unnamedAssetRows)
+            _ = try tx.deselectAlbums(app, albums: plan.unnamedAlbums)
             let deselected = try selection.map { try commit($0, by: expiryActor, reason: "expired", tx: tx) }
             return (deselected, try statuses.map { try commit($0, tx: tx) })
         }
-        var changes: ChangeSet
-        if let selection, let deselected {
-            changes = try settling(selection, deselected)
-        } else {
-            changes = ChangeSet()
-        }
-        if let record = authorized.last?.record {
-            changes.reconcile = .apps([app])
-            changes.derivatives = .all
-            changes.events += authorized.flatMap(\.published)
-            changes.answer(authorized.flatMap(\.settled), purpose: record.purpose)
-            follow(record, confirmed: false, in: &changes)
+        var changes = try selection.flatMap { selection in try deselected.map { try settling(selection, $0) } } ?? ChangeSet()
+        for status in authorized {
+            changes.acts = changes.acts.merged(with: status.plan.acts)
+            changes.events += status.published
+            changes.answer(status.settled, purpose: status.plan.after.purpose)
         }
         try settle(changes)
-        for change in statuses { logAuthorization(change) }
+        for status in authorized { logAuthorization(status.plan) }
         if let deselected {
-            logger.notice("The timed grant of \(deselected.changedIDs.count) assets and \(deselected.changedAlbums.count) albums to \(app) ended.")
+            logger.notice("The timed grant of \(deselected.plan.changedAssets.count) assets and \(deselected.plan.changedAlbums.count) albums to \(app) ended.")
         }
     }
 }

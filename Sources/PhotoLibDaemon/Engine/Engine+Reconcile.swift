@@ -31,10 +31,11 @@ extension Engine {
         lifecycle.libraryAvailable = false
         board.update { $0.phase = .libraryMissing }
         lifecycle.finishScanWaiters()
-        let published = try store.write { tx in
-            try tx.apps().filter { $0.layout != .empty }.map { try journal.recordReload($0.id, tx: tx) }
+        let (published, acts) = try store.write { tx in
+            let plan = LibraryPlan.gone(apps: try tx.apps())
+            return (try plan.reloads.map { try journal.recordReload($0, tx: tx) }, plan.acts)
         }
-        try settle(ChangeSet(reconcile: .every, events: published))
+        try settle(ChangeSet(acts: acts, events: published))
     }
 
     /// Lets every app uid through the directories photolibd made above the views (SPEC §4).

@@ -13,6 +13,15 @@ struct RequestSettlement: Sendable {
     var state: RequestState { outcome.requestState == .cancelled ? .cancelled : .answered }
 }
 
+extension RequestSettlement {
+    /// A request an authorization's plan settled, as its app hears it.
+    init(_ settled: AuthorizationPlan.Settled, of app: AppRecord) {
+        self.init(request: settled.request, outcome: RequestOutcome(
+            app: app.id, kind: settled.request.kind, request: settled.request.id, state: .answered, answer: settled.answer,
+            status: settled.status, addedAssets: settled.addedAssets))
+    }
+}
+
 /// Apps asking the person, and the person answering (SPEC §5, §6). The rules
 /// are `RequestPolicy`'s; this carries them out in the store, the views and
 /// the events, and hands each answer to the connections waiting for it.
@@ -60,7 +69,8 @@ extension Engine {
             // A review, answered by the selection edit itself.
             settled = try editSelection(request.app, assets: assets, albums: albums, adding: true, by: by, answering: request).settled
         case (false, let (level, status)?):
-            settled = try authorize(request.app, access: level, status: status, by: by, answering: (request, answer)).settled
+            settled = try authorize(request.app, access: level, status: status, by: by,
+                                    answering: AuthorizationPlan.Answering(request: request, answer: answer)).settled
         case (true, let (level, status)?):
             settled = try selectAndAuthorize(request, answer: answer, assets: assets, albums: albums, level: level, status: status, by: by)
         case (false, nil):
@@ -81,18 +91,18 @@ extension Engine {
         let edit = try resolve(assets: assets, albums: albums)
         if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try checkCanLimit(app, to: status, confirmed: false) }
         let probe = try probe(edit, of: id, adding: true)
-        var change = AuthorizationChange(app: id, level: level, status: status, by: by, answering: (request, answer))
         let (selected, authorized) = try store.write { tx in
             let selected = try commit(probe, by: by, tx: tx)
-            change.addedAssets = selected.added
+            let change = AuthorizationChange(app: id, by: by, change: AuthorizationPlan.Change(
+                level: level, status: status, answering: AuthorizationPlan.Answering(request: request, answer: answer),
+                addedAssets: selected.plan.shownAdded))
             return (selected, try commit(change, tx: tx))
         }
-        var changes = ChangeSet(reconcile: .apps([id]), derivatives: .all, events: selected.published + authorized.published)
-        changes.answer(selected.settled + authorized.settled, purpose: authorized.record.purpose)
-        follow(authorized.record, confirmed: false, in: &changes)
+        var changes = ChangeSet(acts: selected.plan.acts.merged(with: authorized.plan.acts), events: selected.published + authorized.published)
+        changes.answer(selected.settled + authorized.settled, purpose: authorized.plan.after.purpose)
         try settle(changes)
-        logAuthorization(change)
-        logger.info("Selection of \(id) gained \(selected.changedIDs.count) assets and \(selected.changedAlbums.count) albums.")
+        logAuthorization(authorized.plan)
+        logger.info("Selection of \(id) gained \(selected.plan.changedAssets.count) assets and \(selected.plan.changedAlbums.count) albums.")
         return selected.settled + authorized.settled
     }
 
@@ -124,30 +134,5 @@ extension Engine {
         try settle(changes)
         logger.notice("Request \(request.id) of \(request.app) was cancelled\(reason == .pageClosed ? ": the page showing it was closed" : "").")
         return outcome
-    }
-
-    /// Removes, inside the transaction of an authorization change, every
-    /// pending request of the app that the change answers: the one the person
-    /// answered, and any whose question no longer stands (`RequestPolicy.settledStatus`).
-    func settleRequests(
-        _ record: AppRecord, answering: (request: AccessRequest, answer: RequestAnswer)?, addedAssets: [AssetID], tx: StoreTransaction
-    ) throws -> [RequestSettlement] {
-        var settled: [RequestSettlement] = []
-        for request in try tx.requests(app: record.id) {
-            let answer: String?
-            if let answering, answering.request.id == request.id {
-                answer = answering.answer.rawValue
-            } else if let status = RequestPolicy.settledStatus(of: request.kind, readWrite: record.readWrite, addOnly: record.addOnly) {
-                answer = RequestAnswer(rawValue: status.rawValue)?.rawValue  // `restricted` is no answer a person types
-            } else {
-                continue
-            }
-            try tx.deleteRequest(request.id)
-            let mine = answering?.request.id == request.id
-            settled.append(RequestSettlement(request: request, outcome: RequestOutcome(
-                app: record.id, kind: request.kind, request: request.id, state: .answered, answer: answer,
-                status: record.status(askedBy: request.kind), addedAssets: mine ? addedAssets.map { record.assetIDs.id(for: $0).rawValue } : nil)))
-        }
-        return settled
     }
 }

@@ -16,12 +16,13 @@ extension Engine {
         defer { endLibraryTurn() }
         try await lookAtCaptureTimes()
         var published: [PublishedEvent] = []
-        let rule = try store.write { tx -> CaptureRule in
-            let (rule, isNew) = try tx.insertRule(id, from: from, to: to, mediaType: mediaType)
-            if isNew, app.layout == .limited { published.append(try journal.recordReload(id, tx: tx)) }
-            return rule
+        let (rule, plan) = try store.write { tx -> (CaptureRule, RulePlan.Addition) in
+            let plan = RulePlan.add(from: from, to: to, mediaType: mediaType, app: app, rules: try tx.selectedRules(id))
+            if plan.reloads { published.append(try journal.recordReload(id, tx: tx)) }
+            if let existing = plan.existing { return (existing, plan) }
+            return (try tx.insertRule(id, from: from, to: to, mediaType: mediaType).rule, plan)
         }
-        try settle(ChangeSet(reconcile: .apps([id]), derivatives: .all, events: published))
+        try settle(ChangeSet(acts: plan.acts, events: published))
         logger.notice("App \(id) was given every \(mediaType?.rawValue ?? "asset") taken from \(from) to \(to) (rule \(rule.id)).")
         return rule
     }
@@ -30,15 +31,16 @@ extension Engine {
     func removeRules(_ id: AppID, ids: [Int64]?) throws -> [CaptureRule] {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
         var published: [PublishedEvent] = []
-        let removed = try store.write { tx -> [CaptureRule] in
-            let removed = try tx.deleteRules(id, ids: ids)
-            if !removed.isEmpty, app.layout == .limited { published.append(try journal.recordReload(id, tx: tx)) }
-            return removed
+        let plan = try store.write { tx -> RulePlan.Removal in
+            let plan = RulePlan.remove(ids: ids, app: app, rules: try tx.selectedRules(id))
+            _ = try tx.deleteRules(id, ids: plan.removed.map(\.id))
+            if plan.reloads { published.append(try journal.recordReload(id, tx: tx)) }
+            return plan
         }
-        try settle(ChangeSet(reconcile: .apps([id]), derivatives: .all, events: published))
+        try settle(ChangeSet(acts: plan.acts, events: published))
         if try store.read({ try !$0.anyRules() }) { index.captureClock = nil }
-        logger.notice("App \(id) lost \(removed.count) rule grants.")
-        return removed
+        logger.notice("App \(id) lost \(plan.removed.count) rule grants.")
+        return plan.removed
     }
 
     /// Looks at when every file not looked at yet was taken, on the library's thread (a

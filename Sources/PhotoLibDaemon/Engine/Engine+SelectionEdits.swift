@@ -67,12 +67,9 @@ extension Engine {
         var before: AppViewContext?
     }
 
-    /// What a selection edit's commit did.
+    /// What a selection edit's commit did: its plan, the request it answered, its events.
     struct SelectionEditCommit {
-        var changedIDs: [AssetID]
-        var changedAlbums: [AlbumTree.ID]
-        var changes: [ViewChange]
-        var added: [AssetID]
+        var plan: SelectionPlan
         var settled: [RequestSettlement]
         var published: [PublishedEvent]
     }
@@ -88,16 +85,15 @@ extension Engine {
         let edit = try resolve(assets: assets, albums: albums)
         let probe = try probe(edit, of: id, adding: adding)
         let done = try store.write { tx in try commit(probe, by: by, answering: answering, endsAt: endsAt, reason: reason, tx: tx) }
-        var changes = try settling(probe, done)
-        if endsAt != nil { changes.acts.insert(.grantAlarm) }
-        try settle(changes)
-        let changedAlbumPaths = done.changedAlbums.compactMap { index.albums.path(of: $0) }
-        logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(done.changedIDs.count) assets and \(changedAlbumPaths.count) albums.")
+        try settle(try settling(probe, done))
+        let changedAlbumPaths = done.plan.changedAlbums.compactMap { index.albums.path(of: $0) }
+        logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(done.plan.changedAssets.count) assets and \(changedAlbumPaths.count) albums.")
         // Named assets whose originals are refused: the edit stands (it shows once
         // the file is fixed), and the person hears why it is not in the view.
         let refused = adding ? try store.read { tx in try edit.assets.compactMap { try tx.asset(rowID: $0.rowID) } }
             .filter { $0.refusal != nil } : []
-        return SelectionEditOutcome(assets: done.changedIDs, albums: changedAlbumPaths, refused: refused, added: done.added, settled: done.settled)
+        return SelectionEditOutcome(assets: done.plan.changedAssets.map(\.id), albums: changedAlbumPaths, refused: refused, added: done.plan.added,
+                                    settled: done.settled)
     }
 
     /// Before the transaction: the app, its view as it is, and the copies without location of what
@@ -114,68 +110,49 @@ extension Engine {
         return SelectionEditProbe(app: app, edit: edit, adding: adding, before: before)
     }
 
-    /// The edit, inside `tx` (no system call: the write lock is held).
+    /// Reads the app's grants, plans the edit and writes it, inside `tx` (no system call: the write lock is held).
     func commit(_ probe: SelectionEditProbe, by: EventActor, answering: AccessRequest? = nil, endsAt: Int64? = nil, reason: String? = nil,
                 tx: StoreTransaction) throws -> SelectionEditCommit {
-        let (app, edit, adding, id) = (probe.app, probe.edit, probe.adding, probe.app.id)
-        var published: [PublishedEvent] = []
-        var added: [AssetID] = []
+        let (app, edit, id) = (probe.app, probe.edit, probe.app.id)
+        let inAlbums = edit.albums.isEmpty ? [] : try tx.assets(inAlbums: edit.albums.flatMap { index.albums.subtree(of: $0) })
+        let plan = SelectionPlan.decide(SelectionPlan.Edit(app: app, assets: edit.assets, albums: edit.albums, adding: probe.adding, endsAt: endsAt),
+                                        grants: try tx.viewPolicy(of: app, as: .limited), inAlbumsNamed: inAlbums, tree: index.albums)
+        if plan.edit.adding {
+            _ = try tx.selectAssets(id, rowIDs: plan.assetRows, endsAt: endsAt)
+            _ = try tx.selectAlbums(id, albums: plan.albums, endsAt: endsAt)
+        } else {
+            _ = try tx.deselectAssets(id, rowIDs: plan.assetRows)
+            _ = try tx.deselectAlbums(id, albums: plan.albums)
+        }
         var settled: [RequestSettlement] = []
-        // Granted before and after, whatever the status: what the person newly added.
-        let grantedBefore = try tx.viewPolicy(of: app, as: .limited)
-        let changedAssets = adding ? try tx.selectAssets(id, rowIDs: edit.assets.map(\.rowID), endsAt: endsAt)
-            : try tx.deselectAssets(id, rowIDs: edit.assets.map(\.rowID))
-        let changedAlbums = adding ? try tx.selectAlbums(id, albums: edit.albums, endsAt: endsAt) : try tx.deselectAlbums(id, albums: edit.albums)
-        var affected = edit.assets.filter { changedAssets.contains($0.rowID) }
-        if !changedAlbums.isEmpty {
-            affected += try tx.assets(inAlbums: changedAlbums.flatMap { index.albums.subtree(of: $0) })
-        }
-        let changes: [ViewChange] = affected.compactMap { record in
-            index.locate(record).map { .asset(old: $0, new: $0) }
-        }
-        let changedIDs = edit.assets.filter { changedAssets.contains($0.rowID) }.map(\.id)
-        if adding {
-            let grantedAfter = try tx.viewPolicy(of: app, as: .limited)
-            added = grantedBefore.newlyGranted(by: grantedAfter, among: changes.compactMap(\.newAsset))
-        }
         if let answering {
             guard try tx.request(id: answering.id) != nil else { throw PhotoLibError.unknownRequest(answering.id) }
             try tx.deleteRequest(answering.id)
             settled.append(RequestSettlement(request: answering, outcome: RequestOutcome(
                 app: id, kind: answering.kind, request: answering.id, state: .answered, answer: RequestAnswer.limited.rawValue,
-                status: app.readWrite, addedAssets: added.map { app.assetIDs.id(for: $0).rawValue })))
+                status: app.readWrite, addedAssets: plan.shownAdded)))
         }
-        published.append(try journal.recordSelection(
-            id, addedAssets: adding ? changedIDs.map { app.assetIDs.id(for: $0).rawValue } : [],
-            removedAssets: adding ? [] : changedIDs.map { app.assetIDs.id(for: $0).rawValue },
-            addedAlbums: adding ? changedAlbums.count : 0, removedAlbums: adding ? 0 : changedAlbums.count, by: by,
-            request: answering.map { ($0.id, .answered) }, reason: reason, endsAt: adding ? endsAt : nil, tx: tx))
+        var published = [try journal.recordSelection(
+            id, addedAssets: plan.edit.adding ? plan.shownChangedAssets : [], removedAssets: plan.edit.adding ? [] : plan.shownChangedAssets,
+            addedAlbums: plan.edit.adding ? plan.changedAlbums.count : 0, removedAlbums: plan.edit.adding ? 0 : plan.changedAlbums.count, by: by,
+            request: answering.map { ($0.id, .answered) }, reason: reason, endsAt: plan.edit.adding ? endsAt : nil, tx: tx)]
         // What the view gained or lost: visibility before the edit against after it.
         if app.layout == .limited, let before = probe.before {
-            let after = AppViewContext(app: app, policy: try tx.viewPolicy(of: app), appearance: appearance(for: app))
-            if adding { decideWithoutLocation(changes.compactMap(\.newAsset), for: [after]) }
-            let details = before.changes(to: after, touching: changes.compactMap(\.oldAsset))
+            let after = AppViewContext(app: app, policy: plan.after, appearance: appearance(for: app))
+            if plan.edit.adding { decideWithoutLocation(plan.touched, for: [after]) }
+            let details = before.changes(to: after, touching: plan.touched)
             if !details.isEmpty { published.append(try journal.recordChange(id, details, reason: reason, tx: tx)) }
         }
-        return SelectionEditCommit(changedIDs: changedIDs, changedAlbums: changedAlbums, changes: changes, added: added,
-                                   settled: settled, published: published)
+        return SelectionEditCommit(plan: plan, settled: settled, published: published)
     }
 
-    /// What the settle of a selection edit on its own does: the view's entries linked or unlinked one
-    /// by one (a limited app), the copies without location it may no longer need dropped, the events.
+    /// What the settle of a selection edit on its own does: the plan's acts, and a limited app's
+    /// view's entries linked or unlinked one by one.
     func settling(_ probe: SelectionEditProbe, _ done: SelectionEditCommit) throws -> ChangeSet {
-        let (app, adding) = (probe.app, probe.adding)
-        var settling = ChangeSet(derivatives: adding ? .untouched : .members(done.changes.flatMap(\.memberRowIDs)), events: done.published)
-        settling.answer(done.settled, purpose: app.purpose)
-        if app.layout == .limited {
-            // Old and new location are the same: the view maintainer links or
-            // unlinks each entry by its visibility under the new selection.
-            let removals: [ViewChange] = adding ? [] : done.changes
-            let additions: [ViewChange] = adding ? done.changes.map { change in
-                if case .asset(_, let new) = change { return .asset(old: nil, new: new) }
-                return change
-            } : []
-            settling.incremental = (removals + additions, try appContexts(only: app.id))
+        var settling = ChangeSet(acts: done.plan.acts, events: done.published)
+        settling.answer(done.settled, purpose: probe.app.purpose)
+        if probe.app.layout == .limited {
+            settling.incremental = (done.plan.viewChanges, try appContexts(only: probe.app.id))
         }
         return settling
     }

@@ -26,13 +26,13 @@ extension Engine {
         if let (changes, contexts) = set.incremental { dirty.formUnion(views.apply(changes, to: contexts)) }
         if let flight = set.flight { dirty.formUnion(views.land(flight)) }
         let records: [AppRecord]
-        switch set.reconcile {
+        switch set.acts.reconcile {
         case .every:
             records = try store.read { try $0.apps() }
             try updatePassages()
             try views.removeViews(except: Set(records.map(\.viewName)))
         case .apps(let apps):
-            if set.acts.contains(.passages) { try updatePassages() }
+            if set.acts.kinds.contains(.passages) { try updatePassages() }
             let wanted = apps.union(dirty).sorted { $0.rawValue < $1.rawValue }
             records = wanted.isEmpty ? [] : try store.read { tx in try wanted.compactMap { try tx.app($0) } }
         }
@@ -41,7 +41,7 @@ extension Engine {
                 _ = try views.reconcile(record, index: index, store: store, libraryAvailable: lifecycle.libraryAvailable)
             }
         }
-        if case .every = set.reconcile {
+        if case .every = set.acts.reconcile {
             // The open watches are placed on the other core while the views are checked on this one: a directory the
             // check makes is watched through its parent's event, like one made at any other time; a view it makes
             // whole is watched after.
@@ -52,7 +52,7 @@ extension Engine {
         } else {
             try reconcile()
         }
-        switch set.derivatives {
+        switch set.acts.derivatives {
         case .untouched:
             break
         case .all:
@@ -72,15 +72,15 @@ extension Engine {
         try act(set)
     }
 
-    /// What the change leaves to do besides its views (`ChangeSet.Acts`), once they are settled.
+    /// What the change leaves to do besides its views (`SettleActs.kinds`), once they are settled.
     private func act(_ set: ChangeSet) throws {
-        if set.acts.contains(.inboxes) { try syncInboxes() }
-        if set.acts.contains(.viewOpens) { syncViewOpens(try store.read { try $0.apps() }) }
-        for (app, confirmed) in set.picturesFollow {
-            try syncPicturesOverride(app, confirmed: confirmed)
-            watchPictures([app])
+        if set.acts.kinds.contains(.inboxes) { try syncInboxes() }
+        if set.acts.kinds.contains(.viewOpens) { syncViewOpens(try store.read { try $0.apps() }) }
+        for follow in set.acts.picturesFollow {
+            try syncPicturesOverride(follow.app, confirmed: follow.confirmed)
+            watchPictures([follow.app])
         }
-        if set.acts.contains(.grantAlarm) { expiryAlarm.wake() }
+        if set.acts.kinds.contains(.grantAlarm) { expiryAlarm.wake() }
     }
 
     /// Tells subscribers what the change did, then hands each decided request's connection its answer.

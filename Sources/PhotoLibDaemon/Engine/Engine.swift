@@ -205,33 +205,34 @@ actor Engine {
             for path in outcome.failedWatches.prefix(3) {
                 logger.error("No inotify watch on \(path): changes there are seen only by a rescan; raise fs.inotify.max_user_watches.")
             }
-            if outcome.rootGone {
-                try settle(ChangeSet(events: published))
+            let settlement = LibraryPlan.settle(
+                rootGone: outcome.rootGone, needsFullScan: outcome.needsFullScan, eventsLost: outcome.overflowed, tooMany: recorder.overflowed,
+                changes: recorder.changes.count, moreQueued: !queue.isEmpty, apps: Set(contexts.map(\.app.id)))
+            var changes = ChangeSet(acts: LibraryPlan.batchActs(settlement, changes: recorder.changes), events: published)
+            switch settlement {
+            case .libraryGone:
+                try settle(changes)
                 try libraryGone()
                 return recorder.changes.count
-            }
-            if outcome.needsFullScan {
-                try settle(ChangeSet(events: published))
+            case .fullScan(let reloadEveryApp):
+                try settle(changes)
                 // After lost events every subscriber is told to reload (a
                 // `change` with `incremental: false`), whatever the rescan finds.
-                try await rescanAndReconcile(reloadEveryApp: outcome.overflowed)
+                try await rescanAndReconcile(reloadEveryApp: reloadEveryApp)
                 return recorder.changes.count
-            }
-            var changes = ChangeSet(derivatives: .library(recorder.changes), events: published)
-            if recorder.overflowed {
-                changes.reconcile = .apps(Set(contexts.map(\.app.id)))
-                changes.derivatives = .untouched
-            } else if !recorder.changes.isEmpty, !queue.isEmpty {
+            case .reconcile:
+                break
+            case .linkAlongside:
                 // More to index meanwhile: this batch's links are made on other threads, and it is settled once they land.
                 let (dirty, flight) = views.applyLeavingLinks(recorder.changes, to: contexts)
                 flight.launch()
-                changes.reconcile = .apps(dirty)
+                changes.acts.reconcile = .apps(dirty)
                 changes.flight = flight
                 carried.tail = changes
                 return recorder.changes.count
-            } else if !recorder.changes.isEmpty {
+            case .linkHere:
                 // Nothing to index meanwhile (a lone change, the end of a burst): linked here, without a thread hop.
-                changes.incremental = (recorder.changes, contexts)
+                if !recorder.changes.isEmpty { changes.incremental = (recorder.changes, contexts) }
             }
             try settle(changes)
             return recorder.changes.count
@@ -292,9 +293,7 @@ actor Engine {
         let scanned = ContinuousClock.now
         // `.every` collects every derivative no view links; the inboxes are made and watched, and then
         // what arrived in them while the daemon was stopped (or the library was away) is swept in.
-        var changes = ChangeSet(reconcile: .every, events: published)
-        changes.acts = [.inboxes]
-        try settle(changes)
+        try settle(ChangeSet(acts: LibraryPlan.scanned, events: published))
         inboxes.watcher.sweepAll()
         store.releaseMemory()
         ProcessIdentity.releaseFreeMemory()

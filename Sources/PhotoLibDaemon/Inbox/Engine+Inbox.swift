@@ -258,7 +258,7 @@ extension Engine {
         let changes = recorder.changes + (joinedUnchanged.map { [ViewChange.asset(old: nil, new: $0)] } ?? [])
         var settling = ChangeSet(events: published)
         if recorder.overflowed {
-            settling.reconcile = .apps(Set(contexts.map(\.app.id)))
+            settling.acts.reconcile = .apps(Set(contexts.map(\.app.id)))
         } else {
             settling.incremental = (changes, contexts)
         }
