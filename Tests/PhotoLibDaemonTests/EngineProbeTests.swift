@@ -30,23 +30,6 @@ struct EngineProbeTests {
         return (fixture, app)
     }
 
-    /// Starts `work` and waits for it up to `seconds`: on the deadline the library is let go (so
-    /// nothing stays blocked) and the test fails naming `what`. The deadline is long: the whole suite
-    /// runs at once on two cores, and only an engine held by the library waits for ever.
-    func answered<Value: Sendable>(_ what: String, within seconds: Double = 60, releasing held: HeldLibrary,
-                                   _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        let task = Task { try await work() }
-        let done = Atomic<Bool>(false)
-        Task { _ = try? await task.value; done.store(true, ordering: .sequentiallyConsistent) }
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while !done.load(ordering: .sequentiallyConsistent), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        if !done.load(ordering: .sequentiallyConsistent) {
-            held.release()
-            Issue.record("\(what): no answer within \(seconds) s while the library did not answer")
-        }
-        return try await task.value
-    }
-
     /// Waits until a probe is held in the library (a batch is looking at it), up to 60 s.
     func waitForHeldLook(_ held: HeldLibrary) async throws {
         let deadline = ContinuousClock.now + .seconds(60)

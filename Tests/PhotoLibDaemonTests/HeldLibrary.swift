@@ -3,6 +3,7 @@ import PhotoLibCore
 @testable import PhotoLibDaemon
 import PhotoLibSystem
 import Synchronization
+import Testing
 
 /// A library whose every look waits, as one on a mount whose server stopped answering,
 /// while the test holds it: the stand-in for the system layer a batch's probe looks through.
@@ -29,7 +30,12 @@ final class HeldLibrary: Sendable {
     /// How many looks are waiting now.
     var waiters: Int { waiting.load(ordering: .sequentiallyConsistent) }
 
-    fileprivate func pass(_ path: RelativePath) {
+    /// A stand-in for a disk slow to take links: a batch's flight (`ViewMaintainer.beforeFlight`) waits here while held.
+    var flight: @Sendable () -> Void {
+        { [self] in pass(nil) }
+    }
+
+    fileprivate func pass(_ path: RelativePath?) {
         guard held.load(ordering: .sequentiallyConsistent), only.withLock({ $0 == nil || $0 == path }) else { return }
         waiting.add(1, ordering: .sequentiallyConsistent)
         // A poll, not a semaphore: a look that comes after `release` must never be held by a signal left over.
@@ -56,4 +62,21 @@ final class HeldLibrary: Sendable {
             return disk.lookUp(path)
         }
     }
+}
+
+/// Starts `work` and waits for it up to `seconds`: on the deadline the library is let go (so
+/// nothing stays blocked) and the test fails naming `what`. The deadline is long: the whole suite
+/// runs at once on two cores, and only an engine held by the library waits for ever.
+func answered<Value: Sendable>(_ what: String, within seconds: Double = 60, releasing held: HeldLibrary,
+                               _ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    let task = Task { try await work() }
+    let done = Atomic<Bool>(false)
+    Task { _ = try? await task.value; done.store(true, ordering: .sequentiallyConsistent) }
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while !done.load(ordering: .sequentiallyConsistent), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    if !done.load(ordering: .sequentiallyConsistent) {
+        held.release()
+        Issue.record("\(what): no answer within \(seconds) s while the library did not answer")
+    }
+    return try await task.value
 }

@@ -48,6 +48,8 @@ final class TemporaryEngine {
     let published = Published()
     let clock = Clock()
     let engine: Engine
+    /// The engine's queue of watch events: a test pushes what the watcher would have queued meanwhile.
+    let queue = EventQueue()
     let store: Store
     let configuration: DaemonConfiguration
     var library: String { root + "/library" }
@@ -69,7 +71,7 @@ final class TemporaryEngine {
         logger.logLevel = .warning
         self.configuration = configuration
         store = try Store(inMemory: (), observer: audit)
-        engine = try Engine(configuration: configuration, store: store, queue: EventQueue(),
+        engine = try Engine(configuration: configuration, store: store, queue: queue,
                             board: StatusBoard(), hub: published, logger: logger, clock: clock, ownerUID: getuid(),
                             libraryLooker: libraryLooker, isolateLibrary: isolateLibrary)
     }

@@ -10,4 +10,6 @@ struct CarriedBetweenChanges {
     var contexts: (version: UInt64, contexts: [AppViewContext])?
     /// The last batch, while its links are made on other threads (`Engine+Pipeline`).
     var tail: ChangeSet?
+    /// Held while a batch waits for the last one's links between its commit and its settle.
+    var gate = SettleGate()
 }

@@ -13,7 +13,8 @@ extension Engine {
     var expiryActor: EventActor { EventActor(uid: ownerUID, role: .expiry) }
 
     /// Ends every grant whose time has come; returns when the next one ends (nil: none).
-    func expireGrants() -> Int64? {
+    func expireGrants() async -> Int64? {
+        await readyForChange()
         let now = clock.now()
         let grants: [ExpiringGrant]
         do {

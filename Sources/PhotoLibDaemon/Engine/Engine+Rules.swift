@@ -15,6 +15,7 @@ extension Engine {
         await takeLibraryTurn()
         defer { endLibraryTurn() }
         try await lookAtCaptureTimes()
+        await readyForChange()
         var published: [PublishedEvent] = []
         let (rule, plan) = try store.write { tx -> (CaptureRule, RulePlan.Addition) in
             let plan = RulePlan.add(from: from, to: to, mediaType: mediaType, app: app, rules: try tx.selectedRules(id))

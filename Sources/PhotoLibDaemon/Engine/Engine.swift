@@ -192,7 +192,9 @@ actor Engine {
             }
             views.derivatives.settleLookAhead(committed: true)
             let indexed = ContinuousClock.now
-            // The last batch's links were made meanwhile: they land before this batch touches a view.
+            // The last batch's links were made meanwhile: they land before this batch touches a view,
+            // awaited without holding a thread, and with no other change let in before this one settles.
+            await awaitTailHoldingGate()
             try landTail()
             let landed = ContinuousClock.now
             defer {
@@ -243,6 +245,7 @@ actor Engine {
         } catch {
             logger.error("Applying \(batch.count) library changes failed: \(error); rescanning.")
             // What is in flight lands first: the rescan reconciles every view.
+            await readyForChange()
             landTailOrLog()
             do {
                 try await rescanAndReconcile()

@@ -33,6 +33,7 @@ extension Engine {
     func receive(_ arrival: InboxWatcher.Arrival) async {
         guard lifecycle.libraryAvailable else { return }  // the sweep after the library returns takes them
         if arrival.pictures {
+            await readyForChange()
             reconcilePictures()
         } else if arrival.app == InboxWatcher.everyInbox {
             await sweepInboxes()
@@ -46,6 +47,7 @@ extension Engine {
         // Imports run one at a time, each ended before the inbox service hands over anything else
         // (a sweep included), so a row still `copying` now was cut short by a stop.
         await takeLibraryTurn()
+        await readyForChange()
         do {
             try recoverImports()
             endLibraryTurn()
@@ -171,6 +173,7 @@ extension Engine {
                                                    limit: configuration.inboxLimits.maxFileBytes, mode: 0o600 | (rootStatus.permissions & 0o044))
             await takeLibraryTurn()
             holdsTurn = true
+            await readyForChange()
             // Removed while its file was copied: its inbox (and that descriptor) went with it, and the copy goes too.
             guard let current = try store.read({ try $0.app(app.id) }), current.viewName == app.viewName,
                   let inbox = inboxes.directory(of: app.id) else {

@@ -72,7 +72,7 @@ extension Engine {
         // The connection may have closed while this was on its way here, after
         // its close withdrew what it had: withdraw this one too.
         if !waiter.isOpen() {
-            withdrawPicks(of: waiter.connection)
+            withdrawPicksNow(of: waiter.connection)
             return request.id
         }
         if notify { requests.prompter.announce(request, purpose: purpose) }
@@ -86,7 +86,7 @@ extension Engine {
     /// stays pending so the person can answer again.
     /// `location` and `captions` are the person's choices for this pick (`SharingChoice`); nil takes the app's settings.
     nonisolated func answerPick(_ requestID: Int64, assets: [String], location: Bool? = nil, captions: Bool? = nil) async throws -> RequestOutcome {
-        let prepared = try await preparePick(requestID, assets: assets, location: location, captions: captions)
+        let prepared = try await change { try $0.preparePick(requestID, assets: assets, location: location, captions: captions) }
         let files: [PreparedPick.Handed]
         do {
             // On a Dispatch thread: a copy without reflinks takes as long as the
@@ -114,14 +114,14 @@ extension Engine {
         do {
             try await prepared.waiter.deliver(result, files.map(\.fd))
         } catch {
-            await withdrawRequest(prepared.request)
+            await withdrawWhenReady(prepared.request)
             throw PhotoLibError.pick(.appGone(app: prepared.request.app))
         }
-        return try await finishPick(prepared)
+        return try await change { try $0.finishPick(prepared) }
     }
 
     /// Checks the person's choice and opens every file, on the actor (the index is read here).
-    private func preparePick(_ requestID: Int64, assets: [String], location: Bool?, captions: Bool?) throws -> PreparedPick {
+    fileprivate func preparePick(_ requestID: Int64, assets: [String], location: Bool?, captions: Bool?) throws -> PreparedPick {
         guard let request = try store.read({ try $0.request(id: requestID) }) else { throw PhotoLibError.unknownRequest(requestID) }
         _ = try RequestPolicy.effect(of: .pick, to: request.kind, namesItems: !assets.isEmpty)
         guard let options = request.kind.pickOptions else { throw PhotoLibError.unknownRequest(requestID) }
@@ -376,7 +376,7 @@ extension Engine {
 
     /// Ends a pick that was handed over: removes the request, logs what the
     /// app received, tells the person's tools.
-    private func finishPick(_ prepared: PreparedPick) throws -> RequestOutcome {
+    fileprivate func finishPick(_ prepared: PreparedPick) throws -> RequestOutcome {
         let now = clock.now()
         let picked = prepared.deliveries.map(\.asset.id)
         let (status, purpose) = try store.write { tx -> (AuthorizationStatus, String) in

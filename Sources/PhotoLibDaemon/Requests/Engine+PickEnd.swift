@@ -10,7 +10,13 @@ import PhotoLibSystem
 // How a pick ends without an answer: its app's connection closes, the daemon restarts, or the app cancels it.
 extension Engine {
     /// The connection's picks are withdrawn: it closed, so no answer can reach it.
-    func withdrawPicks(of connection: ObjectIdentifier) {
+    func withdrawPicks(of connection: ObjectIdentifier) async {
+        await readyForChange()
+        withdrawPicksNow(of: connection)
+    }
+
+    /// `withdrawPicks`, inside a change already under way.
+    func withdrawPicksNow(of connection: ObjectIdentifier) {
         for id in requests.picks.forget(connection: connection) {
             do {
                 if let request = try store.read({ try $0.request(id: id) }) { withdrawRequest(request) }
@@ -18,6 +24,12 @@ extension Engine {
                 logger.error("Cannot withdraw pick request \(id): \(error); it is dropped at the next start.")
             }
         }
+    }
+
+    /// `withdrawRequest`, once it can run to its settle without waiting on a thread.
+    func withdrawWhenReady(_ request: AccessRequest) async {
+        await readyForChange()
+        withdrawRequest(request)
     }
 
     /// Removes a pick whose app is no longer there to receive it.

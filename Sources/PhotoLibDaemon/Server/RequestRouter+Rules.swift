@@ -10,7 +10,8 @@ extension RequestRouter {
             let rule = try await engine.addRule(app, from: asked.from, to: asked.to, mediaType: asked.mediaType)
             return SelectionEditResult(assets: [], albums: [], rules: [RuleInfo(rule)])
         }
-        let removed = try await engine.removeRules(app, ids: p.allRules == true ? nil : p.rules ?? [])
+        let ids = p.allRules == true ? nil : p.rules ?? []
+        let removed = try await engine.change { try $0.removeRules(app, ids: ids) }
         return SelectionEditResult(assets: [], albums: [], rules: removed.map(RuleInfo.init))
     }
 }

@@ -138,7 +138,7 @@ struct RequestRouter: Sendable {
             let p = try params(AddAppParams.self, line)
             let app = try appID(p.app)
             let location = try locationPolicy(p.location) ?? .newAppDefault
-            let record = try await engine.addApp(app, uid: p.uid, purpose: p.purpose ?? "", location: location, flatpak: p.flatpak ?? false)
+            let record = try await engine.change { try $0.addApp(app, uid: p.uid, purpose: p.purpose ?? "", location: location, flatpak: p.flatpak ?? false) }
             await endpoints.ensure(record)
             return reply(id, try store.read { try appInfo(record, $0) })
         case .setApp:
@@ -146,19 +146,19 @@ struct RequestRouter: Sendable {
             let app = try appID(p.app)
             var record: AppRecord?
             if let location = try locationPolicy(p.location) {
-                record = try await engine.setLocation(app, location)
+                record = try await engine.change { try $0.setLocation(app, location) }
             }
             if let captions = p.captions {
                 guard let shared = SharingChoice.captionsSetting(captions) else {
                     throw PhotoLibError.invalidParameter(name: "captions", reason: "'\(captions)' is not one of shared, removed")
                 }
-                record = try await engine.setCaptions(app, shared: shared)
+                record = try await engine.change { try $0.setCaptions(app, shared: shared) }
             }
             guard let shown = try record ?? store.read({ try $0.app(app) }) else { throw PhotoLibError.unknownApp(app) }
             return reply(id, try store.read { try appInfo(shown, $0) })
         case .removeApp:
             let app = try appID(try params(AppParams.self, line).app)
-            try await engine.removeApp(app)
+            try await engine.change { try $0.removeApp(app) }
             await endpoints.remove(app)
             // Its connections lose their role now, not when they next reconnect.
             connections.closeConnections(of: app)
@@ -175,9 +175,10 @@ struct RequestRouter: Sendable {
             let app = try appID(p.app)
             // An installed Flatpak app is chosen by its ID, as the person sees it listed: registered on the way.
             if try store.read({ try $0.app(app) }) == nil, try await engine.isInstalledFlatpak(app) {
-                await endpoints.ensure(try await engine.addApp(app, uid: 0, purpose: "", location: .newAppDefault, flatpak: true))
+                await endpoints.ensure(try await engine.change { try $0.addApp(app, uid: 0, purpose: "", location: .newAppDefault, flatpak: true) })
             }
-            let record = try await engine.authorize(app, access: level, status: status, by: by, endsAt: endsAt, confirmed: p.confirm ?? false).record
+            let (confirmed, access) = (p.confirm ?? false, level)
+            let record = try await engine.change { try $0.authorize(app, access: access, status: status, by: by, endsAt: endsAt, confirmed: confirmed).record }
             return reply(id, try store.read { try appInfo(record, $0) })
         case .select, .deselect:
             let p = try params(SelectionEditParams.self, line)
@@ -188,8 +189,8 @@ struct RequestRouter: Sendable {
             if method == .deselect, endsAt != nil {
                 throw PhotoLibError.invalidParameter(name: "for", reason: "a deselection takes effect at once; give --for or --until to select")
             }
-            let changed = try await engine.editSelection(
-                try appID(p.app), assets: p.assets ?? [], albums: p.albums ?? [], adding: method == .select, by: by, endsAt: endsAt)
+            let (app, assets, albums, adding) = (try appID(p.app), p.assets ?? [], p.albums ?? [], method == .select)
+            let changed = try await engine.change { try $0.editSelection(app, assets: assets, albums: albums, adding: adding, by: by, endsAt: endsAt) }
             return reply(id, SelectionEditResult(
                 assets: changed.assets.map(\.rawValue), albums: changed.albums.map(\.escaped),
                 refused: changed.refused.isEmpty ? nil : try store.read { tx in
@@ -213,8 +214,8 @@ struct RequestRouter: Sendable {
             if p.notify == false, connection.role != .admin {
                 throw PhotoLibError.invalidParameter(name: "notify", reason: "only the library's owner may ask for a pick without a notification")
             }
-            _ = try await engine.askPick(try targetApp(p.app, connection), options: options, notify: p.notify ?? true,
-                                         waiter: pickWaiter(id: id, connection: connection))
+            let (app, notify, waiter) = (try targetApp(p.app, connection), p.notify ?? true, pickWaiter(id: id, connection: connection))
+            _ = try await engine.change { try $0.askPick(app, options: options, notify: notify, waiter: waiter) }
             return nil
         case .requests:
             let p = try params(RequestsParams.self, line)
@@ -239,7 +240,8 @@ struct RequestRouter: Sendable {
                 return reply(id, try await engine.answerPick(p.request, assets: p.assets ?? [], location: p.location, captions: p.captions))
             }
             let reason = try CancelReason.parse(p.reason, answer: answer)
-            return reply(id, try await engine.answer(p.request, with: answer, assets: p.assets ?? [], albums: p.albums ?? [], by: by, reason: reason))
+            let (request, assets, albums) = (p.request, p.assets ?? [], p.albums ?? [])
+            return reply(id, try await engine.change { try $0.answer(request, with: answer, assets: assets, albums: albums, by: by, reason: reason) })
         case .report:
             let p = try params(ReportParams.self, line)
             let app = try p.app.map { text throws(PhotoLibError) in try appID(text) }
@@ -292,7 +294,7 @@ struct RequestRouter: Sendable {
         let waiter = wait ? RequestAnswers.Waiter(connection: ObjectIdentifier(connection)) { [self] outcome in
             channel.writeAndFlush(ByteBuffer(bytes: reply(id, outcome)), promise: nil)
         } : nil
-        let outcome = try await engine.ask(app, kind: kind, waiter: waiter)
+        let outcome = try await engine.change { try $0.ask(app, kind: kind, waiter: waiter) }
         if wait, outcome.requestState == .pending { return nil }
         return reply(id, outcome)
     }

@@ -27,11 +27,13 @@ final class LinkFlight: @unchecked Sendable {
     private let paths: (library: String, views: String)
     private let ownerUID: UInt32
     private let logger: Logger
+    private let before: (@Sendable () -> Void)?
     fileprivate var attempts: [[ViewMaintainer.LinkAttempt]] = []
     private let done = DispatchGroup()
 
     fileprivate init(groups: [Group], unprepared: Set<AppID>, owned: [FileDescriptor], paths: (library: String, views: String),
-                     ownerUID: UInt32, logger: Logger) {
+                     ownerUID: UInt32, logger: Logger, before: (@Sendable () -> Void)?) {
+        self.before = before
         self.groups = groups
         self.unprepared = unprepared
         self.owned = owned
@@ -45,11 +47,24 @@ final class LinkFlight: @unchecked Sendable {
     /// Starts the links on another thread (each group on every core past the threshold).
     func launch() {
         DispatchQueue.global(qos: .userInitiated).async(group: done) { [self] in
+            before?()
             attempts = groups.map { ViewMaintainer.perform($0.jobs, paths: paths, ownerUID: ownerUID, logger: logger) }
         }
     }
 
-    /// Waits for the links to be made.
+    /// Whether every link is made.
+    var isDone: Bool { done.wait(timeout: .now()) == .success }
+
+    /// Waits, holding no thread, until every link is made.
+    func finished() async {
+        await withCheckedContinuation { continuation in
+            done.notify(queue: .global(qos: .userInitiated)) { continuation.resume() }
+        }
+    }
+
+    /// Waits for the links to be made. The engine awaits `finished` before it lands a flight
+    /// (`Engine.readyForChange`), so this returns at once there; it blocks only where a change
+    /// came in some other way, which is still correct, only slower.
     fileprivate func wait() {
         done.wait()
     }
@@ -90,13 +105,15 @@ extension ViewMaintainer {
                 unprepared.insert(app)
             }
         }
-        return LinkFlight(groups: groups, unprepared: unprepared, owned: owned, paths: paths, ownerUID: ownerUID, logger: logger)
+        return LinkFlight(groups: groups, unprepared: unprepared, owned: owned, paths: paths, ownerUID: ownerUID, logger: logger,
+                          before: beforeFlight)
     }
 
     /// Waits for a flight, learns what its links came to, and removes an entry that
     /// could not be linked unless it is already the right file. Returns the apps
     /// whose views need a full reconcile.
     func land(_ flight: LinkFlight) -> Set<AppID> {
+        if !flight.isDone { landingsThatWaited += 1 }
         flight.wait()
         defer { flight.closeAll() }
         var needsReconcile = flight.unprepared

@@ -34,6 +34,12 @@ final class ViewMaintainer {
     let mirrors: ViewMirrors
     /// Warns when an app uid could open the library itself, going around its view; judged after every full reconcile.
     let reachWarning: LibraryReachWarning
+    /// Run on a flight's thread before its links (`LinkFlight`): a test's stand-in for a disk slow to
+    /// take them. Nil in the daemon.
+    var beforeFlight: (@Sendable () -> Void)?
+    /// How many flights were landed before their links were made, so that a thread waited for
+    /// them (`LinkFlight.wait`): none while every change comes through `Engine.readyForChange`.
+    var landingsThatWaited = 0
 
     init(viewsRoot: FileDescriptor, access: LibraryAccess, derivatives: DerivativeCatalog, ownerUID: UInt32, logger: Logger,
          paths: (library: String, views: String), staging: CloneStaging, form: ViewEntryForm, pictures: FlatpakPicturesFolder,
