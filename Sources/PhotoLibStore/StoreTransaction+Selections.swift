@@ -66,6 +66,11 @@ extension StoreTransaction {
         try db.notifyChanges(in: Table(table))
     }
 
+    /// Whether the asset is in the app's selection one by one.
+    public func isSelected(_ app: AppID, asset rowID: Int64) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM selectedAsset WHERE app = ? AND asset = ?)", arguments: [app.rawValue, rowID]) ?? false
+    }
+
     public func selectedAssetRowIDs(_ app: AppID) throws -> Set<Int64> {
         Set(try Int64.fetchAll(db, sql: "SELECT asset FROM selectedAsset WHERE app = ?", arguments: [app.rawValue]))
     }

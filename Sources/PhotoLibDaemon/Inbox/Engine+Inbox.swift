@@ -227,34 +227,34 @@ extension Engine {
         defer { views.derivatives.settleLookAhead(committed: committed) }
         _ = try index.apply([arrival], recorder: recorder) { tx, recorder in
             let asset = try index.albums.album(at: albumPath).flatMap { try tx.asset(album: $0, name: name) }
+            let plan = ImportPlan.decide(
+                right: right, asset: asset, alreadySelected: try asset.map { try tx.isSelected(app.id, asset: $0.rowID) } ?? false,
+                indexRecorded: asset.map { asset in recorder.changes.contains { $0.newAsset?.rowID == asset.rowID } } ?? false,
+                tree: index.albums)
             let before = contexts.first { $0.app.id == app.id }
-            if let asset, right == .joinsSelection {
-                let joined = try tx.selectAssets(app.id, rowIDs: [asset.rowID])
+            if let row = plan.selects {
+                _ = try tx.selectAssets(app.id, rowIDs: [row])
                 for position in contexts.indices where contexts[position].app.id == app.id {
-                    contexts[position].policy.selectedAssets.insert(asset.rowID)
+                    contexts[position].policy.selectedAssets.insert(row)
                 }
-                let seenByIndex = recorder.changes.contains { change in
-                    if case .asset(_, let new?) = change { return new.rowID == asset.rowID }
-                    return false
-                }
-                if !joined.isEmpty, !seenByIndex, let located = index.locate(asset) {
-                    joinedUnchanged = located
-                    decideWithoutLocation([located], for: contexts)
-                    if let before, let after = contexts.first(where: { $0.app.id == app.id }) {
-                        var coalescer = ChangeCoalescer()
-                        coalescer.add(id: located.id.rawValue, old: before.viewAsset(located), new: after.viewAsset(located))
-                        if !coalescer.details.isEmpty { published.append(try journal.recordChange(app.id, coalescer.details, tx: tx)) }
-                    }
+            }
+            if let located = plan.joinsUnchanged {
+                joinedUnchanged = located
+                decideWithoutLocation([located], for: contexts)
+                if let before, let after = contexts.first(where: { $0.app.id == app.id }) {
+                    var coalescer = ChangeCoalescer()
+                    coalescer.add(id: located.id.rawValue, old: before.viewAsset(located), new: after.viewAsset(located))
+                    if !coalescer.details.isEmpty { published.append(try journal.recordChange(app.id, coalescer.details, tx: tx)) }
                 }
             }
             decideWithoutLocation(recorder.changes.compactMap(\.newAsset), for: contexts)
             published += try journal.recordLibraryChanges(
                 recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: index.albums, tx: tx)
-            let seen = right == .addOnly ? nil : contexts.first { $0.app.id == app.id }?.viewAsset(asset.flatMap(index.locate))
-            try tx.finishImport(id, state: right == .addOnly ? .accepted : .added, asset: asset?.id)
+            let seen = plan.tellsAsset ? contexts.first { $0.app.id == app.id }?.viewAsset(asset.flatMap(index.locate)) : nil
+            try tx.finishImport(id, state: plan.state, asset: asset?.id)
             published.append(try journal.recordImport(
-                app.id, name: source, state: right == .addOnly ? .accepted : .added, asset: seen,
-                assetID: right == .addOnly ? nil : asset.map { app.assetIDs.id(for: $0.id) }, tx: tx))
+                app.id, name: source, state: plan.state, asset: seen,
+                assetID: plan.tellsAsset ? asset.map { app.assetIDs.id(for: $0.id) } : nil, tx: tx))
         }
         committed = true
         views.derivatives.settleLookAhead(committed: true)

@@ -68,14 +68,15 @@ extension Engine {
             return (try tx.pendingRequest(app, kind: kind, now: clock.now()).request, record.purpose)
         }
         requests.picks.register(request.id, waiter)
-        try settle(ChangeSet(events: [try journal.requestEvent(request, purpose: purpose, state: .pending, answer: nil)]))
-        // The connection may have closed while this was on its way here, after
-        // its close withdrew what it had: withdraw this one too.
+        var changes = ChangeSet(events: [try journal.requestEvent(request, purpose: purpose, state: .pending, answer: nil)])
+        if notify, waiter.isOpen() { changes.announced = [(request, purpose)] }
+        try settle(changes)
+        // The connection may have closed while this was on its way here, after its close withdrew what it
+        // had: withdraw this one too (a prompt shown meanwhile is taken down by the withdrawal's event).
         if !waiter.isOpen() {
             withdrawPicksNow(of: waiter.connection)
             return request.id
         }
-        if notify { requests.prompter.announce(request, purpose: purpose) }
         logger.notice("App \(app) asks \(kind.described) (request \(request.id)\(notify ? "" : ", its sheet opened by the caller")); answer with 'photolibctl answer \(request.id) ASSET…' or 'cancel'.")
         return request.id
     }
