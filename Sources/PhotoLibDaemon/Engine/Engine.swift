@@ -278,8 +278,11 @@ actor Engine {
         let waiting = lifecycle.takeScanWaiters()
         defer { for waiter in waiting { waiter.resume() } }
         if !lifecycle.libraryAvailable {
+            // Looked for on the library's thread: a server that stopped answering holds that thread, not the engine.
+            let library = configuration.library
+            let reopened = await libraryLane.run { Result { () throws(SystemCallError) in try Directory.open(path: library) } }
             // Still not there (or not reachable): the library stays unavailable, as status says, until it is.
-            guard let root = try? Directory.open(path: configuration.library) else { return }
+            guard case .success(let root) = reopened else { return }
             index.access.replaceRoot(root)
             lifecycle.libraryAvailable = true
             logger.notice("The library \(configuration.library) is back; rescanning.")
