@@ -56,7 +56,7 @@ struct FlightGateTests {
         #expect(fixture.published.take().isEmpty, "nothing is settled while A's links are held")
 
         held.release()
-        await batchB.value
+        _ = await batchB.value
         let outcome = try await asked.value
         #expect(outcome.state == "pending")
         let events = fixture.published.take()

@@ -181,10 +181,10 @@ actor Engine {
             var published: [PublishedEvent] = []
             let outcome: LibraryIndex.Outcome
             do {
-                outcome = try index.apply(batch, probe: probe, recorder: recorder) { tx, recorder in
+                outcome = try index.apply(batch, probe: probe, recorder: recorder) { tx, recorder, albums in
                     decideWithoutLocation(recorder.changes.compactMap(\.newAsset), for: contexts)
                     published = try journal.recordLibraryChanges(
-                        recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: index.albums, tx: tx)
+                        recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: albums, tx: tx)
                 }
             } catch {
                 views.derivatives.settleLookAhead(committed: false)
@@ -292,9 +292,9 @@ actor Engine {
         let walked = try await walkLibrary()
         let contexts = try appContexts()
         var published: [PublishedEvent] = []
-        try index.fullScan(walked: walked, recorder: ChangeRecorder(recording: !contexts.isEmpty && !reloadEveryApp, limit: Self.rescanChangeLimit)) { tx, recorder in
+        try index.fullScan(walked: walked, recorder: ChangeRecorder(recording: !contexts.isEmpty && !reloadEveryApp, limit: Self.rescanChangeLimit)) { tx, recorder, albums in
             published = try journal.recordLibraryChanges(
-                recorder.changes, overflowed: recorder.overflowed || reloadEveryApp, contexts: contexts, albums: index.albums, tx: tx)
+                recorder.changes, overflowed: recorder.overflowed || reloadEveryApp, contexts: contexts, albums: albums, tx: tx)
         }
         let scanned = ContinuousClock.now
         // `.every` collects every derivative no view links; the inboxes are made and watched, and then

@@ -225,12 +225,12 @@ extension Engine {
         if right == .joinsSelection, app.location == .none { views.lookAhead(albumPath.appending(name)) }
         var committed = false
         defer { views.derivatives.settleLookAhead(committed: committed) }
-        _ = try index.apply([arrival], recorder: recorder) { tx, recorder in
-            let asset = try index.albums.album(at: albumPath).flatMap { try tx.asset(album: $0, name: name) }
+        _ = try index.apply([arrival], recorder: recorder) { tx, recorder, albums in
+            let asset = try albums.album(at: albumPath).flatMap { try tx.asset(album: $0, name: name) }
             let plan = ImportPlan.decide(
                 right: right, asset: asset, alreadySelected: try asset.map { try tx.isSelected(app.id, asset: $0.rowID) } ?? false,
                 indexRecorded: asset.map { asset in recorder.changes.contains { $0.newAsset?.rowID == asset.rowID } } ?? false,
-                tree: index.albums)
+                tree: albums)
             let before = contexts.first { $0.app.id == app.id }
             if let row = plan.selects {
                 _ = try tx.selectAssets(app.id, rowIDs: [row])
@@ -249,8 +249,8 @@ extension Engine {
             }
             decideWithoutLocation(recorder.changes.compactMap(\.newAsset), for: contexts)
             published += try journal.recordLibraryChanges(
-                recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: index.albums, tx: tx)
-            let seen = plan.tellsAsset ? contexts.first { $0.app.id == app.id }?.viewAsset(asset.flatMap(index.locate)) : nil
+                recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: albums, tx: tx)
+            let seen = plan.tellsAsset ? contexts.first { $0.app.id == app.id }?.viewAsset(asset.flatMap { LocatedAsset($0, in: albums) }) : nil
             try tx.finishImport(id, state: plan.state, asset: asset?.id)
             published.append(try journal.recordImport(
                 app.id, name: source, state: plan.state, asset: seen,

@@ -6,18 +6,10 @@ import PhotoLibSystem
 
 /// Keeps the SQLite index equal to the library: applies watch events and scans.
 ///
-/// Identity rules (SPEC §2): an asset keeps its ID when renamed or moved
-/// (paired rename events), when its album is renamed or moved (one album row
-/// changes), and when a file is renamed over it (an atomic save: the ID stays,
-/// the content counts as changed). Owned by the engine; not thread-safe.
-///
-/// An asset is an ID and its member files: one file, or the image and video
-/// of a Live Photo. File events change members; after each batch or scan,
-/// the stems they touched are paired again (`LivePairing`).
-///
-/// What an event or a listing *means* is decided by the core (`FileRefresh`,
-/// `DirectoryPlan`, `FileIdentity`, `LibraryScope`, `LivePairing`); this type
-/// looks things up, asks, and writes the answer to the store.
+/// What a batch of events or a scan's listings *means* is decided in the core (`IndexBatch`, on
+/// what the batch's probe looked at and the rows it reads); this type gathers the probe (or is
+/// handed it), opens the one write transaction the batch's edits go through, and keeps what the
+/// batch leaves: the album tree, the paths that could not be read. Owned by the engine; not thread-safe.
 final class LibraryIndex {
     /// What the index is given at start and never changes; its parts are read by name.
     let setting: IndexSetting
@@ -26,18 +18,10 @@ final class LibraryIndex {
     /// Library paths that could not be read at the last look, and why: their
     /// rows are kept as they were, and `status` says `degraded` until they can be read.
     var unreadable: [RelativePath: FileSystemFailure] = [:] {
-        didSet { publishUnreadable() }
+        didSet { if unreadable != oldValue { publishUnreadable() } }
     }
-    /// Stems whose files changed in the current batch, by album: paired again at its end.
-    var touchedStems: [AlbumTree.ID: Set<[UInt8]>] = [:]
-    /// Albums whose every file is paired again at the end of the batch (scanned ones).
-    var touchedAlbums: Set<AlbumTree.ID> = []
     /// Set while some app has a rule grant: new and changed files are looked at for when they were taken.
     var captureClock: CaptureClock?
-    /// Set while a batch's write transaction is open: what it looked at before (`LibraryProbe`).
-    var probe: LibraryProbe?
-    /// New files a batch found, stored many to a statement before anything reads the index again.
-    var arrivals = PendingArrivals()
 
     init(store: Store, policy: AssetNamePolicy, access: LibraryAccess, board: StatusBoard, ownerUID: UInt32, logger: Logger) throws {
         setting = IndexSetting(store: store, policy: policy, access: access, board: board, logger: logger, daemonUID: ownerUID)
@@ -51,31 +35,15 @@ final class LibraryIndex {
     var logger: Logger { setting.logger }
     var daemonUID: UInt32 { setting.daemonUID }
 
-    /// The asset as it stands in the store now, when changes are being recorded.
-    func snapshot(_ asset: Int64, tx: StoreTransaction, recorder: ChangeRecorder) throws -> LocatedAsset? {
-        guard recorder.isRecording else { return nil }
-        return try tx.asset(rowID: asset).flatMap(locate)
+    /// Where an asset and its members are now, in the index's album tree.
+    func locate(_ record: AssetRecord) -> LocatedAsset? {
+        LocatedAsset(record, in: albums)
     }
-
-    /// A library entry as the batch's probe found it (the disk itself only outside a probed batch, as in a full scan).
-    func lookUp(_ path: RelativePath) -> Lookup<FileObservation> {
-        probe?.lookups[path] ?? access.lookUp(path)
-    }
-
-    func touch(_ album: AlbumTree.ID, _ name: FileName) {
-        touchedStems[album, default: []].insert(name.stem)
-    }
-
-    // MARK: Events
 
     /// What a batch of events asks of the engine beyond the index changes.
-    struct Outcome {
-        var needsFullScan = false
-        /// The kernel dropped events: what happened meanwhile is unknown.
-        var overflowed = false
-        var rootGone = false
-        var failedWatches: [RelativePath] = []
-    }
+    typealias Outcome = IndexBatch<TransactionRows>.Outcome
+    /// Runs in a batch's transaction once its edits are written: the changes recorded, and the album tree as the batch left it.
+    typealias InTransaction = (StoreTransaction, ChangeRecorder, AlbumTree) throws -> Void
 
     /// What a batch's probe needs of the index as it stands now.
     var probeBasis: LibraryProbe.Basis {
@@ -84,10 +52,7 @@ final class LibraryIndex {
 
     /// Applies a batch of watch events in one transaction, probed here first through the
     /// index's own descriptors; `inTransaction` runs at its end with the recorded changes.
-    func apply(
-        _ events: [WatchEvent], recorder: ChangeRecorder,
-        inTransaction: (StoreTransaction, ChangeRecorder) throws -> Void = { _, _ in }
-    ) throws -> Outcome {
+    func apply(_ events: [WatchEvent], recorder: ChangeRecorder, inTransaction: InTransaction = { _, _, _ in }) throws -> Outcome {
         // Descriptors opened since the last batch (by view links, say) may
         // predate a chmod: an open directory lists whatever its mode is now.
         access.invalidate()
@@ -98,60 +63,38 @@ final class LibraryIndex {
     /// Applies a batch of watch events in one transaction that reads what `probe` looked at
     /// before it (every look at the disk the batch needs, made before the write lock is
     /// taken); `inTransaction` runs at its end with the recorded changes (to log them atomically).
-    func apply(
-        _ events: [WatchEvent], probe: LibraryProbe, recorder: ChangeRecorder,
-        inTransaction: (StoreTransaction, ChangeRecorder) throws -> Void = { _, _ in }
-    ) throws -> Outcome {
-        var outcome = Outcome()
+    func apply(_ events: [WatchEvent], probe: LibraryProbe, recorder: ChangeRecorder, inTransaction: InTransaction = { _, _, _ in }) throws -> Outcome {
+        let batch = try write(probe: probe, recorder: recorder, inTransaction: inTransaction) { try $0.apply(events) }
+        if !batch.outcome.unprobed.isEmpty {
+            logger.warning("""
+                A batch needed \(batch.outcome.unprobed.count) paths its look had not seen (\(batch.outcome.unprobed.prefix(3).map(\.description).joined(separator: ", "))): \
+                their events changed nothing, and a full scan looks at them.
+                """)
+        }
+        return batch.outcome
+    }
+
+    /// Runs one batch (`body`, given the core's `IndexBatch` over this transaction's rows) in one
+    /// write transaction, and keeps what it leaves once that commits: a batch that fails leaves the
+    /// index's tree and unreadable paths as they were, with its rows.
+    func write(probe: LibraryProbe, recorder: ChangeRecorder, inTransaction: InTransaction,
+               _ body: (inout IndexBatch<TransactionRows>) throws -> Void) throws -> IndexBatch<TransactionRows> {
         access.invalidate()
         defer { access.invalidate() }
-        self.probe = probe
-        defer { self.probe = nil; arrivals = PendingArrivals() }  // a failed batch's transaction is rolled back with them
-        try store.write { tx in
-            for event in events {
-                let step = IndexStep.of(event)
-                if arrivals.mustStore(before: step) { try storeArrivals(tx: tx, recorder: recorder) }
-                switch step {
-                case .refreshFile(let path, let admission):
-                    try refreshFile(path, tx: tx, recorder: recorder, admission: admission)
-                case .rescanSubtree(let path):
-                    // Readable again (or no longer): look at the whole subtree anew (the probe listed it with fresh descriptors).
-                    access.retire()
-                    let wasUnreadable = unreadable.keys.contains(where: { $0.isWithin(path) })
-                    if albums.album(at: path) != nil || wasUnreadable {
-                        try scanNewDirectory(path, tx: tx, recorder: recorder)
-                    }
-                    if wasUnreadable, !unreadable.keys.contains(where: { $0.isWithin(path) }), let album = albums.album(at: path) {
-                        // Links that could not be made while it was unreadable (a
-                        // selection edited meanwhile) are made now: each asset
-                        // below is offered to the views again, unchanged.
-                        for record in try tx.assets(inAlbums: albums.subtree(of: album)) {
-                            recorder.record(.asset(old: locate(record), new: locate(record)))
-                        }
-                    }
-                case .moveFile(let from, let to):
-                    try moveFile(from: from, to: to, tx: tx, recorder: recorder)
-                case .moveAlbum(let from, let to):
-                    try moveAlbum(from: from, to: to, tx: tx, recorder: recorder)
-                case .scanNewDirectory(let path):
-                    try scanNewDirectory(path, tx: tx, recorder: recorder)
-                case .removeAlbum(let path):
-                    try removeAlbum(path, tx: tx, recorder: recorder)
-                case .removeFile(let path):
-                    try removeFile(path, tx: tx, recorder: recorder)
-                case .fullScan(let overflowed):
-                    outcome.needsFullScan = true
-                    if overflowed { outcome.overflowed = true }
-                case .rootGone:
-                    outcome.rootGone = true
-                case .watchFailed(let path):
-                    outcome.failedWatches.append(path)
-                }
-            }
-            try storeArrivals(tx: tx, recorder: recorder)
-            try pairTouched(tx: tx, recorder: recorder)
-            try inTransaction(tx, recorder)
+        let (albums, unreadable, policy, daemonUID, generator) = (albums, unreadable, policy, daemonUID, generator)
+        let batch = try store.write { tx in
+            var batch = IndexBatch(rows: TransactionRows(tx: tx, generator: generator), albums: albums, unreadable: unreadable,
+                                   probe: probe, policy: policy, daemonUID: daemonUID, recorder: recorder,
+                                   checkpoint: { try StopRequest.checkpoint() })
+            try body(&batch)
+            try inTransaction(tx, recorder, batch.albums)
+            return batch
         }
-        return outcome
+        self.albums = batch.albums
+        self.unreadable = batch.unreadable
+        self.generator = batch.rows.generator
+        // Descriptors kept for albums' old places point elsewhere now.
+        if batch.outcome.albumsRearranged { access.retire() }
+        return batch
     }
 }

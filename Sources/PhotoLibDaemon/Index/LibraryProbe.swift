@@ -1,29 +1,9 @@
 import PhotoLibCore
 import PhotoLibSystem
 
-/// What a batch of watch events will make the index look at, looked at before
-/// its write transaction opens: each named file's `statx` (and its ancestors',
-/// for albums it may make), the listing of every directory below one that
-/// appeared, and, while rule grants exist, when each file was taken.
-///
-/// The transaction then reads these answers instead of the disk, so it holds
-/// the database's write lock only for SQLite's own work. A file that changes
-/// after its probe has an event of its own, which the next batch probes again.
-struct LibraryProbe: Sendable {
-    var lookups: [RelativePath: Lookup<FileObservation>] = [:]
-    /// Listings of directories that appeared (or must be listed again), and of every album below them.
-    var listings: [RelativePath: Lookup<[DirectoryPlan.Entry]>] = [:]
-    /// When each probed media file was taken (nil: it could not be opened), while a capture clock is set.
-    var takenAt: [RelativePath: Int64?] = [:]
-
-    /// What a probe needs of the index as it stands before the batch, handed to the probe's thread by value.
-    struct Basis: Sendable {
-        let policy: AssetNamePolicy
-        let albums: AlbumTree
-        /// Whether some app has a rule grant (`LibraryIndex.captureClock` is set): when files were taken is read too.
-        let readsCaptureTimes: Bool
-    }
-
+/// How a batch's probe is gathered: through descriptors of the probe's own, on the thread the
+/// engine gives it (the library's, for a library whose server may stop answering).
+extension LibraryProbe {
     /// Probes what `events` will need, as the index stood in `basis`, through `looking`
     /// (descriptors of the probe's own: it runs on a thread of its own, beside the engine).
     static func gather(_ events: [WatchEvent], basis: Basis, looking: any LibraryLooking) -> LibraryProbe {
