@@ -31,8 +31,10 @@ public struct ConfigurationFile: Sendable, Equatable {
     public var viewMode: ViewModeSetting?
     /// `fuse_views`: false keeps a limited Flatpak app's Pictures folder as copies where it cannot clone.
     public var fuseViews: Bool?
+    /// `verify_interval`: seconds between verification rounds where inotify cannot follow the library.
+    public var verifyInterval: Int?
 
-    static let topLevelKeys: Set<String> = ["library", "views_dir", "view_mode", "fuse_views", "state_dir", "socket", "assets", "protocol", "inbox", "report"]
+    static let topLevelKeys: Set<String> = ["library", "views_dir", "view_mode", "fuse_views", "verify_interval", "state_dir", "socket", "assets", "protocol", "inbox", "report"]
     static let reportKeys: Set<String> = ["retention", "watch_opens"]
     static let assetKeys: Set<String> = ["image_extensions", "video_extensions"]
     static let inboxKeys: Set<String> = ["dir", "album", "max_file_bytes", "daily_bytes", "daily_files"]
@@ -99,6 +101,7 @@ public struct ConfigurationFile: Sendable, Equatable {
             guard let flag = value.bool else { throw fail("fuse_views", "must be true or false") }
             result.fuseViews = flag
         }
+        result.verifyInterval = try positive("verify_interval", in: table)
         if let assets = table["assets"] {
             guard let section = assets.table else { throw fail("assets", "must be a table ([assets])") }
             for key in section.keys where !assetKeys.contains(key) {
@@ -191,6 +194,7 @@ public struct ConfigurationFile: Sendable, Equatable {
         if let reportWatchOpens { configuration.reportWatchesOpens = reportWatchOpens }
         if let viewMode { configuration.viewMode = viewMode }
         if let fuseViews { configuration.fuseViews = fuseViews }
+        if let verifyInterval { configuration.verifyIntervalSeconds = verifyInterval }
         if imageExtensions != nil || videoExtensions != nil {
             configuration.namePolicy = AssetNamePolicy(
                 imageExtensions: imageExtensions ?? AssetNamePolicy.defaultImageExtensions,

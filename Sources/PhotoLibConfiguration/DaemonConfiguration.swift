@@ -40,6 +40,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// Whether a limited Flatpak app's Pictures folder may be served read-only through FUSE where
     /// its filesystem cannot clone (`PicturesFolderForm`), instead of holding copies.
     public var fuseViews = true
+    /// Seconds between verification rounds over what inotify cannot follow (a library on a network or
+    /// FUSE filesystem, directories past the watch limit); rounds back off to four times it while
+    /// nothing changes. Thirty seconds: a photo synced to a NAS shows within a minute, and a round
+    /// over a quiet library costs a stat per directory and per file at most every two minutes.
+    public var verifyIntervalSeconds = 30
     /// Where installed Flatpak apps' Pictures folders are: the owner's home and Pictures folder
     /// as xdg-user-dirs names it, read once at start (Flatpak reads it at each app's start).
     public var flatpakPictures = FlatpakFiles.picturesFolder(home: ProcessIdentity.homeDirectory ?? "/")

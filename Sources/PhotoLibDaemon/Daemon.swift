@@ -82,6 +82,7 @@ public enum Daemon {
                 AccessReportService(engine: engine),
                 PlaceService(engine: engine, finder: PlaceFinder(library: configuration.library, store: store, logger: logger)),
                 GrantExpiryService(engine: engine, firstEnd: firstEnd),
+                RoundService(engine: engine, intervalSeconds: configuration.verifyIntervalSeconds),
                 WatchdogService(engine: engine, notifier: notifier),
                 ListeningService(server: server, endpoints: endpoints),
             ],

@@ -34,11 +34,15 @@ public struct StatusResult: Codable, Sendable, Equatable {
     /// Why nothing reads the library's inotify events now (photolibd-inotify cannot start, or keeps
     /// ending and waits its turn), in words; the state is then `degraded`.
     public var watcherDown: String?
+    /// Verification rounds, while part of the library is one inotify cannot follow (absent otherwise).
+    public var rounds: RoundsInfo?
 
     public init(version: String, pid: Int32, library: String, views: String, socket: String, state: String,
                 scannedDirectories: Int, scannedFiles: Int, assets: Int, albums: Int, apps: Int, watches: Int, failedWatches: Int,
                 unreadable: [String]? = nil, derivatives: Int? = nil, derivativeBytes: Int64? = nil, withheldFromNoLocation: Int? = nil,
-                viewMode: String? = nil, viewModeReason: String? = nil, watcherDown: String? = nil, fuseViews: String? = nil) {
+                viewMode: String? = nil, viewModeReason: String? = nil, watcherDown: String? = nil, fuseViews: String? = nil,
+                rounds: RoundsInfo? = nil) {
+        self.rounds = rounds
         self.fuseViews = fuseViews
         self.watcherDown = watcherDown
         self.viewMode = viewMode
@@ -60,6 +64,34 @@ public struct StatusResult: Codable, Sendable, Equatable {
         self.watches = watches
         self.failedWatches = failedWatches
         self.unreadable = unreadable
+    }
+}
+
+/// How verification rounds follow what inotify cannot (a library on a network or FUSE filesystem,
+/// directories past the watch limit): why, over what, how often, and the last round.
+public struct RoundsInfo: Codable, Sendable, Equatable {
+    /// Why rounds run, in words.
+    public var reason: String
+    /// Directories the last round looked at, and indexed files whose own stat it compared.
+    public var directories: Int
+    public var files: Int
+    /// Seconds between rounds now (up to four times `verify_interval` while nothing changes).
+    public var intervalSeconds: Int
+    /// When the last round ended (seconds since the epoch), and how long it took.
+    public var lastRoundAt: Int64
+    public var lastRoundMilliseconds: Int
+    /// Why the last round could not look at everything, if so (the next one tries again).
+    public var lastFailure: String?
+
+    public init(reason: String, directories: Int, files: Int, intervalSeconds: Int, lastRoundAt: Int64, lastRoundMilliseconds: Int,
+                lastFailure: String? = nil) {
+        self.reason = reason
+        self.directories = directories
+        self.files = files
+        self.intervalSeconds = intervalSeconds
+        self.lastRoundAt = lastRoundAt
+        self.lastRoundMilliseconds = lastRoundMilliseconds
+        self.lastFailure = lastFailure
     }
 }
 

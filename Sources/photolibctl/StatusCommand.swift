@@ -31,6 +31,9 @@ struct StatusCommand: ParsableCommand {
             print("withheld: \(withheld) files from apps with location none: whether they hold a location cannot be told (photolibctl assets --withheld says why)")
         }
         print("watches:  \(status.watches)\(status.failedWatches > 0 ? " (\(status.failedWatches) failed: raise fs.inotify.max_user_watches)" : "")")
+        if let rounds = status.rounds {
+            print("rounds:   every \(rounds.intervalSeconds) s over \(rounds.directories) directories and \(rounds.files) files, because \(rounds.reason); the last took \(rounds.lastRoundMilliseconds) ms\(rounds.lastFailure.map { " and failed: \($0)" } ?? "")")
+        }
         if let down = status.watcherDown {
             print("watching: changes to the library go unseen now: \(down)")
         }

@@ -59,4 +59,50 @@ struct RescanTests {
         let entry = daemon.view("org.example.Viewer") + "/album11/new.jpg"
         try await waitUntil("the new photo in the view") { FileManager.default.fileExists(atPath: entry) }
     }
+
+    /// The same namespace, five watches for thirteen directories, and rounds every second: what
+    /// happens where no watch is reaches the index and the view within a few rounds.
+    @Test("directories past the watch limit are followed by verification rounds: photos added, renamed (keeping their IDs) and removed there reach the view")
+    func roundsPastTheWatchLimit() async throws {
+        guard getuid() == 0 else {
+            Issue.record("this test makes a user namespace mapped to root and must run as root (CI does)")
+            return
+        }
+        let library = try TestLibrary()
+        let albums = (0..<12).map { "album\($0)" }
+        for album in albums { try library.write("\(album)/photo.jpg") }
+        let daemon = try RunningDaemon(library)
+        try await daemon.start(extraArguments: ["--config", try library.writeConfiguration("verify_interval = 1\n")],
+                               launcher: ["/usr/bin/unshare", "-U", "-r", "/bin/sh", "-c",
+                                          "echo 5 > /proc/sys/user/max_inotify_watches && exec \"$0\" \"$@\""])
+        defer { daemon.stopLater() }
+        try daemon.addApp("org.example.Viewer", "authorized")
+        let view = daemon.view("org.example.Viewer")
+        try await waitUntil("a verification round, in status", timeout: 30) { (try? daemon.ok("status"))?.contains("rounds:   every") == true }
+        let status = try daemon.ok("status")
+        #expect(status.contains("no inotify watch"), "\(status)")
+        let before = try daemon.assets()
+
+        for album in albums {
+            try library.write("\(album)/new.jpg", contents: String(repeating: "x", count: 2_000))
+            #expect(rename(library.path("\(album)/photo.jpg"), library.path("\(album)/renamed.jpg")) == 0)
+        }
+        try await waitUntil("every album's new and renamed photo in the view", timeout: 60) {
+            albums.allSatisfy { album in
+                FileManager.default.fileExists(atPath: "\(view)/\(album)/new.jpg")
+                    && FileManager.default.fileExists(atPath: "\(view)/\(album)/renamed.jpg")
+                    && !FileManager.default.fileExists(atPath: "\(view)/\(album)/photo.jpg")
+            }
+        }
+        let after = try daemon.assets()
+        for album in albums {
+            #expect(after["\(album)/renamed.jpg"] == before["\(album)/photo.jpg"], "\(album): renamed where no watch saw it, it keeps its ID")
+        }
+        for album in albums { #expect(unlink(library.path("\(album)/new.jpg")) == 0) }
+        try await waitUntil("every removed photo gone from the view", timeout: 60) {
+            albums.allSatisfy { !FileManager.default.fileExists(atPath: "\(view)/\($0)/new.jpg") }
+        }
+        #expect(try daemon.assets().count == 12)
+        #expect(daemon.log.contains("raise fs.inotify.max_user_watches"))
+    }
 }

@@ -15,6 +15,10 @@ public final class StatusBoard: Sendable {
         public var scannedFiles = 0
         public var watches = 0
         public var failedWatches = 0
+        /// Directories the watcher could not watch (each with everything below it): rounds follow them.
+        public var unwatched: Set<RelativePath> = []
+        /// Verification rounds, while something needs them: why, over what, how often, the last one.
+        public var rounds: RoundsSummary?
         /// Library paths that cannot be read now (their assets are kept as they were).
         public var unreadable: [RelativePath] = []
         /// Derivatives without location on disk, and their bytes.
@@ -48,5 +52,32 @@ public final class StatusBoard: Sendable {
 
     public func update(_ body: (inout Snapshot) -> Void) {
         state.withLock { body(&$0) }
+    }
+}
+
+/// What `status` says of verification rounds.
+public struct RoundsSummary: Sendable, Equatable {
+    /// Why rounds run, in words (`RoundCoverage.description`).
+    public var reason: String
+    public var directories: Int
+    /// Files whose own stat the last round compared with the index.
+    public var files: Int
+    /// Seconds between rounds as the schedule stands (longer while nothing changes).
+    public var intervalSeconds: Int
+    /// When the last round ended (seconds since the epoch), and how long it took.
+    public var lastRoundAt: Int64
+    public var lastRoundMilliseconds: Int
+    /// Why the last round could not look at everything, if so.
+    public var lastFailure: String?
+
+    public init(reason: String, directories: Int, files: Int, intervalSeconds: Int, lastRoundAt: Int64, lastRoundMilliseconds: Int,
+                lastFailure: String?) {
+        self.reason = reason
+        self.directories = directories
+        self.files = files
+        self.intervalSeconds = intervalSeconds
+        self.lastRoundAt = lastRoundAt
+        self.lastRoundMilliseconds = lastRoundMilliseconds
+        self.lastFailure = lastFailure
     }
 }

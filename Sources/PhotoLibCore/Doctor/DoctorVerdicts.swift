@@ -63,7 +63,7 @@ public enum DoctorVerdicts {
             return DoctorCheck("daemon", .fail, "photolibd is running, but cannot read \(count(daemon.unreadable.count, "part")) of the library: \(sample(daemon.unreadable.map { $0.isEmpty ? "(the library itself)" : $0 })). Their photos, IDs and selections are kept as they were, but changes there go unseen.",
                                advice: "Give the library's owner read and search permission there again (chmod u+rx, or check the disk for I/O errors); photolibd looks again by itself when the mode changes, or run photolibctl rescan.")
         case "degraded":
-            return DoctorCheck("daemon", .fail, "photolibd is running, but \(daemon.failedWatches) directories have no inotify watch, so changes there go unseen.",
+            return DoctorCheck("daemon", .fail, "photolibd is running, but \(daemon.failedWatches) directories have no inotify watch: changes there are found only by verification rounds (every verify_interval seconds, up to four times that while nothing changes), not as they happen.",
                                advice: "Raise fs.inotify.max_user_watches (see inotify-watches below), then photolibctl rescan.")
         case "libraryMissing":
             return DoctorCheck("daemon", .fail, "photolibd is running but the library \(facts.library) is gone; every view is empty.",
@@ -236,7 +236,7 @@ public enum DoctorVerdicts {
         let needed = facts.libraryDirectories
         let raise = "sysctl -w fs.inotify.max_user_watches=\(suggestedWatchLimit(needed)), and keep it in /etc/sysctl.d/90-photolibd.conf"
         if let failed = facts.daemon?.failedWatches, failed > 0 {
-            return DoctorCheck("inotify-watches", .fail, "photolibd could not watch \(failed) directories (fs.inotify.max_user_watches is \(facts.maxUserWatches.map(String.init) ?? "unknown")); changes there go unseen.",
+            return DoctorCheck("inotify-watches", .fail, "photolibd could not watch \(failed) directories (fs.inotify.max_user_watches is \(facts.maxUserWatches.map(String.init) ?? "unknown")); changes there are found only by verification rounds, up to minutes late.",
                                advice: "Raise the limit: \(raise); then photolibctl rescan.")
         }
         guard let limit = facts.maxUserWatches else {

@@ -36,8 +36,10 @@ extension IndexBatch {
     /// Stores the new files held so far, many to a statement, and records each as an asset of its own.
     mutating func storeArrivals() throws {
         guard !arrivals.isEmpty else { return }
-        for held in arrivals.take() {
-            for var asset in try rows.insertNewAssets(album: held.album, files: held.files) {
+        for waiting in arrivals.take() {
+            let inserted = try rows.insertNewAssets(album: waiting.album, files: waiting.files)
+            noteArrived(inserted)
+            for var asset in inserted {
                 try noteCaptureTime(&asset.members[0])
                 // As stored, so not read back; pairing (after the batch) records any join.
                 recorder.record(.asset(old: nil, new: locate(asset)))

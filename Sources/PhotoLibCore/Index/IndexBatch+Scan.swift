@@ -37,22 +37,70 @@ extension IndexBatch {
     /// asset moved while the daemon was not watching: it keeps its ID (and so its selections).
     /// `scanned` hears each directory's count of files as it is done.
     public mutating func fullScan(scanned: (Int) -> Void = { _ in }) throws {
-        let watermark = try rows.maxMemberRowID()
-        var vanished: [(MemberRecord, LocatedAsset?)] = []
+        held.watermark = try rows.maxMemberRowID()
         var pending = [Pending(album: AlbumTree.rootID, path: .root)]
         while let next = pending.popLast() {
             // A stop rolls the whole scan back (one transaction): the index stays as it was, and the next start scans again.
             try checkpoint()
             let result = try reconcileDirectory(next)
-            vanished += result.vanished
+            held.files += result.vanished
             pending += result.subdirectories
             scanned(result.files)
         }
-        for (gone, goneLocation) in vanished {
-            if let arrived = try rows.member(device: gone.file.device, inode: gone.file.inode, insertedAfter: watermark),
-               FileIdentity.isSameFile(indexed: gone.file, found: arrived.file) {
-                // The same file, moved while nobody watched: the old member (its asset's ID,
-                // selections) takes the new place. A reused inode number with another birth time is another file.
+        try settleVanished()
+        touchedAlbums.formUnion(try rows.takeAlbumsDueForPairing())
+        try pairTouched()
+    }
+
+    /// Lists one known directory again (a round saw its entries change), and indexes whole the albums
+    /// new below it; its known sub-albums are left to their own rounds. What is gone from it is held
+    /// until the batch's end (`settleVanished`): it may be new in another directory listed again.
+    mutating func relistDirectory(_ path: RelativePath) throws {
+        guard let listed = probe.listings[path] else { throw Unprobed(path: path) }
+        guard let album = albums.album(at: path) else {
+            try scanNewDirectory(path)  // new since the round looked at the index: indexed whole
+            return
+        }
+        if case .gone = listed { return }  // its parent's listing (or its watch) says where it went
+        var pending = [Pending(album: album, path: path)]
+        var descendsKept = false
+        while let next = pending.popLast() {
+            try checkpoint()
+            let result = try reconcileDirectory(next, descendsKept: descendsKept)
+            descendsKept = true  // below the directory listed again, every album is new: listed whole
+            try hold(result.vanished)
+            pending += result.subdirectories
+        }
+    }
+
+    /// Parks files gone from a listing under hidden names (which no file can have), so that their
+    /// names are free for what the batch finds there, until `settleVanished` decides.
+    mutating func hold(_ vanished: [(MemberRecord, LocatedAsset?)]) throws {
+        for (member, located) in vanished {
+            touch(member.album, member.name)
+            var parked = member
+            if member.album != AlbumTree.rootID || !member.name.isHidden {
+                parked.album = AlbumTree.rootID
+                parked.name = FileName(".photolibd-vanished-\(member.rowID)")!
+                try rows.updateMember(parked)
+            }
+            held.files.append((parked, located))
+        }
+    }
+
+    /// Decides each file held as vanished: the same file found new elsewhere in this batch (moved or
+    /// renamed while no watch saw it) keeps its asset, and so its ID and selections, at its new place;
+    /// any other goes. Which file is the same is `FileIdentity`'s to say: by inode and birth time
+    /// where inode numbers are the filesystem's own, by size and time, unambiguous, where they are made up.
+    mutating func settleVanished() throws {
+        let files = held.files
+        held.files = []
+        guard !files.isEmpty else { return }
+        // Where inodes are made up, two vanished files that look alike match nothing.
+        var alike: [FileIdentity.Content: Int] = [:]
+        if !trustsInodes { for (gone, _) in files { alike[FileIdentity.Content(gone.file), default: 0] += 1 } }
+        for (gone, goneLocation) in files {
+            if let arrived = try arrival(sameAs: gone.file, alike: alike) {
                 let arrivedLocation = try snapshot(arrived.asset)
                 try rows.deleteMember(rowID: arrived.rowID)
                 recorder.record(.asset(old: arrivedLocation, new: try snapshot(arrived.asset)))
@@ -69,8 +117,30 @@ extension IndexBatch {
                 try delete(gone, located: goneLocation)
             }
         }
-        touchedAlbums.formUnion(try rows.takeAlbumsDueForPairing())
-        try pairTouched()
+    }
+
+    /// The file this batch inserted that is the vanished `gone`, if one is.
+    private mutating func arrival(sameAs gone: FileFacts, alike: [FileIdentity.Content: Int]) throws -> MemberRecord? {
+        if trustsInodes {
+            // A reused inode number with another birth time is another file.
+            guard let arrived = try rows.member(device: gone.device, inode: gone.inode, insertedAfter: held.watermark),
+                  FileIdentity.isSameFile(indexed: gone, found: arrived.file) else { return nil }
+            return arrived
+        }
+        let content = FileIdentity.Content(gone)
+        guard alike[content] == 1, let row = held.arrivedByContent[content], let row else { return nil }
+        held.arrivedByContent[content] = nil  // matched once
+        return try rows.member(rowID: row)
+    }
+
+    /// Notes what the batch inserted, where inodes are made up: what a vanished file is matched with.
+    mutating func noteArrived(_ assets: [AssetRecord]) {
+        guard !trustsInodes else { return }
+        for member in assets.lazy.flatMap(\.members) {
+            let content = FileIdentity.Content(member.file)
+            // Two new files that look alike are told from neither.
+            held.arrivedByContent[content] = held.arrivedByContent[content] == nil ? .some(member.rowID) : .some(nil)
+        }
     }
 
     /// Brings one directory's rows in line with its listing, as `DirectoryPlan` decides.
@@ -79,7 +149,7 @@ extension IndexBatch {
     /// into; assets no longer present are returned as `vanished` for the caller to delete or match by
     /// inode. Inside a listed subtree, a directory without a listing is gone (or a symlink now)
     /// since its parent was listed.
-    mutating func reconcileDirectory(_ pending: Pending) throws -> DirectoryResult {
+    mutating func reconcileDirectory(_ pending: Pending, descendsKept: Bool = true) throws -> DirectoryResult {
         let (album, path) = (pending.album, pending.path)
         let listing = probe.listings[path] ?? .gone
         let knownFiles = try rows.indexedFiles(inAlbum: album)
@@ -90,7 +160,9 @@ extension IndexBatch {
         }
         var result = DirectoryResult(files: plan.fileCount)
         if plan.mayChangePairs { touchedAlbums.insert(album) }
-        for var asset in try rows.insertNewAssets(album: album, files: plan.newFiles) {
+        let inserted = try rows.insertNewAssets(album: album, files: plan.newFiles)
+        noteArrived(inserted)
+        for var asset in inserted {
             try noteCaptureTime(&asset.members[0])
             recorder.record(.asset(old: nil, new: locate(asset)))  // as stored: not read back
         }
@@ -118,7 +190,7 @@ extension IndexBatch {
             recorder.record(.albumCreated(childPath))
             result.subdirectories.append(Pending(album: childID, path: childPath))
         }
-        for (name, childID) in plan.keptAlbums {
+        for (name, childID) in plan.keptAlbums where descendsKept {
             result.subdirectories.append(Pending(album: childID, path: path.appending(name)))
         }
         for gone in plan.goneAlbums {
@@ -143,4 +215,13 @@ extension IndexBatch {
         }
         return result
     }
+}
+
+/// Files gone from listings, held until the batch's end, and what they may be matched with.
+struct HeldVanished {
+    /// The largest member row before the batch inserted anything: rows above it arrived in it.
+    var watermark: Int64 = 0
+    var files: [(MemberRecord, LocatedAsset?)] = []
+    /// Where inode numbers are made up: the rows this batch inserted, by content (nil: more than one looks so).
+    var arrivedByContent: [FileIdentity.Content: Int64?] = [:]
 }

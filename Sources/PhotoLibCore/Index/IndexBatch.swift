@@ -49,9 +49,16 @@ public struct IndexBatch<Rows: IndexRows> {
     var touchedAlbums: Set<AlbumTree.ID> = []
     /// New files the batch found, stored many to a statement before anything reads the index again.
     var arrivals = PendingArrivals()
+    /// Whether the library's inode numbers name its files (not on sshfs or SMB, which make them up):
+    /// how a file gone from one place is known again in another (`FileIdentity`).
+    let trustsInodes: Bool
+    /// Files gone from directories listed again, held (parked under hidden names) until the batch's
+    /// end: a file renamed on a server is gone from one listing and new in another.
+    var held = HeldVanished()
 
     public init(rows: Rows, albums: AlbumTree, unreadable: [RelativePath: FileSystemFailure], probe: LibraryProbe,
-                policy: AssetNamePolicy, daemonUID: UInt32, recorder: ChangeRecorder, checkpoint: @escaping () throws -> Void = {}) {
+                policy: AssetNamePolicy, daemonUID: UInt32, recorder: ChangeRecorder, trustsInodes: Bool = true,
+                checkpoint: @escaping () throws -> Void = {}) {
         self.rows = rows
         self.albums = albums
         self.unreadable = unreadable
@@ -59,11 +66,15 @@ public struct IndexBatch<Rows: IndexRows> {
         self.policy = policy
         self.daemonUID = daemonUID
         self.recorder = recorder
+        self.trustsInodes = trustsInodes
         self.checkpoint = checkpoint
     }
 
     /// Applies a batch of watch events, in order; then stores what arrived and pairs the stems touched.
     public mutating func apply(_ events: [WatchEvent]) throws {
+        if events.contains(where: { if case .directoryChanged = $0 { true } else { false } }) {
+            held.watermark = try rows.maxMemberRowID()  // before anything is inserted: what is above it arrived in this batch
+        }
         for event in events {
             let step = IndexStep.of(event)
             if arrivals.mustStore(before: step) { try storeArrivals() }
@@ -76,6 +87,7 @@ public struct IndexBatch<Rows: IndexRows> {
             }
         }
         try storeArrivals()
+        try settleVanished()
         try pairTouched()
     }
 
@@ -103,6 +115,8 @@ public struct IndexBatch<Rows: IndexRows> {
             try moveAlbum(from: from, to: to)
         case .scanNewDirectory(let path):
             try scanNewDirectory(path)
+        case .relistDirectory(let path):
+            try relistDirectory(path)
         case .removeAlbum(let path):
             try removeAlbum(path)
         case .removeFile(let path):

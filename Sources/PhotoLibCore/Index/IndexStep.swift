@@ -27,6 +27,9 @@ public enum IndexStep: Sendable, Equatable {
     case rescanSubtree(RelativePath)
     case moveFile(from: RelativePath, to: RelativePath)
     case moveAlbum(from: RelativePath, to: RelativePath)
+    /// List one known directory again (a round saw its entries change): files new, changed and gone
+    /// there, albums new below it (indexed whole) and gone; its known sub-albums are not listed.
+    case relistDirectory(RelativePath)
     /// A directory appeared (created, or moved in from outside): index what it holds.
     case scanNewDirectory(RelativePath)
     case removeFile(RelativePath)
@@ -51,6 +54,7 @@ public enum IndexStep: Sendable, Equatable {
         case .overflow: .fullScan(overflowed: true)
         case .rootGone: .rootGone
         case .watchFailed(let path, _): .watchFailed(path)
+        case .directoryChanged(let path): .relistDirectory(path)
         }
     }
 }

@@ -20,4 +20,20 @@ public enum FileIdentity {
         }
         return indexed.size == found.size && indexed.modificationTime == found.modificationTime
     }
+
+    /// What a file looks like where its inode number says nothing (sshfs and some SMB servers make
+    /// numbers up, and a file renamed on the server gets a new one): its device, size and
+    /// modification time. A file moved or renamed keeps all three; a match counts only when exactly
+    /// one vanished file and exactly one new file look so, since two copies of a photo would too.
+    public struct Content: Sendable, Hashable {
+        public let device: UInt64
+        public let size: Int64
+        public let modificationTime: Int64
+
+        public init(_ file: FileFacts) {
+            device = file.device
+            size = file.size
+            modificationTime = file.modificationTime
+        }
+    }
 }

@@ -32,5 +32,15 @@ public struct FilesystemKind: Sendable, Equatable, CustomStringConvertible {
     /// taken for local costs blocking, never a wrong answer.
     public var isRemote: Bool { Self.known[magic]?.remote ?? false }
 
+    /// Whether its inode numbers name its files, so that a file moved while nobody watched is known
+    /// again by its number. FUSE filesystems (sshfs, rclone) and SMB make numbers up: a file renamed
+    /// on the server gets another (`FileIdentity.Content` is what is compared there instead).
+    public var trustsInodeNumbers: Bool {
+        switch name {
+        case "fuse", "smb", "cifs", "smb2": false
+        default: true
+        }
+    }
+
     public var description: String { name }
 }

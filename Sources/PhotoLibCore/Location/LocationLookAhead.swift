@@ -64,7 +64,7 @@ extension LocationLookAhead {
                 out.append(Directory(path: path, isNew: true))
             case .moved(let from, let to, isDirectory: true) where !LibraryScope.isAlbum(from):
                 out.append(Directory(path: to, isNew: true))  // back from a hidden folder (a trash): new again
-            case .directoryAttributesChanged(let path):
+            case .directoryAttributesChanged(let path), .directoryChanged(let path):
                 out.append(Directory(path: path, isNew: false))
             default: continue
             }

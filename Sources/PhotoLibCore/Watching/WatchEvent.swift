@@ -25,6 +25,9 @@ public enum WatchEvent: Sendable, Equatable {
     case overflow
     /// The library root itself was deleted, moved or unmounted.
     case rootGone
+    /// A verification round found a directory's entries changed (its stamp moved) where no watch
+    /// follows it: it is listed again, it alone (its known sub-albums have rounds of their own).
+    case directoryChanged(RelativePath)
     /// A watch could not be added (for example the inotify watch limit); the index may miss changes there.
     case watchFailed(RelativePath, errno: Int32)
 }

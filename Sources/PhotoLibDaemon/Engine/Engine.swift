@@ -37,6 +37,8 @@ actor Engine {
     var carried = CarriedBetweenChanges()
     /// Which change writes the library's rows now (`LibraryTurn`).
     var libraryTurn = LibraryTurn()
+    /// What the last verification round saw of each directory it covered.
+    var roundStamps: [RelativePath: DirectoryStamp] = [:]
 
     /// Batches are capped so a burst is applied in bounded transactions and requests get a turn between them.
     static let batchSize = 2048
@@ -61,7 +63,7 @@ actor Engine {
         }
         setting = EngineSetting(configuration: configuration, store: store, queue: queue, hub: hub, clock: clock, ownerUID: ownerUID,
                                 board: board, logger: logger, expiryAlarm: ExpiryAlarm(clock: clock), placesDue: PlaceWake(),
-                                libraryLooker: libraryLooker, isolatesLibrary: isolates)
+                                libraryLooker: libraryLooker, isolatesLibrary: isolates, libraryFilesystem: filesystem)
         journal = ChangeJournal(retention: configuration.historyRetention)
         requests = RequestDesk(prompter: DesktopPrompter(logger: logger, socket: configuration.socket))
         do {
@@ -72,7 +74,8 @@ actor Engine {
             throw PhotoLibError.systemCall(name: error.call, path: configuration.inboxes, errno: error.errno)
         }
         let access = LibraryAccess(root: root)
-        index = try LibraryIndex(store: store, policy: configuration.namePolicy, access: access, board: board, ownerUID: ownerUID, logger: logger)
+        index = try LibraryIndex(store: store, policy: configuration.namePolicy, access: access, board: board, ownerUID: ownerUID, logger: logger,
+                                 trustsInodes: filesystem?.trustsInodeNumbers ?? true)
         let viewsRoot: FileDescriptor
         do {
             viewsRoot = try Directory.open(path: configuration.views)

@@ -12,4 +12,6 @@ struct IndexSetting {
     let logger: Logger
     /// The uid photolibd runs as: files it does not own are refused (`LinkRefusal`).
     let daemonUID: UInt32
+    /// Whether the library's inode numbers name its files (not on FUSE or SMB: `FilesystemKind.trustsInodeNumbers`).
+    var trustsInodes = true
 }

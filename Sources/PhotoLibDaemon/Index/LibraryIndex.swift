@@ -23,8 +23,10 @@ final class LibraryIndex {
     /// Set while some app has a rule grant: new and changed files are looked at for when they were taken.
     var captureClock: CaptureClock?
 
-    init(store: Store, policy: AssetNamePolicy, access: LibraryAccess, board: StatusBoard, ownerUID: UInt32, logger: Logger) throws {
-        setting = IndexSetting(store: store, policy: policy, access: access, board: board, logger: logger, daemonUID: ownerUID)
+    init(store: Store, policy: AssetNamePolicy, access: LibraryAccess, board: StatusBoard, ownerUID: UInt32, logger: Logger,
+         trustsInodes: Bool = true) throws {
+        setting = IndexSetting(store: store, policy: policy, access: access, board: board, logger: logger, daemonUID: ownerUID,
+                               trustsInodes: trustsInodes)
         albums = try store.read { try $0.albumTree() }
     }
 
@@ -81,10 +83,10 @@ final class LibraryIndex {
                _ body: (inout IndexBatch<TransactionRows>) throws -> Void) throws -> IndexBatch<TransactionRows> {
         access.invalidate()
         defer { access.invalidate() }
-        let (albums, unreadable, policy, daemonUID, generator) = (albums, unreadable, policy, daemonUID, generator)
+        let (albums, unreadable, policy, daemonUID, generator, trustsInodes) = (albums, unreadable, policy, daemonUID, generator, setting.trustsInodes)
         let batch = try store.write { tx in
             var batch = IndexBatch(rows: TransactionRows(tx: tx, generator: generator), albums: albums, unreadable: unreadable,
-                                   probe: probe, policy: policy, daemonUID: daemonUID, recorder: recorder,
+                                   probe: probe, policy: policy, daemonUID: daemonUID, recorder: recorder, trustsInodes: trustsInodes,
                                    checkpoint: { try StopRequest.checkpoint() })
             try body(&batch)
             try inTransaction(tx, recorder, batch.albums)

@@ -23,6 +23,9 @@ extension LibraryProbe {
             case .scanNewDirectory(let path), .rescanSubtree(let path):
                 walker.lookUpAncestors(of: path)
                 walker.walk(path)
+            case .relistDirectory(let path):
+                walker.lookUpAncestors(of: path)
+                walker.relist(path)
             case .moveAlbum(let from, let to):
                 walker.lookUpAncestors(of: to)
                 // Only an album the index does not know yet is listed, where it arrived: a known one is one row renamed.
@@ -63,8 +66,21 @@ extension LibraryProbe {
             if case .found(let file) = found, file.kind == .regular { noteTakenAt(path, file: file.facts) }
         }
 
+        /// Lists `path` again, and walks only the albums below it the index does not know (a known
+        /// one has rounds of its own); one it does not know itself is walked whole.
+        mutating func relist(_ path: RelativePath) {
+            let albums = basis.albums
+            guard let album = albums.album(at: path) else { return walk(path) }
+            list(path) { name in albums.child(of: album, named: name) == nil }
+        }
+
         /// Lists `path` and every album below it.
         mutating func walk(_ path: RelativePath) {
+            list(path) { _ in true }
+        }
+
+        /// Lists `path`, and walks the albums below it that `descends` names.
+        private mutating func list(_ path: RelativePath, descending descends: (FileName) -> Bool) {
             guard probe.listings[path] == nil else { return }
             let listing: Lookup<[DirectoryPlan.Entry]>
             switch looking.lookUpDirectory(path) {
@@ -78,7 +94,7 @@ extension LibraryProbe {
                 let below = path.appending(entry.name)
                 switch entry.kind {
                 case .directory where LibraryScope.isAlbumName(entry.name):
-                    walk(below)
+                    if descends(entry.name) { walk(below) }
                 case .file(.found(let file)) where file.kind == .regular:
                     noteTakenAt(below, file: file.facts)
                 default:

@@ -20,7 +20,11 @@ extension RequestRouter {
             derivatives: snapshot.derivatives, derivativeBytes: snapshot.derivativeBytes,
             withheldFromNoLocation: snapshot.withheldFromNoLocation,
             viewMode: snapshot.viewMode?.form.rawValue, viewModeReason: snapshot.viewMode?.reason, watcherDown: snapshot.watcherDown,
-            fuseViews: snapshot.fuse.map { if case .unavailable(let reason) = $0 { reason } else { "available" } })
+            fuseViews: snapshot.fuse.map { if case .unavailable(let reason) = $0 { reason } else { "available" } },
+            rounds: snapshot.rounds.map {
+                RoundsInfo(reason: $0.reason, directories: $0.directories, files: $0.files, intervalSeconds: $0.intervalSeconds,
+                           lastRoundAt: $0.lastRoundAt, lastRoundMilliseconds: $0.lastRoundMilliseconds, lastFailure: $0.lastFailure)
+            })
     }
 
     func appInfo(_ record: AppRecord, _ tx: StoreTransaction) throws -> AppInfo {

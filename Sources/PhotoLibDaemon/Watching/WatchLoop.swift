@@ -22,6 +22,8 @@ struct WatchLoop {
     private var root: FileDescriptor?
     private var translator = WatchTranslator()
     private var failedWatches = 0
+    /// Directories that got no watch (each with everything below it): verification rounds follow them.
+    private var unwatched = Set<RelativePath>()
 
     init(source: InotifySource, wakeup: Wakeup, libraryPath: String, queue: EventQueue, board: StatusBoard, logger: Logger) {
         self.source = source
@@ -125,6 +127,7 @@ struct WatchLoop {
             rootFD.close()
             logger.error("Cannot watch the library \(libraryPath): \(error). Its changes go unseen until the watches can be set up again.")
             failedWatches = 1
+            unwatched = [.root]
             publishWatchCounts()
             queue.push(.watchFailed(.root, errno: error.errno))
             // The scan a rewatch asks for still runs (a rescan waits for it): the library is read, only not followed.
@@ -133,6 +136,7 @@ struct WatchLoop {
         }
         root = rootFD
         failedWatches = 0
+        unwatched = []
         watchSubtree(of: rootFD, key: tree.root!, path: .root)
         publishWatchCounts()
         queue.push(.watchesReady(failedDirectories: failedWatches))
@@ -188,6 +192,7 @@ struct WatchLoop {
             return true
         } catch {
             failedWatches += 1
+            unwatched.insert(path)
             if failedWatches <= 3 {
                 logger.error("Cannot watch \(path): \(error). Changes there are missed until a rescan; if this is ENOSPC, raise the sysctl fs.inotify.max_user_watches.")
             }
@@ -206,6 +211,7 @@ struct WatchLoop {
             return  // the parent went meanwhile: its deletion event follows
         } catch {
             failedWatches += 1
+            unwatched.insert(parentPath.appending(name))
             logger.error("Cannot open \(parentPath) to watch its new directory \(name.escaped): \(error). Changes there are missed until a rescan.")
             queue.push(.watchFailed(parentPath.appending(name), errno: error.errno))
             return
@@ -216,10 +222,11 @@ struct WatchLoop {
     }
 
     private func publishWatchCounts() {
-        let (count, failed) = (tree.count, failedWatches)
+        let (count, failed, unwatched) = (tree.count, failedWatches, unwatched)
         board.update {
             $0.watches = count
             $0.failedWatches = failed
+            $0.unwatched = unwatched
         }
     }
 
@@ -237,6 +244,7 @@ struct WatchLoop {
         for action in actions {
             switch action {
             case .emit(let event):
+                followUnwatched(event)
                 queue.push(event)
             case .watch(let name, let parent, let parentPath):
                 watchNewDirectory(name, parentKey: parent, parentPath: parentPath)
@@ -253,6 +261,27 @@ struct WatchLoop {
                 rootGone()
             }
         }
+    }
+
+    /// Keeps the unwatched directories' paths as the library's own events move or remove them (a
+    /// directory without a watch renamed under a watched parent keeps no watch, under its new name).
+    private mutating func followUnwatched(_ event: WatchEvent) {
+        guard !unwatched.isEmpty else { return }
+        switch event {
+        case .moved(let from, let to, isDirectory: true):
+            let moved = unwatched.filter { $0.isWithin(from) }
+            guard !moved.isEmpty else { return }
+            unwatched.subtract(moved)
+            for path in moved { unwatched.insert(to.appending(RelativePath(Array(path.components.dropFirst(from.components.count))))) }
+        case .removed(let path, isDirectory: true):
+            let gone = unwatched.filter { $0.isWithin(path) }
+            guard !gone.isEmpty else { return }
+            unwatched.subtract(gone)
+            failedWatches = max(0, failedWatches - gone.count)
+        default:
+            return
+        }
+        publishWatchCounts()
     }
 
     private mutating func rootGone() {

@@ -27,10 +27,10 @@ struct IndexBatchTests {
 
     /// Runs `events` (or a full scan, when nil) over `table` with `probe`; the batch as it ends.
     static func run(_ events: [WatchEvent]?, on table: inout IndexTable, probe: LibraryProbe,
-                    unreadable: [RelativePath: FileSystemFailure] = [:]) throws -> (IndexBatch<IndexTable>, [ViewChange]) {
+                    unreadable: [RelativePath: FileSystemFailure] = [:], trustsInodes: Bool = true) throws -> (IndexBatch<IndexTable>, [ViewChange]) {
         let recorder = ChangeRecorder(recording: true)
         var batch = IndexBatch(rows: table, albums: table.tree, unreadable: unreadable, probe: probe, policy: .standard,
-                               daemonUID: owner, recorder: recorder)
+                               daemonUID: owner, recorder: recorder, trustsInodes: trustsInodes)
         if let events { try batch.apply(events) } else { try batch.fullScan() }
         table = batch.rows
         return (batch, recorder.changes)
@@ -217,5 +217,75 @@ struct IndexBatchTests {
         _ = try Self.run([.fileWritten(Self.path("Trips/new.jpg")), .fileWritten(Self.path("Trips/old.jpg"))], on: &table, probe: probe)
         #expect(table.member(album: trips, name: FileName("new.jpg")!)?.takenAt == 1_700_000_000)
         #expect(table.member(album: trips, name: FileName("old.jpg")!)?.takenAt == nil, "its content changed: the old time no longer holds")
+    }
+
+    // MARK: Directories listed again by a round
+
+    static func facts(_ inode: UInt64, size: Int64, time: Int64) -> FileFacts {
+        FileFacts(device: 1, inode: inode, size: size, modificationTime: time, permissions: 0o644)
+    }
+
+    @Test("A directory listed again where inodes are made up: a photo renamed on the server keeps its ID by size and time, a new one arrives, a gone one goes, and the known sub-album is left to its own round")
+    func relistedWithMadeUpInodes() throws {
+        var table = IndexTable()
+        let trips = table.addAlbum("Trips")
+        let rome = table.addAlbum("Rome", in: trips)
+        let renamed = table.addFile("a.jpg", in: trips, facts: Self.facts(1, size: 100, time: 1_000))
+        let gone = table.addFile("c.jpg", in: trips, facts: Self.facts(3, size: 300, time: 3_000))
+        table.addFile("r.jpg", in: rome, facts: Self.facts(4, size: 400, time: 4_000))
+        let renamedID = try #require(table.asset(rowID: renamed)?.id)
+        let probe = LibraryProbe(listings: [
+            Self.path("Trips"): .found([Self.entry("renamed.jpg", Self.facts(77, size: 100, time: 1_000)),
+                                        Self.entry("new.jpg", Self.facts(78, size: 500, time: 5_000)), Self.album("Rome")]),
+        ])
+        let (batch, changes) = try Self.run([.directoryChanged(Self.path("Trips"))], on: &table, probe: probe, trustsInodes: false)
+        #expect(Self.assetID(at: "Trips/renamed.jpg", in: table, tree: batch.albums) == renamedID, "renamed on the server: the same photo")
+        #expect(Self.assetID(at: "Trips/new.jpg", in: table, tree: batch.albums) != nil)
+        #expect(table.asset(rowID: gone) == nil)
+        #expect(Self.assetID(at: "Trips/Rome/r.jpg", in: table, tree: batch.albums) != nil, "a sub-album without a listing is not taken for gone")
+        #expect(table.members.count == 3)
+        #expect(!table.members.values.contains { $0.name.isHidden }, "nothing is left parked")
+        let moves = changes.compactMap { change -> (String?, String?)? in
+            guard case .asset(let old, let new) = change else { return nil }
+            return (old?.primary?.path.description, new?.primary?.path.description)
+        }
+        #expect(moves.contains { $0 == ("Trips/a.jpg", "Trips/renamed.jpg") }, "\(moves)")
+        #expect(moves.contains { $0 == ("Trips/c.jpg", nil) })
+    }
+
+    @Test("Where inodes are made up, files that look alike are told apart by nothing: each gets a new ID, none takes another's")
+    func madeUpInodesAlike() throws {
+        var table = IndexTable()
+        let trips = table.addAlbum("Trips")
+        let first = table.addFile("a.jpg", in: trips, facts: Self.facts(1, size: 100, time: 1_000))
+        let second = table.addFile("b.jpg", in: trips, facts: Self.facts(2, size: 100, time: 1_000))
+        let ids = [try #require(table.asset(rowID: first)?.id), try #require(table.asset(rowID: second)?.id)]
+        let probe = LibraryProbe(listings: [
+            Self.path("Trips"): .found([Self.entry("x.jpg", Self.facts(7, size: 100, time: 1_000)), Self.entry("y.jpg", Self.facts(8, size: 100, time: 1_000))]),
+        ])
+        let (batch, _) = try Self.run([.directoryChanged(Self.path("Trips"))], on: &table, probe: probe, trustsInodes: false)
+        for name in ["Trips/x.jpg", "Trips/y.jpg"] {
+            let id = try #require(Self.assetID(at: name, in: table, tree: batch.albums))
+            #expect(!ids.contains(id), "\(name) took the ID of a photo it may not be")
+        }
+        #expect(table.members.count == 2)
+    }
+
+    @Test("Where inodes name files, a photo moved between two directories listed again keeps its ID by inode and birth time; a reused number does not")
+    func relistedWithInodes() throws {
+        var table = IndexTable()
+        let from = table.addAlbum("From")
+        _ = table.addAlbum("To")
+        let moved = table.addFile("x.jpg", in: from, facts: Self.facts(5, born: 10))
+        let reused = table.addFile("y.jpg", in: from, facts: Self.facts(6, born: 20))
+        let movedID = try #require(table.asset(rowID: moved)?.id)
+        let probe = LibraryProbe(listings: [
+            Self.path("From"): .found([]),
+            Self.path("To"): .found([Self.entry("x2.jpg", Self.facts(5, born: 10)), Self.entry("other.jpg", Self.facts(6, born: 99))]),
+        ])
+        let (batch, _) = try Self.run([.directoryChanged(Self.path("From")), .directoryChanged(Self.path("To"))], on: &table, probe: probe)
+        #expect(Self.assetID(at: "To/x2.jpg", in: table, tree: batch.albums) == movedID)
+        #expect(table.asset(rowID: reused) == nil, "another file under a reused inode number")
+        #expect(table.members.count == 2)
     }
 }

@@ -1,0 +1,64 @@
+import Foundation
+import PhotoLibCore
+import PhotoLibStore
+import PhotoLibSystem
+
+/// One piece of a verification round, made on the library's thread through descriptors of its own:
+/// each directory's `statx`, and where its entries are as they were, each indexed file's. What it
+/// finds is handed over as watch events (`RoundJudgement` decides which), which the engine applies as
+/// any batch: probed, planned, committed and settled, with nothing here written.
+struct RoundLook: Sendable {
+    /// The albums this piece looks at, with their paths.
+    let albums: [(AlbumTree.ID, RelativePath)]
+    /// What earlier rounds saw of these directories.
+    let stamps: [RelativePath: DirectoryStamp]
+    let daemonUID: UInt32
+
+    /// The albums one piece looks at: small enough that a batch's probe waiting for the library's
+    /// thread waits for one piece, not a whole round over a NAS.
+    static let pieceSize = 64
+
+    struct Found: Sendable {
+        var events: [WatchEvent] = []
+        var stamps: [RelativePath: DirectoryStamp] = [:]
+        var files = 0
+    }
+
+    /// Looks, through a looker made from `root` (a duplicate it owns), reading the indexed files of
+    /// each directory whose entries are as they were from `store`.
+    func look(root: FileDescriptor, looker: LibraryLookerMaker, store: Store) throws -> Found {
+        let looking = looker(root)
+        var found = Found()
+        var unchanged: [(AlbumTree.ID, RelativePath)] = []
+        for (album, path) in albums {
+            let answer = looking.lookUp(path)
+            switch RoundJudgement.directory(recorded: stamps[path], found: answer) {
+            case .gone:
+                continue
+            case .list:
+                found.events.append(.directoryChanged(path))
+                if case .found(let directory) = answer { found.stamps[path] = DirectoryStamp(facts: directory.facts, lookedAt: Self.now()) }
+            case .statFiles:
+                found.stamps[path] = stamps[path]
+                unchanged.append((album, path))
+            }
+        }
+        guard !unchanged.isEmpty else { return found }
+        let indexed = try store.read { tx in try unchanged.map { try tx.indexedFiles(inAlbum: $0.0) } }
+        for ((_, path), files) in zip(unchanged, indexed) {
+            for (name, known) in files where !name.isHidden {
+                let file = path.appending(name)
+                found.files += 1
+                if RoundJudgement.fileChanged(known: known, found: looking.lookUp(file), daemonUID: daemonUID) {
+                    found.events.append(.attributesChanged(file))
+                }
+            }
+        }
+        return found
+    }
+
+    /// Nanoseconds since the epoch, on this machine's clock: when a directory was looked at.
+    static func now() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1_000_000_000).rounded())
+    }
+}

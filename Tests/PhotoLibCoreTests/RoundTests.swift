@@ -1,0 +1,93 @@
+import PhotoLibCore
+import Testing
+
+/// Verification rounds' rules, on values: when a round runs, which directories it lists again, which
+/// files' stats ask for an event, and what it covers.
+@Suite("Verification rounds")
+struct RoundTests {
+    static func path(_ text: String) -> RelativePath { RelativePath(escaped: text)! }
+    static let second: Int64 = 1_000_000_000
+
+    static func directory(_ inode: UInt64 = 9, time: Int64) -> FileFacts {
+        FileFacts(device: 1, inode: inode, size: 4096, modificationTime: time, permissions: 0o755)
+    }
+
+    @Test("Rounds back off while nothing changes, up to four times the interval, and come back to it at a change")
+    func schedule() {
+        var schedule = RoundSchedule(base: 30_000)
+        #expect(schedule.interval == 30_000)
+        schedule.roundEnded(foundChanges: false)
+        #expect(schedule.interval == 60_000)
+        schedule.roundEnded(foundChanges: false)
+        schedule.roundEnded(foundChanges: false)
+        #expect(schedule.interval == 120_000, "never past four times the interval")
+        schedule.roundEnded(foundChanges: true)
+        #expect(schedule.interval == 30_000)
+        #expect(RoundSchedule(base: 10).interval == 1_000, "not more often than once a second")
+    }
+
+    @Test("A directory is listed again when never seen, when its time, size or identity moved, and while its stamp is too fresh to trust")
+    func stamps() {
+        let old = Self.directory(time: 100 * Self.second)
+        let settled = DirectoryStamp(facts: old, lookedAt: 200 * Self.second)
+        #expect(DirectoryStamp.mustList(recorded: nil, found: old))
+        #expect(!DirectoryStamp.mustList(recorded: settled, found: old), "unchanged and settled: its files are statted instead")
+        #expect(DirectoryStamp.mustList(recorded: settled, found: Self.directory(time: 101 * Self.second)))
+        #expect(DirectoryStamp.mustList(recorded: settled, found: Self.directory(8, time: 100 * Self.second)), "another directory under the name")
+        // Seen in the same second as a change: a second change in that second leaves the same time.
+        let fresh = DirectoryStamp(facts: old, lookedAt: 100 * Self.second + 500_000_000)
+        #expect(DirectoryStamp.mustList(recorded: fresh, found: old))
+    }
+
+    @Test("What a round does with a directory: gone, listed (changed or unreadable), or its files statted")
+    func directories() {
+        let facts = Self.directory(time: 100 * Self.second)
+        let settled = DirectoryStamp(facts: facts, lookedAt: 200 * Self.second)
+        let found = Lookup<FileObservation>.found(FileObservation(kind: .directory, facts: facts, owner: 1000, linkCount: 2))
+        #expect(RoundJudgement.directory(recorded: settled, found: found) == .statFiles)
+        #expect(RoundJudgement.directory(recorded: nil, found: found) == .list)
+        #expect(RoundJudgement.directory(recorded: settled, found: .gone) == .gone)
+        #expect(RoundJudgement.directory(recorded: settled, found: .unreadable(FileSystemFailure(call: "statx", errno: 5))) == .list,
+                "an error is never taken for an answer: the listing records it, and the rows stay")
+        let file = Lookup<FileObservation>.found(FileObservation(kind: .regular, facts: facts, owner: 1000, linkCount: 1))
+        #expect(RoundJudgement.directory(recorded: settled, found: file) == .gone, "a file now: the directory went")
+    }
+
+    @Test("A file's own stat asks for its event when it was edited, chmodded, went or cannot be read; not when it is as indexed")
+    func files() {
+        let facts = FileFacts(device: 1, inode: 5, size: 100, modificationTime: 7, permissions: 0o644)
+        let known = IndexedFile(rowID: 1, file: facts)
+        func found(_ facts: FileFacts) -> Lookup<FileObservation> {
+            .found(FileObservation(kind: .regular, facts: facts, owner: 1000, linkCount: 1))
+        }
+        #expect(!RoundJudgement.fileChanged(known: known, found: found(facts), daemonUID: 1000))
+        #expect(RoundJudgement.fileChanged(known: known, found: found(FileFacts(device: 1, inode: 5, size: 200, modificationTime: 8, permissions: 0o644)), daemonUID: 1000))
+        #expect(RoundJudgement.fileChanged(known: known, found: found(FileFacts(device: 1, inode: 5, size: 100, modificationTime: 7, permissions: 0o600)), daemonUID: 1000))
+        #expect(RoundJudgement.fileChanged(known: known, found: .gone, daemonUID: 1000))
+        #expect(RoundJudgement.fileChanged(known: known, found: .unreadable(FileSystemFailure(call: "statx", errno: 13)), daemonUID: 1000))
+    }
+
+    @Test("Rounds cover the whole library on a remote filesystem, else the unwatched directories with everything below them")
+    func coverage() {
+        var tree = AlbumTree()
+        tree.insert(id: 2, parent: AlbumTree.rootID, name: FileName("Trips")!)
+        tree.insert(id: 3, parent: 2, name: FileName("Rome")!)
+        tree.insert(id: 4, parent: AlbumTree.rootID, name: FileName("Home")!)
+        #expect(RoundCoverage().isEmpty)
+        let remote = RoundCoverage(remoteFilesystem: "fuse")
+        #expect(Set(remote.albums(in: tree).map(\.0)) == [AlbumTree.rootID, 2, 3, 4])
+        #expect(remote.covers(Self.path("Home")))
+        let unwatched = RoundCoverage(unwatched: [Self.path("Trips"), Self.path("Trips/Rome")])
+        #expect(unwatched.albums(in: tree).map(\.0).sorted() == [2, 3], "each album once")
+        #expect(unwatched.covers(Self.path("Trips/Rome/x")) && !unwatched.covers(Self.path("Home")))
+        #expect(unwatched.description.contains("max_user_watches"))
+    }
+
+    @Test("Where inode numbers are made up they name nothing: sshfs's and SMB's; a local filesystem's and NFS's do")
+    func inodeTrust() {
+        #expect(!FilesystemKind(magic: 0x6573_5546).trustsInodeNumbers)  // fuse
+        #expect(!FilesystemKind(magic: 0xFE53_4D42).trustsInodeNumbers)  // smb2
+        #expect(FilesystemKind(magic: 0xEF53).trustsInodeNumbers)
+        #expect(FilesystemKind(magic: 0x6969).trustsInodeNumbers)  // nfs
+    }
+}
