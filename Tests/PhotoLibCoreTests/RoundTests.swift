@@ -37,6 +37,13 @@ struct RoundTests {
         // Seen in the same second as a change: a second change in that second leaves the same time.
         let fresh = DirectoryStamp(facts: old, lookedAt: 100 * Self.second + 500_000_000)
         #expect(DirectoryStamp.mustList(recorded: fresh, found: old))
+        // A stamp that moved is recorded unconfirmed: the next round lists again (its listing may have
+        // come from a cache older than the stamp), and finding it unchanged then confirms it.
+        let moved = Self.directory(time: 150 * Self.second)
+        let first = DirectoryStamp.recorded(recorded: settled, found: moved, lookedAt: 300 * Self.second, listed: true)
+        #expect(!first.confirmed && DirectoryStamp.mustList(recorded: first, found: moved))
+        let second = DirectoryStamp.recorded(recorded: first, found: moved, lookedAt: 301 * Self.second, listed: true)
+        #expect(second.confirmed && !DirectoryStamp.mustList(recorded: second, found: moved))
     }
 
     @Test("What a round does with a directory: gone, listed (changed or unreadable), or its files statted")
@@ -53,18 +60,19 @@ struct RoundTests {
         #expect(RoundJudgement.directory(recorded: settled, found: file) == .gone, "a file now: the directory went")
     }
 
-    @Test("A file's own stat asks for its event when it was edited, chmodded, went or cannot be read; not when it is as indexed")
+    @Test("A file's own stat asks for its event when it was edited, chmodded or cannot be read, for its directory's listing when it went; nothing when it is as indexed")
     func files() {
         let facts = FileFacts(device: 1, inode: 5, size: 100, modificationTime: 7, permissions: 0o644)
         let known = IndexedFile(rowID: 1, file: facts)
         func found(_ facts: FileFacts) -> Lookup<FileObservation> {
             .found(FileObservation(kind: .regular, facts: facts, owner: 1000, linkCount: 1))
         }
-        #expect(!RoundJudgement.fileChanged(known: known, found: found(facts), daemonUID: 1000))
-        #expect(RoundJudgement.fileChanged(known: known, found: found(FileFacts(device: 1, inode: 5, size: 200, modificationTime: 8, permissions: 0o644)), daemonUID: 1000))
-        #expect(RoundJudgement.fileChanged(known: known, found: found(FileFacts(device: 1, inode: 5, size: 100, modificationTime: 7, permissions: 0o600)), daemonUID: 1000))
-        #expect(RoundJudgement.fileChanged(known: known, found: .gone, daemonUID: 1000))
-        #expect(RoundJudgement.fileChanged(known: known, found: .unreadable(FileSystemFailure(call: "statx", errno: 13)), daemonUID: 1000))
+        #expect(RoundJudgement.file(known: known, found: found(facts), daemonUID: 1000) == .unchanged)
+        #expect(RoundJudgement.file(known: known, found: found(FileFacts(device: 1, inode: 5, size: 200, modificationTime: 8, permissions: 0o644)), daemonUID: 1000) == .changed)
+        #expect(RoundJudgement.file(known: known, found: found(FileFacts(device: 1, inode: 5, size: 100, modificationTime: 7, permissions: 0o600)), daemonUID: 1000) == .changed)
+        #expect(RoundJudgement.file(known: known, found: .unreadable(FileSystemFailure(call: "statx", errno: 13)), daemonUID: 1000) == .changed)
+        #expect(RoundJudgement.file(known: known, found: .gone, daemonUID: 1000) == .gone,
+                "gone: its directory is listed again, where a rename shows as one, not a removal")
     }
 
     @Test("Rounds cover the whole library on a remote filesystem, else the unwatched directories with everything below them")
@@ -89,5 +97,21 @@ struct RoundTests {
         #expect(!FilesystemKind(magic: 0xFE53_4D42).trustsInodeNumbers)  // smb2
         #expect(FilesystemKind(magic: 0xEF53).trustsInodeNumbers)
         #expect(FilesystemKind(magic: 0x6969).trustsInodeNumbers)  // nfs
+    }
+
+    @Test("A listing is believed when what it names could be looked up and what it lacks is gone by its own stat; not when caches of different ages disagree")
+    func listingAgreement() {
+        let file = Lookup<FileObservation>.found(FileObservation(kind: .regular, facts: Self.directory(time: 1), owner: 1000, linkCount: 1))
+        let entry = { (name: String) in DirectoryPlan.Entry(name: FileName(name)!, kind: .file(file)) }
+        let known: Set<FileName> = [FileName("a.jpg")!, FileName("b.jpg")!]
+        // Renamed on the server: a.jpg lacking, gone by its own stat; renamed.jpg new.
+        #expect(RoundJudgement.listingAgrees([entry("renamed.jpg"), entry("b.jpg")], known: known) { _ in .gone })
+        // A fresh listing, a stale stat: a.jpg still there by a cached stat.
+        #expect(!RoundJudgement.listingAgrees([entry("renamed.jpg"), entry("b.jpg")], known: known) { _ in file })
+        // Nothing looked at for what it lacks: not believed.
+        #expect(!RoundJudgement.listingAgrees([entry("b.jpg")], known: known) { _ in nil })
+        // A stale listing: it names a.jpg, whose own stat says it went.
+        let gone = DirectoryPlan.Entry(name: FileName("a.jpg")!, kind: .file(.gone))
+        #expect(!RoundJudgement.listingAgrees([gone, entry("b.jpg")], known: known) { _ in .gone })
     }
 }

@@ -62,6 +62,16 @@ extension IndexBatch {
             return
         }
         if case .gone = listed { return }  // its parent's listing (or its watch) says where it went
+        if case .found(let entries) = listed {
+            let known = Set(try rows.indexedFiles(inAlbum: album).keys).union(albums.children(of: album).keys)
+            guard RoundJudgement.listingAgrees(entries, known: known, lacking: { probe.lookups[path.appending($0)] }) else {
+                outcome.unsettled.append(path)  // a listing and stats from caches of different ages: the next round lists again
+                return
+            }
+        }
+        // Read now: what could not be read there before (it, or a file in it) is looked at anew; the
+        // listing marks again what still cannot be. Its sub-albums are left to their own rounds.
+        if !unreadable.isEmpty { unreadable = unreadable.filter { $0.key != path && $0.key.parent != path } }
         var pending = [Pending(album: album, path: path)]
         var descendsKept = false
         while let next = pending.popLast() {

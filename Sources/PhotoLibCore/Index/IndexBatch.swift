@@ -25,6 +25,9 @@ public struct IndexBatch<Rows: IndexRows> {
         public var albumsRearranged = false
         /// Paths the batch needed and its probe had not looked at (the full scan asked for looks at them).
         public var unprobed: [RelativePath] = []
+        /// Directories listed again whose listing disagreed with the stats of what it lacked or named:
+        /// nothing changed there; the next round lists them again.
+        public var unsettled: [RelativePath] = []
 
         public init() {}
     }

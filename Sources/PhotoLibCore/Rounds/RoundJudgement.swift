@@ -21,9 +21,41 @@ public enum RoundJudgement {
         }
     }
 
-    /// Whether an indexed file's stat asks for its event (`WatchEvent.attributesChanged`): edited,
-    /// chmodded, gone or unreadable since it was indexed, as a watch event would have said.
-    public static func fileChanged(known: IndexedFile, found: Lookup<FileObservation>, daemonUID: UInt32) -> Bool {
-        FileRefresh.decide(known: known, found: found, admission: .never, daemonUID: daemonUID) != .nothing
+    /// What an indexed file's own stat asks for, in a directory whose entries seemed as they were.
+    public enum File: Sendable, Equatable {
+        case unchanged
+        /// Edited, chmodded or unreadable since it was indexed: its event (`WatchEvent.attributesChanged`).
+        case changed
+        /// Gone: the directory's entries did change (its stamp came from a cache older than this stat):
+        /// it is listed again, so that a file renamed there is known again under its new name.
+        case gone
+    }
+
+    public static func file(known: IndexedFile, found: Lookup<FileObservation>, daemonUID: UInt32) -> File {
+        switch FileRefresh.decide(known: known, found: found, admission: .never, daemonUID: daemonUID) {
+        case .nothing: .unchanged
+        case .delete: .gone
+        case .insert, .update, .keep: .changed
+        }
+    }
+
+    /// Whether a directory's listing, made for a round, can be believed: every entry it names could be
+    /// looked up, and everything the index knows there that it lacks is gone by its own stat. A network
+    /// filesystem answers listings and stats from caches of their own (sshfs keeps each for
+    /// `dcache_timeout`): a listing older than the stats (or newer) would take a file renamed on the
+    /// server for one gone and another new. One that disagrees changes nothing; the next round lists again.
+    ///
+    /// - Parameter lacking: the stat of each known name (file or album) the listing lacks; nil where none was made.
+    public static func listingAgrees(_ entries: [DirectoryPlan.Entry], known: Set<FileName>,
+                                     lacking: (FileName) -> Lookup<FileObservation>?) -> Bool {
+        var listed = Set<FileName>()
+        for entry in entries {
+            listed.insert(entry.name)
+            if case .file(.gone) = entry.kind { return false }  // named, yet gone by its own stat
+        }
+        for name in known where !listed.contains(name) {
+            guard case .gone? = lacking(name) else { return false }  // there by its own stat, or not looked at
+        }
+        return true
     }
 }

@@ -1,5 +1,6 @@
 import Logging
 import PhotoLibCore
+import PhotoLibStore
 import PhotoLibSystem
 
 // A batch's look at the library, made off the engine: the one step of a watch batch that
@@ -26,10 +27,10 @@ extension Engine {
             logger.warning("Could not hand the library to a thread of its own (\(error)); looking at it on the engine's.")
             return probeHere(batch, basis: basis, lookingAhead: job)
         }
-        let (looker, known, logger) = (setting.libraryLooker, views.derivatives.lookedAheadKeys, logger)
+        let (looker, known, logger, store) = (setting.libraryLooker, views.derivatives.lookedAheadKeys, logger, store)
         let (probe, found, looked) = await libraryLane.run { () -> (LibraryProbe, [FileIdentityKey: LookedAhead], Int) in
             let looking = looker(root)
-            let probe = LibraryProbe.gather(batch, basis: basis, looking: looking)
+            let probe = LibraryProbe.gather(batch, basis: basis, looking: looking, indexedNames: Self.indexedNamesReader(store))
             guard let job, let derivatives else { return (probe, [:], 0) }
             defer { derivatives.close() }
             let (found, looked) = job.perform(looking: looking, derivatives: derivatives, known: known, logger: logger)
@@ -52,7 +53,13 @@ extension Engine {
             views.derivatives.receive(found)
             if looked > 0 { logger.debug("Looked ahead at \(looked) files for apps without location.") }
         }
-        return LibraryProbe.gather(batch, basis: basis, looking: index.access)
+        return LibraryProbe.gather(batch, basis: basis, looking: index.access, indexedNames: Self.indexedNamesReader(store))
+    }
+
+    /// The names of the files the index holds in an album, read from the store (nil when it cannot
+    /// be read: the listing that needed them is then not believed, and listed again at the next round).
+    nonisolated static func indexedNamesReader(_ store: Store) -> @Sendable (AlbumTree.ID) -> Set<FileName>? {
+        { album in (try? store.read { try $0.indexedFiles(inAlbum: album) }).map { Set($0.keys) } }
     }
 
     /// The walk of a full scan (`LibraryIndex.walk`), on a thread of its own.

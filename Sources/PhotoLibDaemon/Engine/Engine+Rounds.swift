@@ -27,7 +27,11 @@ extension Engine {
         var stamps: [RelativePath: DirectoryStamp] = [:]
         var files = 0
         var failure: String?
-        let (looker, store, uid, known) = (setting.libraryLooker, store, ownerUID, roundStamps)
+        // A directory that could not be read, or holds what could not, is listed again whatever its stamp:
+        // only a listing that works says it can be read again (a server back, a mode restored).
+        let unreadable = Set(index.unreadable.keys.flatMap { [$0, $0.parent ?? .root] })
+        let known = roundStamps.filter { !unreadable.contains($0.key) }
+        let (looker, store, uid) = (setting.libraryLooker, store, ownerUID)
         for start in stride(from: 0, to: albums.count, by: RoundLook.pieceSize) {
             let piece = RoundLook(albums: Array(albums[start..<min(start + RoundLook.pieceSize, albums.count)]),
                                   stamps: known, daemonUID: uid)

@@ -207,6 +207,8 @@ actor Engine {
                     indexed in \(indexed - lookedAhead), the last batch landed in \(landed - indexed), views in \(ContinuousClock.now - landed).
                     """)
             }
+            // A listing that disagreed with its stats is made again by the next round, whatever the stamp says.
+            for path in outcome.unsettled { roundStamps[path] = nil }
             for path in outcome.failedWatches.prefix(3) {
                 logger.error("No inotify watch on \(path): changes there are seen only by a rescan; raise fs.inotify.max_user_watches.")
             }

@@ -51,7 +51,14 @@ final class LibraryAccess {
 
     /// `statx` of a library entry, never following a symlink.
     func lookUp(_ path: RelativePath) -> Lookup<FileObservation> {
-        guard let name = path.lastComponent else { return .gone }
+        guard let name = path.lastComponent else {
+            // The root itself, through its own descriptor (a round's look at it: has an entry come or gone?).
+            do {
+                return .found(try Directory.status(of: root).observation)
+            } catch {
+                return Lookup(failure: error.failure)
+            }
+        }
         switch lookUpDirectory(path.parent ?? .root) {
         case .found(let parent):
             do {

@@ -6,7 +6,10 @@ import PhotoLibSystem
 extension LibraryProbe {
     /// Probes what `events` will need, as the index stood in `basis`, through `looking`
     /// (descriptors of the probe's own: it runs on a thread of its own, beside the engine).
-    static func gather(_ events: [WatchEvent], basis: Basis, looking: any LibraryLooking) -> LibraryProbe {
+    /// `indexedNames`: the names of the files the index holds in an album (nil when they cannot be
+    /// read): for a directory listed again, each one its listing lacks is looked up by name too.
+    static func gather(_ events: [WatchEvent], basis: Basis, looking: any LibraryLooking,
+                       indexedNames: (AlbumTree.ID) -> Set<FileName>? = { _ in nil }) -> LibraryProbe {
         var walker = Walker(basis: basis, looking: looking,
                             clock: basis.readsCaptureTimes ? CaptureClock(access: looking) : nil)
         for event in events {
@@ -25,7 +28,7 @@ extension LibraryProbe {
                 walker.walk(path)
             case .relistDirectory(let path):
                 walker.lookUpAncestors(of: path)
-                walker.relist(path)
+                walker.relist(path, indexedNames: indexedNames)
             case .moveAlbum(let from, let to):
                 walker.lookUpAncestors(of: to)
                 // Only an album the index does not know yet is listed, where it arrived: a known one is one row renamed.
@@ -68,10 +71,18 @@ extension LibraryProbe {
 
         /// Lists `path` again, and walks only the albums below it the index does not know (a known
         /// one has rounds of its own); one it does not know itself is walked whole.
-        mutating func relist(_ path: RelativePath) {
+        mutating func relist(_ path: RelativePath, indexedNames: (AlbumTree.ID) -> Set<FileName>?) {
             let albums = basis.albums
             guard let album = albums.album(at: path) else { return walk(path) }
             list(path) { name in albums.child(of: album, named: name) == nil }
+            // What the index knows there and the listing lacks, each by its own stat: gone, or a listing
+            // from an older cache than the stats (`RoundJudgement.listingAgrees`).
+            guard case .found(let entries)? = probe.listings[path], let files = indexedNames(album) else { return }
+            let listed = Set(entries.map(\.name))
+            for name in files.union(albums.children(of: album).keys) where !listed.contains(name) {
+                let lacking = path.appending(name)
+                if probe.lookups[lacking] == nil { probe.lookups[lacking] = looking.lookUp(lacking) }
+            }
         }
 
         /// Lists `path` and every album below it.

@@ -32,26 +32,37 @@ struct RoundLook: Sendable {
         var unchanged: [(AlbumTree.ID, RelativePath)] = []
         for (album, path) in albums {
             let answer = looking.lookUp(path)
-            switch RoundJudgement.directory(recorded: stamps[path], found: answer) {
-            case .gone:
-                continue
-            case .list:
-                found.events.append(.directoryChanged(path))
-                if case .found(let directory) = answer { found.stamps[path] = DirectoryStamp(facts: directory.facts, lookedAt: Self.now()) }
-            case .statFiles:
-                found.stamps[path] = stamps[path]
-                unchanged.append((album, path))
+            let verdict = RoundJudgement.directory(recorded: stamps[path], found: answer)
+            if case .found(let directory) = answer {
+                found.stamps[path] = DirectoryStamp.recorded(recorded: stamps[path], found: directory.facts, lookedAt: Self.now(),
+                                                             listed: verdict == .list)
+            }
+            switch verdict {
+            case .gone: continue
+            case .list: found.events.append(.directoryChanged(path))
+            case .statFiles: unchanged.append((album, path))
             }
         }
         guard !unchanged.isEmpty else { return found }
         let indexed = try store.read { tx in try unchanged.map { try tx.indexedFiles(inAlbum: $0.0) } }
         for ((_, path), files) in zip(unchanged, indexed) {
+            var changed: [WatchEvent] = []
+            var listAgain = false
             for (name, known) in files where !name.isHidden {
                 let file = path.appending(name)
                 found.files += 1
-                if RoundJudgement.fileChanged(known: known, found: looking.lookUp(file), daemonUID: daemonUID) {
-                    found.events.append(.attributesChanged(file))
+                switch RoundJudgement.file(known: known, found: looking.lookUp(file), daemonUID: daemonUID) {
+                case .unchanged: continue
+                case .changed: changed.append(.attributesChanged(file))
+                case .gone: listAgain = true
                 }
+            }
+            if listAgain {
+                // Its stamp was older than its entries: listed now, and again at the next round.
+                found.events.append(.directoryChanged(path))
+                found.stamps[path] = nil
+            } else {
+                found.events += changed
             }
         }
         return found

@@ -13,23 +13,28 @@ final class TestLibrary: @unchecked Sendable {
     let owner: TestOwner?
     /// The filesystem the library lives on when it has one of its own; released after the library is removed.
     private let filesystem: ScratchFilesystem?
-    var library: String { root + "/lib" }
-    var views: String { root + "/views" }
+    /// Where the library and the views are, when not beside the state (on a mount of their own,
+    /// which the test makes them on itself: a NAS's export, say).
+    private let placedUnder: String?
+    var library: String { (placedUnder ?? root) + "/lib" }
+    var views: String { (placedUnder ?? root) + "/views" }
     var state: String { root + "/state" }
     var socket: String { root + "/sock" }
 
     /// - Parameter owner: the user who owns everything the test makes (unless
     ///   it says otherwise, as `writeAsRoot` does) and runs the daemon.
     /// - Parameter filesystem: a filesystem of its own to make the library on (else /tmp).
-    init(owner: TestOwner? = nil, filesystem: ScratchFilesystem? = nil) throws {
+    /// - Parameter placedUnder: the directory `lib` and `views` are in, made there by the test (else beside the state).
+    init(owner: TestOwner? = nil, filesystem: ScratchFilesystem? = nil, placedUnder: String? = nil) throws {
         self.filesystem = filesystem
+        self.placedUnder = placedUnder
         var template = Array(((filesystem?.mountPoint ?? "/tmp") + "/photolibd-e2e-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed: \(errno)") }
         root = String(cString: made)
         RunRecord.madeDirectory(root)
         self.owner = owner
         try owner?.own(root)
-        try makeDirectory(library)
+        if placedUnder == nil { try makeDirectory(library) }
     }
 
     /// Sendable for one hand-over: to the teardown thread, once the test is done with it.

@@ -1,0 +1,66 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A library on a network filesystem: sshfs against OpenSSH's sshd on 127.0.0.1, the daemon run by
+/// the library's owner, every change made on the server side (in the exported directory itself, as a
+/// NAS's sync would), where inotify on the mount never hears of it.
+@Suite("A library on a network filesystem", .serialized)
+struct NetworkLibraryTests {
+    @Test("a library on sshfs: what changes on the server reaches the index and the view in rounds, a photo renamed there keeping its ID; the server going away loses nothing, and its return brings everything up to date")
+    func sshfsLibrary() async throws {
+        let owner = try TestOwner()
+        let nas = try await SSHFSServer(owner: owner)
+        for name in ["Trips/a.jpg", "Trips/b.jpg", "Home/c.jpg"] { try nas.write("lib/" + name, contents: "photo \(name)") }
+        try nas.makeDirectories("views")
+        let library = try TestLibrary(owner: owner, placedUnder: nas.mountPoint)
+        let daemon = try RunningDaemon(library)
+        try await daemon.start(extraArguments: ["--config", try library.writeConfiguration("verify_interval = \(SSHFSServer.cacheSeconds + 1)\n")])
+        defer { daemon.stopLater() }
+        try daemon.addApp("org.example.Viewer", "authorized")
+        let view = daemon.view("org.example.Viewer")
+        try await waitUntil("a verification round, in status", timeout: 30) {
+            (try? daemon.ok("status"))?.contains("because the library is on fuse") == true
+        }
+        let before = try daemon.assets()
+        #expect(before.count == 3)
+
+        // On the server: a photo added, one renamed, one edited in place, an album renamed.
+        try nas.write("lib/Trips/new.jpg", contents: "a new photo")
+        #expect(rename(nas.export + "/lib/Trips/a.jpg", nas.export + "/lib/Trips/renamed.jpg") == 0)
+        try Data("photo Trips/b.jpg, edited".utf8).write(to: URL(fileURLWithPath: nas.export + "/lib/Trips/b.jpg"))
+        #expect(rename(nas.export + "/lib/Home", nas.export + "/lib/House") == 0)
+        try await waitUntil("the server's changes in the index", timeout: 60) {
+            let now = try daemon.assets()
+            return Set(now.keys) == ["Trips/new.jpg", "Trips/renamed.jpg", "Trips/b.jpg", "House/c.jpg"]
+        }
+        let after = try daemon.assets()
+        #expect(after["Trips/renamed.jpg"] == before["Trips/a.jpg"], "renamed on the server, it keeps its ID")
+        #expect(after["Trips/b.jpg"] == before["Trips/b.jpg"], "edited in place, it keeps its ID")
+        #expect(after["House/c.jpg"] == before["Home/c.jpg"], "its album renamed, it keeps its ID")
+        try await waitUntil("the view to follow", timeout: 30) {
+            try nas.ownerSees(view + "/Trips/new.jpg") && nas.ownerSees(view + "/Trips/renamed.jpg") && !nas.ownerSees(view + "/Trips/a.jpg")
+        }
+
+        // The server goes away: rounds fail, nothing is taken for gone, status says so.
+        await nas.stopServer()
+        try await waitUntil("a round to fail while the server is away", timeout: 60) {
+            let status = try daemon.ok("status")
+            return status.contains("failed") || status.contains("unreadable")
+        }
+        #expect(try daemon.assets().count == 4, "nothing is taken for gone while the server is away")
+        // Changed on the server meanwhile, and found once it is back, without a restart.
+        #expect(unlink(nas.export + "/lib/Trips/new.jpg") == 0)
+        try nas.write("lib/Trips/while-away.jpg", contents: "added while the mount could not reach it")
+        try await nas.startServer()
+        try await waitUntil("what changed while the server was away, in the index", timeout: 90) {
+            Set(try daemon.assets().keys) == ["Trips/while-away.jpg", "Trips/renamed.jpg", "Trips/b.jpg", "House/c.jpg"]
+        }
+        #expect(try daemon.assets()["Trips/renamed.jpg"] == before["Trips/a.jpg"])
+        do {
+            try await waitUntil("status to be back to ready", timeout: 60) { try daemon.ok("status").contains(": ready") }
+        } catch {
+            Issue.record("\(error); status: \((try? daemon.ok("status")) ?? "?"); the end of the log: \(daemon.log.suffix(3000))")
+        }
+    }
+}
