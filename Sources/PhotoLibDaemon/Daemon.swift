@@ -91,10 +91,30 @@ public enum Daemon {
             _ = await TerminationSignals.next()
             logger.notice("Stopping.")
             notifier.notify(["STOPPING": "1", "STATUS": "Stopping."])
+            Self.stopWithin(Self.stopDeadline, logger: logger)
             await group.triggerGracefulShutdown()
         }
         defer { stopper.cancel() }
         try await group.run()
+    }
+
+    /// Seconds a stop may take before the daemon ends without waiting for the rest.
+    static let stopDeadline: UInt32 = 10
+
+    /// Ends the process `seconds` after a stop was asked for, if it has not ended by then: a call into a
+    /// library whose server stopped answering never returns, and the thread that made it (the
+    /// library's) would hold the stop for ever. Nothing is lost: what committed stands, what did not is
+    /// found again by the next start's scan, as after a crash (the crash tests kill it anywhere).
+    static func stopWithin(_ seconds: UInt32, logger: Logger) {
+        do {
+            try DetachedThread.start(name: "stop-deadline") {
+                sleep(seconds)
+                logger.error("Stopping took more than \(seconds) s (a call into the library or the views has not returned: is its server answering?); ending now. What was committed stands; the next start scans for the rest.")
+                _exit(0)
+            }
+        } catch {
+            logger.warning("Cannot start the stop's deadline thread (\(error)); the stop waits for whatever is under way.")
+        }
     }
 
     /// Creates the state and views directories, and refuses configurations that would lose data or cannot link.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// A library on a network filesystem: sshfs against OpenSSH's sshd on 127.0.0.1, the daemon run by
 /// the library's owner, every change made on the server side (in the exported directory itself, as a
@@ -62,5 +63,54 @@ struct NetworkLibraryTests {
         } catch {
             Issue.record("\(error); status: \((try? daemon.ok("status")) ?? "?"); the end of the log: \(daemon.log.suffix(3000))")
         }
+    }
+
+    @Test("a server that stops answering (its sshd stopped, every call into the mount waiting): status answers within a second while a round is held, and the daemon still stops within its deadline")
+    func hungServer() async throws {
+        let owner = try TestOwner()
+        // Mounted without keep-alives or reconnection: a server that stops answering is waited for without end.
+        let nas = try await SSHFSServer(owner: owner, keepsAlive: false)
+        try nas.write("lib/Trips/a.jpg")
+        try nas.makeDirectories("views")
+        let library = try TestLibrary(owner: owner, placedUnder: nas.mountPoint)
+        let daemon = try RunningDaemon(library)
+        try await daemon.start(extraArguments: ["--config", try library.writeConfiguration("verify_interval = 1\n")])
+        defer { daemon.stopLater() }
+        func lastRound() throws -> Int64? {
+            let json = try JSONSerialization.jsonObject(with: Data(try daemon.ok("status", "--json").utf8)) as? [String: Any]
+            return (json?["rounds"] as? [String: Any])?["lastRoundAt"] as? Int64
+        }
+        try await waitUntil("a verification round, in status", timeout: 30) { try lastRound() != nil }
+
+        nas.freeze()
+        defer { nas.thaw() }
+
+        // Held: rounds stop ending once sshfs's cache no longer answers for the server.
+        var seen = try lastRound()
+        var since = Date()
+        try await waitUntil("a round to be held by the server that stopped answering", timeout: 60) {
+            let now = try lastRound()
+            if now != seen { (seen, since) = (now, Date()) }
+            return Date().timeIntervalSince(since) > Double(SSHFSServer.cacheSeconds + 8)
+        }
+        for _ in 0..<5 {
+            let started = Date()
+            let status = try daemon.ok("status")
+            let took = Date().timeIntervalSince(started)
+            #expect(took < 1, "status took \(took) s while the library's server did not answer")
+            #expect(status.contains("rounds:"), "\(status)")
+        }
+        // The stop does not wait for a call that never returns: at its deadline the daemon ends. (The
+        // thread inside the FUSE request stays in the kernel, which no signal reaches, until the FUSE
+        // program answers or goes: the process is reaped once the server is back.)
+        let process = try #require(daemon.process)
+        process.signal(SIGTERM)
+        try await waitUntil("the stop's deadline to end the daemon", timeout: 30) {
+            daemon.log.contains("Stopping took more than 10 s")
+        }
+        #expect(!FileManager.default.fileExists(atPath: library.socket) || (try? daemon.ctl("status"))?.status != 0,
+                "no longer answering once it ended")
+        nas.thaw()
+        #expect(await process.exited(timeout: 30) != nil, "reaped once the server answers again")
     }
 }

@@ -24,7 +24,12 @@ final class SSHFSServer: @unchecked Sendable {
     /// stay unseen through the mount, before any round of photolibd's.
     static let cacheSeconds = 2
 
-    init(owner: TestOwner) async throws {
+    /// Whether sshfs notices a server that went quiet (keep-alives every 2 s) and reconnects; without
+    /// them, a server that stops answering (`freeze`) is waited for without end, as a hung NAS is.
+    let keepsAlive: Bool
+
+    init(owner: TestOwner, keepsAlive: Bool = true) async throws {
+        self.keepsAlive = keepsAlive
         guard access("/usr/sbin/sshd", X_OK) == 0, access("/usr/bin/sshfs", X_OK) == 0 else {
             throw TestFailure("sshd or sshfs is missing: scripts/install-deps --test installs openssh-server and sshfs")
         }
@@ -78,6 +83,7 @@ final class SSHFSServer: @unchecked Sendable {
     deinit {
         Teardown.later("unmount \(mountPoint), stop sshfs and sshd") { [mountPoint, owner, sshfs, sshd, root] in
             withExtendedLifetime(owner) {}
+            sshd?.signalGroup(SIGCONT)
             _ = try? run("/bin/umount", ["-l", mountPoint], onPool: false)
             _ = sshfs?.stop(grace: 10)
             sshd?.signalGroup(SIGKILL)
@@ -90,14 +96,16 @@ final class SSHFSServer: @unchecked Sendable {
     /// serves the one connection sshfs makes in its own process, so stopping it ends that session too,
     /// as a NAS going away does (a daemonised sshd's session would outlive its listener).
     func startServer() async throws {
-        let log = root + "/sshd.log"
+        let log = root + "/sshd-\(UInt32.random(in: 0..<UInt32.max)).log"
         let child = try ChildProcess("/usr/sbin/sshd", ["-d", "-e", "-f", keys + "/sshd_config"], streams: .file(log), ownProcessGroup: true)
         sshd = child
+        // Its own word, not the socket table: sshfs, reconnecting, may take its one connection (and so
+        // end its listening) before a look at the table would see it listen.
         try await waitUntil("sshd to listen on 127.0.0.1:\(port)", timeout: 30) {
             if let ending = child.ending {
                 throw TestFailure("sshd \(ending): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
             }
-            return Self.listens(port)
+            return ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("Server listening on 127.0.0.1 port \(port)")
         }
     }
 
@@ -109,12 +117,22 @@ final class SSHFSServer: @unchecked Sendable {
         self.sshd = nil
     }
 
+    /// Stops sshd without ending it (SIGSTOP to its group), as a server that stops answering: every call
+    /// into the mount that is not served from sshfs's cache waits, in the kernel, until `thaw`.
+    func freeze() {
+        sshd?.signalGroup(SIGSTOP)
+    }
+
+    func thaw() {
+        sshd?.signalGroup(SIGCONT)
+    }
+
     /// sshfs as the owner, in the foreground, with its directory cache shortened to `cacheSeconds`.
     private func mount() async throws {
         let log = root + "/sshfs.log"
         let command = owner.command("/usr/bin/sshfs") + [
             "-f", "-p", String(port),
-            "-o", "IdentityFile=\(keys)/client,StrictHostKeyChecking=no,UserKnownHostsFile=/dev/null,reconnect,ServerAliveInterval=2",
+            "-o", "IdentityFile=\(keys)/client,StrictHostKeyChecking=no,UserKnownHostsFile=/dev/null" + (keepsAlive ? ",reconnect,ServerAliveInterval=2" : ""),
             "-o", "dcache_timeout=\(Self.cacheSeconds)",
             "\(owner.name)@127.0.0.1:\(export)", mountPoint,
         ]
