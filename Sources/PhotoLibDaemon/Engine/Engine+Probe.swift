@@ -30,7 +30,7 @@ extension Engine {
         let (looker, known, logger, store) = (setting.libraryLooker, views.derivatives.lookedAheadKeys, logger, store)
         let (probe, found, looked) = await libraryLane.run { () -> (LibraryProbe, [FileIdentityKey: LookedAhead], Int) in
             let looking = looker(root)
-            let probe = LibraryProbe.gather(batch, basis: basis, looking: looking, indexedNames: Self.indexedNamesReader(store))
+            let probe = LibraryProbe.gather(batch, basis: basis, looking: looking, indexedNames: Self.indexedNamesReader(store, logger: logger))
             guard let job, let derivatives else { return (probe, [:], 0) }
             defer { derivatives.close() }
             let (found, looked) = job.perform(looking: looking, derivatives: derivatives, known: known, logger: logger)
@@ -53,13 +53,21 @@ extension Engine {
             views.derivatives.receive(found)
             if looked > 0 { logger.debug("Looked ahead at \(looked) files for apps without location.") }
         }
-        return LibraryProbe.gather(batch, basis: basis, looking: index.access, indexedNames: Self.indexedNamesReader(store))
+        return LibraryProbe.gather(batch, basis: basis, looking: index.access, indexedNames: Self.indexedNamesReader(store, logger: logger))
     }
 
-    /// The names of the files the index holds in an album, read from the store (nil when it cannot
-    /// be read: the listing that needed them is then not believed, and listed again at the next round).
-    nonisolated static func indexedNamesReader(_ store: Store) -> @Sendable (AlbumTree.ID) -> Set<FileName>? {
-        { album in (try? store.read { try $0.indexedFiles(inAlbum: album) }).map { Set($0.keys) } }
+    /// The names of the files the index holds in an album, read from the store. A read that fails is
+    /// logged and gives nil: the listing that needed them is then not believed (nothing is taken for
+    /// gone), and the directory is listed again at the next round.
+    nonisolated static func indexedNamesReader(_ store: Store, logger: Logger) -> @Sendable (AlbumTree.ID) -> Set<FileName>? {
+        { album in
+            do {
+                return Set(try store.read { try $0.indexedFiles(inAlbum: album) }.keys)
+            } catch {
+                logger.warning("Cannot read the index's files of an album listed again by a round: \(error). Its listing changes nothing; the next round lists it again.")
+                return nil
+            }
+        }
     }
 
     /// The walk of a full scan (`LibraryIndex.walk`), on a thread of its own.
