@@ -23,6 +23,7 @@ extension SetupFacts.Daemon {
             withheld: withheld.assets.map { ($0.path, $0.withheld ?? "") },
             viewMode: status.viewMode, viewModeReason: status.viewModeReason)
         fuseViews = status.fuseViews
+        unavailable = status.unavailable.map { ($0.since, $0.reason) }
         copyingFolders = apps.apps.compactMap { app in app.entries?.reason.map { (app.app, $0) } }
     }
 }

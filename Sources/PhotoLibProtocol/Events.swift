@@ -154,6 +154,27 @@ public struct RequestEvent: Codable, Sendable, Equatable {
     }
 }
 
+/// A network library's server stopped answering (`unavailable`, with since when and why) or answers
+/// again (`available`). Sent to every subscriber, once for each app it follows, and on subscribing
+/// while the server is away. Not part of any app's history: it carries no token. Nothing is removed
+/// meanwhile: an app keeps what it had, and reading a photo may fail until the server is back.
+public struct LibraryEvent: Codable, Sendable, Equatable {
+    public var event = "library"
+    public var app: String
+    /// `unavailable` or `available`.
+    public var state: String
+    /// With `unavailable`: since when (seconds since the epoch), and why.
+    public var since: Int64?
+    public var reason: String?
+
+    public init(app: String, state: String, since: Int64? = nil, reason: String? = nil) {
+        self.app = app
+        self.state = state
+        self.since = since
+        self.reason = reason
+    }
+}
+
 /// The fields every event has, for dispatching on `event`. `token` is absent
 /// only on admin `request` events, which are not part of an app's history.
 public struct EventHead: Codable, Sendable, Equatable {

@@ -6,7 +6,8 @@ public struct StatusResult: Codable, Sendable, Equatable {
     public var views: String
     public var socket: String
     /// `starting`, `scanning`, `ready`, `degraded` (ready, but some directories have
-    /// no inotify watch, see `failedWatches`, or cannot be read, see `unreadable`), or `libraryMissing`.
+    /// no inotify watch, see `failedWatches`, or cannot be read, see `unreadable`), `unavailable` (the
+    /// network library's server does not answer, see `unavailable`), or `libraryMissing`.
     public var state: String
     public var scannedDirectories: Int
     public var scannedFiles: Int
@@ -36,12 +37,16 @@ public struct StatusResult: Codable, Sendable, Equatable {
     public var watcherDown: String?
     /// Verification rounds, while part of the library is one inotify cannot follow (absent otherwise).
     public var rounds: RoundsInfo?
+    /// While a network library's server does not answer: since when and why. Nothing is taken for
+    /// gone meanwhile; the first round it answers brings everything up to date.
+    public var unavailable: LibraryUnavailable?
 
     public init(version: String, pid: Int32, library: String, views: String, socket: String, state: String,
                 scannedDirectories: Int, scannedFiles: Int, assets: Int, albums: Int, apps: Int, watches: Int, failedWatches: Int,
                 unreadable: [String]? = nil, derivatives: Int? = nil, derivativeBytes: Int64? = nil, withheldFromNoLocation: Int? = nil,
                 viewMode: String? = nil, viewModeReason: String? = nil, watcherDown: String? = nil, fuseViews: String? = nil,
-                rounds: RoundsInfo? = nil) {
+                rounds: RoundsInfo? = nil, unavailable: LibraryUnavailable? = nil) {
+        self.unavailable = unavailable
         self.rounds = rounds
         self.fuseViews = fuseViews
         self.watcherDown = watcherDown
@@ -64,6 +69,17 @@ public struct StatusResult: Codable, Sendable, Equatable {
         self.watches = watches
         self.failedWatches = failedWatches
         self.unreadable = unreadable
+    }
+}
+
+/// A network library's server away, in `status`: since when (seconds since the epoch), and why in words.
+public struct LibraryUnavailable: Codable, Sendable, Equatable {
+    public var since: Int64
+    public var reason: String
+
+    public init(since: Int64, reason: String) {
+        self.since = since
+        self.reason = reason
     }
 }
 

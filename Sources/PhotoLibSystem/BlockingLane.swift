@@ -17,6 +17,8 @@ public final class BlockingLane: Sendable {
 
     private let queue = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
+    /// When the piece running now began, nil between pieces.
+    private let began = Mutex<ContinuousClock.Instant?>(nil)
 
     /// Starts the lane's thread, named `name`. Fails only when the system cannot make a thread.
     public init(name: String) throws(SystemCallError) {
@@ -35,6 +37,12 @@ public final class BlockingLane: Sendable {
         }
     }
 
+    /// How long the piece running now has been running, nil when none is: a piece that never
+    /// returns (a call into a hung network mount) shows here, to any thread.
+    public var busyFor: Duration? {
+        began.withLock { $0 }.map { ContinuousClock.now - $0 }
+    }
+
     /// Ends the thread once what was handed to it has run; what comes later runs on its caller's thread.
     public func close() {
         queue.withLock { $0.open = false }
@@ -48,7 +56,11 @@ public final class BlockingLane: Sendable {
                 defer { queue.work.removeAll(keepingCapacity: true) }
                 return (queue.work, queue.open)
             }
-            for piece in work { piece() }
+            for piece in work {
+                began.withLock { $0 = .now }
+                piece()
+                began.withLock { $0 = nil }
+            }
             if !open { return }
         }
     }

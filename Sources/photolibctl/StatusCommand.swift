@@ -34,6 +34,9 @@ struct StatusCommand: ParsableCommand {
         if let rounds = status.rounds {
             print("rounds:   every \(rounds.intervalSeconds) s over \(rounds.directories) directories and \(rounds.files) files, because \(rounds.reason); the last took \(rounds.lastRoundMilliseconds) ms\(rounds.lastFailure.map { " and failed: \($0)" } ?? "")")
         }
+        if let away = status.unavailable {
+            print("unavailable: since \(Output.date(away.since * 1_000_000_000)): \(away.reason); nothing is taken for gone, and the first round the server answers brings everything up to date")
+        }
         if let down = status.watcherDown {
             print("watching: changes to the library go unseen now: \(down)")
         }

@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import PhotoLibClient
+import PhotoLibProtocol
 import Testing
 import TestSupport
 
@@ -43,13 +45,17 @@ struct NetworkLibraryTests {
             try nas.ownerSees(view + "/Trips/new.jpg") && nas.ownerSees(view + "/Trips/renamed.jpg") && !nas.ownerSees(view + "/Trips/a.jpg")
         }
 
-        // The server goes away: rounds fail, nothing is taken for gone, status says so.
+        // The server goes away: the library is unavailable (status, an event), nothing is taken for gone.
+        let events = try EventReader(daemon, app: "org.example.Viewer")
         await nas.stopServer()
-        try await waitUntil("a round to fail while the server is away", timeout: 60) {
-            let status = try daemon.ok("status")
-            return status.contains("failed") || status.contains("unreadable")
-        }
+        let away = try await Self.nextLibraryEvent(events)
+        #expect(away.state == "unavailable" && away.app == "org.example.Viewer", "\(away)")
+        #expect(away.reason?.contains("server") == true, "\(away)")
+        let status = try daemon.ok("status")
+        #expect(status.contains(": unavailable") && status.contains("unavailable: since"), "\(status)")
         #expect(try daemon.assets().count == 4, "nothing is taken for gone while the server is away")
+        let late = try EventReader(daemon, app: "org.example.Viewer")
+        #expect(try await Self.nextLibraryEvent(late).state == "unavailable", "one who subscribes meanwhile hears it at once")
         // Changed on the server meanwhile, and found once it is back, without a restart.
         #expect(unlink(nas.export + "/lib/Trips/new.jpg") == 0)
         try nas.write("lib/Trips/while-away.jpg", contents: "added while the mount could not reach it")
@@ -58,6 +64,7 @@ struct NetworkLibraryTests {
             Set(try daemon.assets().keys) == ["Trips/while-away.jpg", "Trips/renamed.jpg", "Trips/b.jpg", "House/c.jpg"]
         }
         #expect(try daemon.assets()["Trips/renamed.jpg"] == before["Trips/a.jpg"])
+        #expect(try await Self.nextLibraryEvent(events).state == "available")
         do {
             try await waitUntil("status to be back to ready", timeout: 60) { try daemon.ok("status").contains(": ready") }
         } catch {
@@ -93,12 +100,15 @@ struct NetworkLibraryTests {
             if now != seen { (seen, since) = (now, Date()) }
             return Date().timeIntervalSince(since) > Double(SSHFSServer.cacheSeconds + 8)
         }
+        try await waitUntil("status to say the library is unavailable", timeout: 60) {
+            try daemon.ok("status").contains("has not answered for")
+        }
         for _ in 0..<5 {
             let started = Date()
             let status = try daemon.ok("status")
             let took = Date().timeIntervalSince(started)
             #expect(took < 1, "status took \(took) s while the library's server did not answer")
-            #expect(status.contains("rounds:"), "\(status)")
+            #expect(status.contains("rounds:") && status.contains(": unavailable"), "\(status)")
         }
         // The stop does not wait for a call that never returns: at its deadline the daemon ends. (The
         // thread inside the FUSE request stays in the kernel, which no signal reaches, until the FUSE
@@ -112,5 +122,15 @@ struct NetworkLibraryTests {
                 "no longer answering once it ended")
         nas.thaw()
         #expect(await process.exited(timeout: 30) != nil, "reaped once the server answers again")
+    }
+
+    /// The next `library` event, skipping others (fails after 60 s without any event), read on a thread of its own.
+    static func nextLibraryEvent(_ events: EventReader) async throws -> LibraryEvent {
+        try await onThread {
+            while true {
+                let event = try events.next()
+                if event.head.event == "library" { return try event.decode(LibraryEvent.self) }
+            }
+        }.value
     }
 }

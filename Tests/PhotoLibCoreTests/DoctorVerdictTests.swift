@@ -342,4 +342,15 @@ extension DoctorVerdictTests {
         #expect(verdict.detail.contains("Trip") && verdict.detail.contains("(the library itself)") && verdict.detail.contains("kept"))
         #expect(verdict.advice?.contains("chmod") == true)
     }
+
+    @Test("a network library whose server is away fails the daemon check, says why and that nothing is lost, and what to do")
+    func unavailableLibrary() {
+        var facts = healthy()
+        facts.daemon?.state = "unavailable"
+        facts.daemon?.unavailable = (since: 1_796_600_000, reason: "the library's server does not answer (statx: EIO)")
+        let verdict = check("daemon", facts)
+        #expect(verdict.outcome == .fail)
+        #expect(verdict.detail.contains("unavailable") && verdict.detail.contains("statx: EIO") && verdict.detail.contains("kept"))
+        #expect(verdict.advice?.contains("server") == true && verdict.advice?.contains("by itself") == true)
+    }
 }

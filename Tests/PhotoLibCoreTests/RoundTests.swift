@@ -114,4 +114,38 @@ struct RoundTests {
         let gone = DirectoryPlan.Entry(name: FileName("a.jpg")!, kind: .file(.gone))
         #expect(!RoundJudgement.listingAgrees([gone, entry("b.jpg")], known: known) { _ in .gone })
     }
+
+    @Test("A network library's server is taken for away when its root's look fails as a connection does, every look fails so, or one look waits 15 s; back when a round answers whole")
+    func reach() {
+        let away = FileSystemFailure(call: "statx", errno: 107)  // ENOTCONN
+        let eio = FileSystemFailure(call: "openat", errno: 5)
+        var reach = LibraryReach()
+        #expect(reach.roundEnded(root: nil, answered: 40, serverAway: eio, at: 100) == nil,
+                "one file's EIO among answers is that file's, not the server's")
+        #expect(reach.roundEnded(root: FileSystemFailure(call: "statx", errno: 13), answered: 0, serverAway: nil, at: 100) == nil,
+                "a mode that refuses is an answer")
+        guard case .lost(let outage)? = reach.roundEnded(root: away, answered: 12, serverAway: away, at: 100) else {
+            Issue.record("the root's ENOTCONN is the server away")
+            return
+        }
+        #expect(outage.since == 100 && outage.reason.contains("ENOTCONN"))
+        #expect(reach.roundEnded(root: nil, answered: 0, serverAway: eio, at: 130) == nil, "already away: one transition")
+        #expect(reach.outage == outage, "the first reason and time stand")
+        #expect(reach.roundEnded(root: nil, answered: 30, serverAway: eio, at: 160) == nil, "not back while a look fails so")
+        #expect(reach.roundEnded(root: nil, answered: 30, serverAway: nil, at: 190) == .returned(outage, at: 190))
+        #expect(reach.outage == nil)
+        #expect(reach.roundEnded(root: nil, answered: 0, serverAway: eio, at: 200) != nil, "every look failing so is the server away")
+
+        var held = LibraryReach()
+        #expect(held.held(forMilliseconds: nil, at: 1000) == nil)
+        #expect(held.held(forMilliseconds: 14_999, at: 1000) == nil)
+        guard case .lost(let hung)? = held.held(forMilliseconds: 20_000, at: 1000) else {
+            Issue.record("a look held 20 s is the server away")
+            return
+        }
+        #expect(hung.since == 980 && hung.reason.contains("20 s"))
+        #expect(held.roundEnded(root: nil, answered: 5, serverAway: nil, at: 1040) == .returned(hung, at: 1040))
+        #expect(FileSystemFailure(call: "statx", errno: 116).meansServerAway, "ESTALE")
+        #expect(!FileSystemFailure(call: "statx", errno: 2).meansServerAway && !FileSystemFailure(call: "statx", errno: 13).meansServerAway)
+    }
 }

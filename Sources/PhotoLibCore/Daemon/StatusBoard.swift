@@ -19,6 +19,8 @@ public final class StatusBoard: Sendable {
         public var unwatched: Set<RelativePath> = []
         /// Verification rounds, while something needs them: why, over what, how often, the last one.
         public var rounds: RoundsSummary?
+        /// A network library's server away, since when and why (`LibraryReach`).
+        public var outage: LibraryOutage?
         /// Library paths that cannot be read now (their assets are kept as they were).
         public var unreadable: [RelativePath] = []
         /// Derivatives without location on disk, and their bytes.
@@ -37,10 +39,13 @@ public final class StatusBoard: Sendable {
 
         public init() {}
 
-        /// What `status` reports: `degraded` once ready while part of the library
-        /// is not watched or cannot be read, or nothing reads its events, so a person sees that changes there are missed.
+        /// What `status` reports: `unavailable` once ready while a network library's server does not
+        /// answer; `degraded` once ready while part of the library is not watched or cannot be read, or
+        /// nothing reads its events, so a person sees that changes there are missed.
         public var reportedState: String {
-            phase == .ready && (failedWatches > 0 || !unreadable.isEmpty || watcherDown != nil) ? "degraded" : phase.rawValue
+            guard phase == .ready else { return phase.rawValue }
+            if outage != nil { return "unavailable" }
+            return failedWatches > 0 || !unreadable.isEmpty || watcherDown != nil ? "degraded" : phase.rawValue
         }
     }
 

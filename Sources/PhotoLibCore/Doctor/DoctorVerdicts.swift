@@ -59,6 +59,9 @@ public enum DoctorVerdicts {
         switch daemon.state {
         case "ready":
             return DoctorCheck("daemon", .pass, "photolibd is running and every view is up to date.")
+        case "unavailable":
+            return DoctorCheck("daemon", .fail, "photolibd is running, but the library \(facts.library) is unavailable: \(daemon.unavailable?.reason ?? "its server does not answer"). Its photos, IDs and selections are kept as they were, and nothing is taken for gone; apps may fail to read photos until the server is back.",
+                               advice: "Check that the server (the NAS, or the FUSE program's connection) is up and reachable; photolibd looks again every verify_interval seconds and brings everything up to date by itself when it answers.")
         case "degraded" where !daemon.unreadable.isEmpty:
             return DoctorCheck("daemon", .fail, "photolibd is running, but cannot read \(count(daemon.unreadable.count, "part")) of the library: \(sample(daemon.unreadable.map { $0.isEmpty ? "(the library itself)" : $0 })). Their photos, IDs and selections are kept as they were, but changes there go unseen.",
                                advice: "Give the library's owner read and search permission there again (chmod u+rx, or check the disk for I/O errors); photolibd looks again by itself when the mode changes, or run photolibctl rescan.")

@@ -10,6 +10,9 @@ struct PublishedEvent: Sendable {
     let token: Int64?
     /// One JSON line, newline included.
     let line: [UInt8]
+    /// Sent to every subscriber that follows `app`, an app's own as well as an admin's, though it has
+    /// no token (a `library` event).
+    var toEverySubscriber = false
 }
 
 /// Turns index changes and admin edits into per-app events in the change log.
@@ -96,6 +99,15 @@ struct ChangeJournal {
     func requestEvent(_ request: AccessRequest, purpose: String, state: RequestState, answer: String?) throws -> PublishedEvent {
         let event = RequestEvent(request, purpose: purpose, state: state, answer: answer)
         return PublishedEvent(app: request.app, token: nil, line: try coder.encodeLine(event))
+    }
+
+    /// A `library` event for each app, for every subscriber that follows it: the server away
+    /// (`outage`) or back (nil). In no app's history.
+    func libraryEvents(_ apps: [AppID], outage: LibraryOutage?) throws -> [PublishedEvent] {
+        try apps.map { app in
+            let event = LibraryEvent(app: app.rawValue, state: outage == nil ? "available" : "unavailable", since: outage?.since, reason: outage?.reason)
+            return PublishedEvent(app: app, token: nil, line: try coder.encodeLine(event), toEverySubscriber: true)
+        }
     }
 
     private func append<E: Encodable>(_ app: AppID, kind: LoggedEvent.Kind, tx: StoreTransaction, _ make: (Int64) -> E) throws -> PublishedEvent {

@@ -27,6 +27,7 @@ extension Engine {
         var stamps: [RelativePath: DirectoryStamp] = [:]
         var files = 0
         var failure: String?
+        var (rootFailure, answered, serverAway): (FileSystemFailure?, Int, FileSystemFailure?) = (nil, 0, nil)
         // A directory that could not be read, or holds what could not, is listed again whatever its stamp:
         // only a listing that works says it can be read again (a server back, a mode restored).
         let unreadable = Set(index.unreadable.keys.flatMap { [$0, $0.parent ?? .root] })
@@ -48,6 +49,9 @@ extension Engine {
                 events += found.events
                 stamps.merge(found.stamps) { _, new in new }
                 files += found.files
+                rootFailure = rootFailure ?? found.root
+                answered += found.answered
+                serverAway = serverAway ?? found.serverAway
             case .failure(let error):
                 failure = "\(error)"
             }
@@ -61,6 +65,7 @@ extension Engine {
                                     lastRoundMilliseconds: Int(took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000),
                                     lastFailure: failure)
         board.update { $0.rounds = summary }
+        if failure == nil { noteRoundReach(root: rootFailure, answered: answered, serverAway: serverAway) }
         if let failure { logger.warning("A verification round failed: \(failure). The next round tries again.") }
         logger.debug("A verification round over \(albums.count) directories and \(files) files found \(events.count) changes in \(took).")
         for event in events { queue.push(event) }

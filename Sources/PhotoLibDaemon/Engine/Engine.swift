@@ -39,6 +39,8 @@ actor Engine {
     var libraryTurn = LibraryTurn()
     /// What the last verification round saw of each directory it covered.
     var roundStamps: [RelativePath: DirectoryStamp] = [:]
+    /// Whether a network library's server answers (`LibraryReach`).
+    var reach = LibraryReach()
 
     /// Batches are capped so a burst is applied in bounded transactions and requests get a turn between them.
     static let batchSize = 2048

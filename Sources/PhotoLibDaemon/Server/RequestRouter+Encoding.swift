@@ -24,7 +24,8 @@ extension RequestRouter {
             rounds: snapshot.rounds.map {
                 RoundsInfo(reason: $0.reason, directories: $0.directories, files: $0.files, intervalSeconds: $0.intervalSeconds,
                            lastRoundAt: $0.lastRoundAt, lastRoundMilliseconds: $0.lastRoundMilliseconds, lastFailure: $0.lastFailure)
-            })
+            },
+            unavailable: snapshot.outage.map { LibraryUnavailable(since: $0.since, reason: $0.reason) })
     }
 
     func appInfo(_ record: AppRecord, _ tx: StoreTransaction) throws -> AppInfo {

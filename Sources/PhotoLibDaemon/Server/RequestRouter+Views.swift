@@ -49,7 +49,7 @@ extension RequestRouter {
                     let apps = try tx.apps()
                     var after: [AppID: Int64] = [:]
                     for app in apps { after[app.id] = try tx.tokens(app.id)?.last ?? 0 }
-                    return (SubscribeResult(apps: apps.map(\.id.rawValue), token: nil), waiting, after)
+                    return (SubscribeResult(apps: apps.map(\.id.rawValue), token: nil), waiting + libraryAwayLines(apps.map(\.id)), after)
                 }
                 guard let tokens = try tx.tokens(single) else { throw PhotoLibError.unknownApp(single) }
                 var delta: [[UInt8]] = []
@@ -62,13 +62,21 @@ extension RequestRouter {
                         delta = try resumeDelta(single, since: since, current: tokens.last, tx: tx)
                     }
                 }
-                return (SubscribeResult(apps: [single.rawValue], token: tokens.last), waiting + delta, [single: tokens.last])
+                return (SubscribeResult(apps: [single.rawValue], token: tokens.last), waiting + delta + libraryAwayLines([single]),
+                        [single: tokens.last])
             }
             subscription.activate(reply: reply(id, result), delta: delta, after: after)
         } catch {
             connection.replaceSubscription(nil)
             throw error
         }
+    }
+
+    /// While the library's server is away, a `library` event (`unavailable`) for each app followed:
+    /// a subscriber that comes meanwhile hears it as one that was there did.
+    private func libraryAwayLines(_ apps: [AppID]) -> [[UInt8]] {
+        guard let outage = board.snapshot.outage else { return [] }
+        return apps.map { encode(LibraryEvent(app: $0.rawValue, state: "unavailable", since: outage.since, reason: outage.reason)) }
     }
 
     /// A `request` event (state `pending`) for each request waiting for the person.

@@ -27,7 +27,8 @@ final class SubscriptionHub: Sendable {
         for group in Dictionary(grouping: current, by: { ObjectIdentifier($0.channel.eventLoop) }).values {
             group[0].channel.eventLoop.execute {
                 for (event, buffer) in lines {
-                    for subscription in group where subscription.follows(event.app) && (event.token != nil || subscription.isAdmin) {
+                    for subscription in group where subscription.follows(event.app)
+                        && (event.token != nil || subscription.isAdmin || event.toEverySubscriber) {
                         subscription.receiveOnLoop(app: event.app, token: event.token, line: buffer)
                     }
                 }

@@ -22,6 +22,22 @@ struct RoundLook: Sendable {
         var events: [WatchEvent] = []
         var stamps: [RelativePath: DirectoryStamp] = [:]
         var files = 0
+        /// What the look at the library's root failed with, if it failed.
+        var root: FileSystemFailure?
+        /// Looks the server answered (`LibraryReach`): found, gone, or refused for a reason of the file's own.
+        var answered = 0
+        /// The first failure that means the server is away, if any.
+        var serverAway: FileSystemFailure?
+
+        /// Counts one look's answer for `LibraryReach`, and hands it on.
+        mutating func counted(_ answer: Lookup<FileObservation>) -> Lookup<FileObservation> {
+            if case .unreadable(let failure) = answer, failure.meansServerAway {
+                if serverAway == nil { serverAway = failure }
+            } else {
+                answered += 1
+            }
+            return answer
+        }
     }
 
     /// Looks, through a looker made from `root` (a duplicate it owns), reading the indexed files of
@@ -29,9 +45,11 @@ struct RoundLook: Sendable {
     func look(root: FileDescriptor, looker: LibraryLookerMaker, store: Store) throws -> Found {
         let looking = looker(root)
         var found = Found()
+        // The root first: a server that is away shows there, whatever its cache still answers for the rest.
+        if case .unreadable(let failure) = found.counted(looking.lookUp(.root)) { found.root = failure }
         var unchanged: [(AlbumTree.ID, RelativePath)] = []
         for (album, path) in albums {
-            let answer = looking.lookUp(path)
+            let answer = found.counted(looking.lookUp(path))
             let verdict = RoundJudgement.directory(recorded: stamps[path], found: answer)
             if case .found(let directory) = answer {
                 found.stamps[path] = DirectoryStamp.recorded(recorded: stamps[path], found: directory.facts, lookedAt: Self.now(),
@@ -51,7 +69,7 @@ struct RoundLook: Sendable {
             for (name, known) in files where !name.isHidden {
                 let file = path.appending(name)
                 found.files += 1
-                switch RoundJudgement.file(known: known, found: looking.lookUp(file), daemonUID: daemonUID) {
+                switch RoundJudgement.file(known: known, found: found.counted(looking.lookUp(file)), daemonUID: daemonUID) {
                 case .unchanged: continue
                 case .changed: changed.append(.attributesChanged(file))
                 case .gone: listAgain = true

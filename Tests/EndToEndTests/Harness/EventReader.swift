@@ -4,7 +4,10 @@ import PhotoLibCore
 import PhotoLibProtocol
 
 /// A subscriber as an app writes one: the client library on the real socket.
-final class EventReader {
+///
+/// Sendable so that a wait for its next event can run on a thread of its own (`onThread`): a test
+/// reads it from one thread at a time, the one it hands the wait to while it awaits.
+final class EventReader: @unchecked Sendable {
     let connection: PhotoLibConnection
     let subscribed: SubscribeResult
 
