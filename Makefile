@@ -57,6 +57,7 @@ bench: release
 	scripts/benchmark-places --bin $(DIST_BUILD)/release
 	scripts/benchmark-convert --bin $(DIST_BUILD)/release
 	scripts/benchmark-viewfs --bin $(DIST_BUILD)/release
+	scripts/benchmark-network --bin $(DIST_BUILD)/release
 
 # The units under a real systemd 252 in a throw-away container: socket
 # activation, readiness, the watchdog, journald, an app uid reading its view.
