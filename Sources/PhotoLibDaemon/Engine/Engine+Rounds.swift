@@ -35,7 +35,7 @@ extension Engine {
         let (looker, store, uid) = (setting.libraryLooker, store, ownerUID)
         for start in stride(from: 0, to: albums.count, by: RoundLook.pieceSize) {
             let piece = RoundLook(albums: Array(albums[start..<min(start + RoundLook.pieceSize, albums.count)]),
-                                  stamps: known, daemonUID: uid)
+                                  stamps: known, daemonUID: uid, listsBeforeStats: coverage.remoteFilesystem != nil)
             let root: FileDescriptor
             do {
                 root = try Directory.duplicate(index.access.root)
