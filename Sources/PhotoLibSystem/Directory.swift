@@ -158,6 +158,28 @@ public enum Directory {
         }
     }
 
+    /// Makes a symbolic link `name` in `dir` holding `target`, a path's bytes (`symlinkat`).
+    public static func symlink(target: [UInt8], as name: FileName, in dir: FileDescriptor) throws(SystemCallError) {
+        let terminated = target.map { CChar(bitPattern: $0) } + [0]
+        _ = try withName(name) { n throws(SystemCallError) in
+            try terminated.withUnsafeBufferPointer { t throws(SystemCallError) in
+                try systemCall("symlinkat") { symlinkat(t.baseAddress!, dir.rawValue, n) }
+            }
+        }
+    }
+
+    /// What the symbolic link `name` in `dir` holds (`readlinkat`): its bytes, at most 4,096.
+    public static func readLink(_ name: FileName, in dir: FileDescriptor) throws(SystemCallError) -> [UInt8] {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let count = try withName(name) { n throws(SystemCallError) in
+            try buffer.withUnsafeMutableBufferPointer { b throws(SystemCallError) in
+                try systemCall("readlinkat") { readlinkat(dir.rawValue, n, b.baseAddress!, 4097) }
+            }
+        }
+        guard count <= 4096 else { throw SystemCallError("readlinkat", errno: ENAMETOOLONG) }
+        return buffer.prefix(count).map { UInt8(bitPattern: $0) }
+    }
+
     /// Removes a non-directory entry. Returns false when it did not exist.
     @discardableResult
     public static func unlink(_ name: FileName, in dir: FileDescriptor) throws(SystemCallError) -> Bool {

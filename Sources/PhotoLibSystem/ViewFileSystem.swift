@@ -15,6 +15,8 @@ public final class ViewFileSystem: Sendable {
 
     private static let ready: [UInt8] = Array("PLVIEWF1\n".utf8)
     private static let request: [UInt8] = Array("PLVIEWR1".utf8)
+    /// The request that hands the library too, after the view (the view's entries are references).
+    private static let requestWithLibrary: [UInt8] = Array("PLVIEWR2".utf8)
 
     /// Starts the server as a child and waits, at most `seconds`, until the view is mounted.
     ///
@@ -24,8 +26,11 @@ public final class ViewFileSystem: Sendable {
     /// - Throws: `SystemCallError` when it cannot start, or ends or stays silent before it has
     ///   mounted (it says why on its standard error, which is this process's log).
     ///   - tag: the views directory's tag (`ViewMountName`), which names the mount.
-    public init(executable: String, tag: String, source: String, mountPoint: String, inbox: String?, seconds: Double = 10) throws(SystemCallError) {
-        let process = try HelperProcess(executable, ["--tag", tag, source, mountPoint] + (inbox.map { [$0] } ?? []))
+    ///   - library: where the view's references point (`ViewEntryForm.references`), opened beneath it; nil where entries are files.
+    public init(executable: String, tag: String, source: String, mountPoint: String, inbox: String?, library: String? = nil,
+                seconds: Double = 10) throws(SystemCallError) {
+        let process = try HelperProcess(executable, ["--tag", tag] + (library.map { ["--library", $0] } ?? []) + [source, mountPoint]
+                                        + (inbox.map { [$0] } ?? []))
         do throws(SystemCallError) {
             try Self.awaitGreeting(on: process.channel, of: executable, mountPoint: mountPoint, seconds: seconds)
         } catch {
@@ -40,12 +45,13 @@ public final class ViewFileSystem: Sendable {
 
     /// Asks the server's socket unit (`photolibd-viewfs.socket`, an instance per connection) to serve
     /// `source` on `mountPoint`, handing it the open directories, and waits until it has mounted.
-    public init(socket: String, tag: String, source: FileDescriptor, mountPoint: String, inbox: FileDescriptor?, seconds: Double = 10) throws(SystemCallError) {
+    public init(socket: String, tag: String, source: FileDescriptor, mountPoint: String, inbox: FileDescriptor?, library: FileDescriptor? = nil,
+                seconds: Double = 10) throws(SystemCallError) {
         let channel = try UnixStreamSocket(connectingTo: socket)
         do throws(SystemCallError) {
-            let message = Self.request + Array(mountPoint.utf8) + [0] + Array(tag.utf8) + [0]
-            let sent = try DescriptorPassing.send(message[...], descriptors: [source.rawValue] + (inbox.map { [$0.rawValue] } ?? []),
-                                                  on: channel.descriptor.rawValue)
+            let message = (library == nil ? Self.request : Self.requestWithLibrary) + Array(mountPoint.utf8) + [0] + Array(tag.utf8) + [0]
+            let descriptors = [source.rawValue] + (library.map { [$0.rawValue] } ?? []) + (inbox.map { [$0.rawValue] } ?? [])
+            let sent = try DescriptorPassing.send(message[...], descriptors: descriptors, on: channel.descriptor.rawValue)
             guard sent == message.count else { throw SystemCallError("sendmsg to \(socket) (a part of the request)", errno: EMSGSIZE) }
             try Self.awaitGreeting(on: channel, of: "photolibd-viewfs through \(socket)", mountPoint: mountPoint, seconds: seconds)
         } catch {

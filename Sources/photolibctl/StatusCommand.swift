@@ -19,7 +19,8 @@ struct StatusCommand: ParsableCommand {
         print("assets:   \(status.assets) in \(status.albums) albums")
         print("apps:     \(status.apps)")
         if let mode = status.viewMode {
-            print("entries:  \(mode == "clones" ? "reflink clones" : "hard links") (\(status.viewModeReason ?? mode))")
+            let form = mode == "clones" ? "reflink clones" : mode == "references" ? "references, served through FUSE" : "hard links"
+            print("entries:  \(form) (\(status.viewModeReason ?? mode))")
         }
         if let fuse = status.fuseViews {
             print("fuse:     \(fuse == "available" ? "available: a limited Flatpak app's Pictures folder is served read-only from its view where it cannot clone" : "not available (\(fuse)): such folders hold copies")")

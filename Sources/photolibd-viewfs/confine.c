@@ -27,6 +27,8 @@ int confine_server(void) {
         ALLOW(openat2), ALLOW(openat), ALLOW(close), ALLOW(newfstatat), ALLOW(fstat), ALLOW(statx), ALLOW(fstatfs),
         ALLOW(getdents64), ALLOW(lseek), ALLOW(fcntl), ALLOW(pread64), ALLOW(pwrite64), ALLOW(ftruncate),
         ALLOW(fsync), ALLOW(fdatasync), ALLOW(renameat2), ALLOW(unlinkat),
+        // A view of references: each entry's target read, the photo it names checked as this uid's.
+        ALLOW(readlinkat), ALLOW(geteuid),
         // The view's directories followed as the app looks into them (changes.c).
         ALLOW(inotify_add_watch),
         // libfuse's worker threads come and go; memory for them and for malloc, never executable.

@@ -7,7 +7,7 @@
 // read-only: nothing can be written, truncated, renamed, chmodded or deleted through it (the mount is
 // `ro`, and every call that would change something answers EROFS), and nothing is copied.
 //
-//   photolibd-viewfs [--tag TAG] SOURCE MOUNTPOINT [INBOX]
+//   photolibd-viewfs [--tag TAG] [--library LIBRARY] SOURCE MOUNTPOINT [INBOX]
 //   photolibd-viewfs --from-socket
 //
 // TAG is the tag of photolibd's views directory (ViewMountName): the mount is named
@@ -31,6 +31,14 @@
 // view's staging names), write bits cleared, and a link count of 1 (a hard link's count would tell
 // the app how many other views hold the photo). Reads are served from a descriptor this program opened
 // read-only; the app never reaches the original by a path.
+//
+// With LIBRARY, the view's entries are references (photolibd's `references` form, for a library on a
+// network filesystem whose views are on the local disk, where no link can cross): each a symbolic link
+// holding a photo's path from the library's top. Such an entry is served as that photo, opened beneath
+// LIBRARY (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV), and only when it is a
+// regular file of this uid that no one else may write, with no set-ID bit: what photolibd checked
+// before naming it, checked again at each open, for a server may change it meanwhile. Nothing of the
+// library is copied; a server that is away answers the app's open with the mount's own error.
 //
 // What the kernel caches is kept honest by the view itself: a photo read again comes from the
 // kernel's cache of it (cache.c says whose pages those are), and the moment photolibd changes a name
@@ -64,6 +72,7 @@
 
 int view_source = -1;
 int view_inbox = -1;
+int view_library = -1;
 
 // Opens PATH (FUSE's, beginning with "/") below the source, never through a symlink or out of it.
 static int open_below(const char *path, int flags) {
@@ -77,6 +86,46 @@ static int open_below(const char *path, int flags) {
         fd = (int)syscall(SYS_openat2, view_source, relative, &how, sizeof how);
     } while (fd < 0 && errno == EINTR);
     return fd < 0 ? -errno : fd;
+}
+
+// Opens what PATH shows: the view's entry itself, or where the entries are references, the photo
+// one names (see the top), checked as photolibd checks what it names. Returns the descriptor or -errno.
+static int open_entry(const char *path, int flags) {
+    if (view_library < 0) return open_below(path, flags);
+    int entry = open_below(path, O_PATH);
+    if (entry < 0) return entry;
+    struct stat st;
+    if (fstat(entry, &st) != 0) {
+        int error = errno;
+        close(entry);
+        return -error;
+    }
+    if (!S_ISLNK(st.st_mode)) {
+        if (flags == O_PATH) return entry;
+        close(entry);
+        return open_below(path, flags);
+    }
+    char target[4097];
+    ssize_t length = readlinkat(entry, "", target, sizeof target - 1);
+    int error = errno;
+    close(entry);
+    if (length < 0) return -error;
+    target[length] = '\0';
+    if (length < 2 || target[0] != '/') return -ENOENT;  // not a reference photolibd makes
+    struct open_how how = {
+        .flags = (unsigned long long)(flags | O_CLOEXEC | O_NOFOLLOW),
+        .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
+    };
+    int fd;
+    do {
+        fd = (int)syscall(SYS_openat2, view_library, target + 1, &how, sizeof how);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) return -errno;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH | S_ISUID | S_ISGID))) {
+        close(fd);
+        return -EACCES;  // no longer what may be shared: photolibd's next look removes the entry
+    }
+    return fd;
 }
 
 // What the app sees of an entry: a regular file or a directory, read-only, linked once.
@@ -100,7 +149,7 @@ static int view_getattr(const char *path, struct stat *st, struct fuse_file_info
         return present(st);
     }
     if (hidden(path)) return -ENOENT;
-    int fd = open_below(path, O_PATH);
+    int fd = open_entry(path, O_PATH);
     if (fd < 0) return fd;
     int result = fstat(fd, st) == 0 ? present(st) : -errno;
     if (result == 0 && S_ISDIR(st->st_mode)) changes_watch(path, fd);
@@ -130,7 +179,8 @@ static int view_readdir(const char *path, void *buffer, fuse_fill_dir_t fill, of
     errno = 0;
     while ((entry = readdir(directory)) != NULL) {
         if (entry->d_name[0] == '.') continue;
-        if (entry->d_type != DT_REG && entry->d_type != DT_DIR && entry->d_type != DT_UNKNOWN) continue;
+        if (entry->d_type != DT_REG && entry->d_type != DT_DIR && entry->d_type != DT_UNKNOWN
+            && !(entry->d_type == DT_LNK && view_library >= 0)) continue;
         if (fill(buffer, entry->d_name, NULL, 0, 0) != 0) break;
     }
     int error = errno;
@@ -143,7 +193,7 @@ static int view_open(const char *path, struct fuse_file_info *fi) {
     if (saved != -ENOENT) return saved;
     if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & (O_TRUNC | O_CREAT | O_APPEND))) return -EROFS;
     if (hidden(path)) return -ENOENT;
-    int fd = open_below(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    int fd = open_entry(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) return fd;
     struct stat st;
     int refused = fstat(fd, &st) != 0 ? -errno : !S_ISREG(st.st_mode) ? -EISDIR : 0;
@@ -357,9 +407,18 @@ int main(int argc, char **argv) {
         argv += 2;
         argc -= 2;
     }
-    if (argc == 2 && strcmp(argv[1], "--from-socket") == 0 && !tag) {
+    if (argc >= 3 && strcmp(argv[1], "--library") == 0) {
+        view_library = open(argv[2], O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (view_library < 0) {
+            fprintf(stderr, "photolibd-viewfs: cannot open the library %s: %s\n", argv[2], strerror(errno));
+            return 1;
+        }
+        argv += 2;
+        argc -= 2;
+    }
+    if (argc == 2 && strcmp(argv[1], "--from-socket") == 0 && !tag && view_library < 0) {
         // Started by its socket unit for one connection from photolibd: what to serve comes over it.
-        if (read_request(&requested, &view_source, &view_inbox, &tag) != 0) {
+        if (read_request(&requested, &view_source, &view_inbox, &view_library, &tag) != 0) {
             fprintf(stderr, "photolibd-viewfs: the connection did not bring a request from photolibd (a mount point and the view's directory): %s\n",
                     strerror(errno));
             return 2;
@@ -368,7 +427,7 @@ int main(int argc, char **argv) {
     } else if (argc == 3 || argc == 4) {
         mount_point = argv[2];
     } else {
-        fprintf(stderr, "photolibd-viewfs: photolibd starts this program itself: photolibd-viewfs [--tag TAG] SOURCE MOUNTPOINT [INBOX], "
+        fprintf(stderr, "photolibd-viewfs: photolibd starts this program itself: photolibd-viewfs [--tag TAG] [--library LIBRARY] SOURCE MOUNTPOINT [INBOX], "
                         "or photolibd-viewfs --from-socket under its socket unit, with a socket to photolibd on standard input and output.\n");
         return 2;
     }

@@ -5,6 +5,7 @@
 // The request is one message: "PLVIEWR1", the mount point's absolute path ending in a NUL, and the
 // view's directory (and, when the app may save, its inbox) attached as descriptors (SCM_RIGHTS), so
 // this program, outside photolibd's sandbox, serves exactly the directories photolibd opened.
+// "PLVIEWR2" is the same for a view of references: the library follows the view's directory.
 #define _GNU_SOURCE
 #include "viewfs.h"
 #include <errno.h>
@@ -20,6 +21,7 @@
 
 #define CHANNEL_IN 0
 static const char request_magic[8] = {'P', 'L', 'V', 'I', 'E', 'W', 'R', '1'};
+static const char request_with_library[8] = {'P', 'L', 'V', 'I', 'E', 'W', 'R', '2'};
 
 static int is_directory(int fd) {
     struct stat st;
@@ -35,11 +37,11 @@ int valid_tag(const char *tag) {
     return 1;
 }
 
-int read_request(char **mount_point, int *source, int *inbox, char **tag) {
+int read_request(char **mount_point, int *source, int *inbox, int *library, char **tag) {
     char buffer[sizeof request_magic + 4096 + 1];
     union {
         struct cmsghdr header;
-        char room[CMSG_SPACE(2 * sizeof(int))];
+        char room[CMSG_SPACE(3 * sizeof(int))];
     } control;
     memset(&control, 0, sizeof control);
     struct iovec bytes = {.iov_base = buffer, .iov_len = sizeof buffer - 1};
@@ -48,23 +50,26 @@ int read_request(char **mount_point, int *source, int *inbox, char **tag) {
     do {
         count = recvmsg(CHANNEL_IN, &message, MSG_CMSG_CLOEXEC);
     } while (count < 0 && errno == EINTR);
-    int fds[2] = {-1, -1};
+    int fds[3] = {-1, -1, -1};
     size_t passed = 0;
     for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
         if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
         passed = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        memcpy(fds, CMSG_DATA(header), (passed > 2 ? 2 : passed) * sizeof(int));
+        memcpy(fds, CMSG_DATA(header), (passed > 3 ? 3 : passed) * sizeof(int));
     }
     buffer[count > 0 ? count : 0] = '\0';
     const char *path = buffer + sizeof request_magic;
     // After the mount point's NUL, the views directory's tag and its NUL, or nothing (an older photolibd).
     size_t used = sizeof request_magic + strlen(path) + 1;
     const char *given = used < (size_t)count ? buffer + used : NULL;
-    if (count <= (ssize_t)sizeof request_magic || memcmp(buffer, request_magic, sizeof request_magic) != 0 || passed < 1 || passed > 2
-        || (message.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) || path[0] != '/' || used > (size_t)count
-        || (given && (used + strlen(given) + 1 != (size_t)count || !valid_tag(given)))
-        || !is_directory(fds[0]) || (passed == 2 && !is_directory(fds[1]))) {
-        for (size_t i = 0; i < 2; i++)
+    int with_library = count > (ssize_t)sizeof request_magic && memcmp(buffer, request_with_library, sizeof request_with_library) == 0;
+    size_t least = with_library ? 2 : 1;
+    int valid = count > (ssize_t)sizeof request_magic && (with_library || memcmp(buffer, request_magic, sizeof request_magic) == 0)
+        && passed >= least && passed <= least + 1 && !(message.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) && path[0] == '/'
+        && used <= (size_t)count && (!given || (used + strlen(given) + 1 == (size_t)count && valid_tag(given)));
+    for (size_t i = 0; valid && i < passed; i++) valid = is_directory(fds[i]);
+    if (!valid) {
+        for (size_t i = 0; i < 3; i++)
             if (fds[i] >= 0) close(fds[i]);
         errno = EPROTO;
         return -1;
@@ -72,7 +77,8 @@ int read_request(char **mount_point, int *source, int *inbox, char **tag) {
     *mount_point = strdup(path);
     *tag = given ? strdup(given) : NULL;
     *source = fds[0];
-    *inbox = passed == 2 ? fds[1] : -1;
+    *library = with_library ? fds[1] : -1;
+    *inbox = passed == least + 1 ? fds[least] : -1;
     return *mount_point && (!given || *tag) ? 0 : -1;
 }
 

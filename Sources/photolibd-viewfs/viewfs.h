@@ -9,6 +9,8 @@
 // The view mirrored (O_PATH) and the app's inbox (O_PATH; -1: nothing may be saved, the mount is ro).
 extern int view_source;
 extern int view_inbox;
+// The library the view's references point into (O_PATH); -1 where its entries are files.
+extern int view_library;
 
 // A new file the app saves at the top of its folder: written into its inbox under a hidden name,
 // then given its own name there once the last descriptor to it is closed (a hidden name, as an
@@ -26,10 +28,11 @@ void saves_list(void *buffer, fuse_fill_dir_t fill);
 // Removes what was never finished (photolibd is going): nothing half-written is left for the inbox.
 void saves_abandon(void);
 
-// Reads photolibd's request from the channel (request.c): the mount point, the view and the inbox
-// (-1 when none), and the views directory's tag (NULL from a photolibd that sends none). Returns 0,
-// or -1 with errno set (EPROTO for a request that is not one).
-int read_request(char **mount_point, int *source, int *inbox, char **tag);
+// Reads photolibd's request from the channel (request.c): the mount point, the view, the library its
+// references point into (-1 when its entries are files), the inbox (-1 when none), and the views
+// directory's tag (NULL from a photolibd that sends none). Returns 0, or -1 with errno set (EPROTO
+// for a request that is not one).
+int read_request(char **mount_point, int *source, int *inbox, int *library, char **tag);
 // Whether `tag` is a views directory's tag (ViewMountName): 1 to 32 lowercase hexadecimal digits.
 int valid_tag(const char *tag);
 // Unmounts, lazily, a view that a killed server of the same views directory (`tag`; any when NULL)

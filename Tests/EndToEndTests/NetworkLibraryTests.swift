@@ -124,6 +124,31 @@ struct NetworkLibraryTests {
         #expect(await process.exited(timeout: 30) != nil, "reaped once the server answers again")
     }
 
+    @Test("a library on sshfs with the views on the local disk: an app that reads its view itself (under a uid of its own) gets copies of what it may see, and apps, status and doctor say why")
+    func localViewsOfANetworkLibrary() async throws {
+        let owner = try TestOwner()
+        let library = try TestLibrary(owner: owner)
+        let nas = try await SSHFSServer(owner: owner, mountingAt: library.library)
+        defer { nas.unmountLater() }  // after the daemon's stop, before the library's removal
+        for name in ["Trips/a.jpg", "Trips/b.jpg"] { try nas.write(name, contents: "photo \(name) on the server") }
+        let daemon = try RunningDaemon(library)
+        try await daemon.start(extraArguments: ["--config", try library.writeConfiguration("verify_interval = \(SSHFSServer.cacheSeconds + 1)\n")])
+        defer { daemon.stopLater() }
+        #expect(try daemon.ok("status").contains("entries:  references"))
+        try daemon.addApp("org.example.Viewer", "limited")
+        try daemon.ok("select", "org.example.Viewer", "Trips/a.jpg")
+        let info = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first { $0.app == "org.example.Viewer" }
+        #expect(info?.entries?.form == "copies" && info?.entries?.reason?.contains("network filesystem") == true, "\(String(describing: info))")
+        // The view is on the local disk, which the test process reads: one copy, the photo's bytes, the app's alone.
+        let view = daemon.view("org.example.Viewer")
+        try await waitUntil("the copy in the view", timeout: 30) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: view)) ?? []
+            return names.count == 1 && FileManager.default.contents(atPath: view + "/" + names[0]) == Data("photo Trips/a.jpg on the server".utf8)
+        }
+        let doctor = try daemon.ctl("doctor").stdout
+        #expect(doctor.contains("references") && doctor.contains("copies"), "\(doctor)")
+    }
+
     /// The next `library` event, skipping others (fails after 60 s without any event), read on a thread of its own.
     static func nextLibraryEvent(_ events: EventReader) async throws -> LibraryEvent {
         try await onThread {

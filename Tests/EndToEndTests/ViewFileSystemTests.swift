@@ -63,15 +63,17 @@ struct ViewFileSystemTests {
         let process: ChildProcess
         var channel: Int32
 
-        /// With `inbox`, the app may save new photos (into the scene's inbox).
-        init(_ scene: Scene, inbox: Bool = false) async throws {
+        /// With `inbox`, the app may save new photos (into the scene's inbox); with `references`, the
+        /// view's entries are references into the scene's library (`--library`).
+        init(_ scene: Scene, inbox: Bool = false, references: Bool = false) async throws {
             var ends: [Int32] = [-1, -1]
             guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
                 throw TestFailure("socketpair: errno \(errno)")
             }
             let command = scene.owner.command(try ReachableCopies.binary("photolibd-viewfs"))
             RunRecord.mounted(scene.mountPoint)
-            process = try ChildProcess(command[0], Array(command.dropFirst()) + [scene.view, scene.mountPoint] + (inbox ? [scene.inbox] : []),
+            process = try ChildProcess(command[0], Array(command.dropFirst()) + (references ? ["--library", scene.root + "/library"] : [])
+                                           + [scene.view, scene.mountPoint] + (inbox ? [scene.inbox] : []),
                                        streams: .channel(ends[1], errors: scene.root + "/viewfs.log"))
             close(ends[1])
             channel = ends[0]
@@ -116,6 +118,40 @@ struct ViewFileSystemTests {
         // Only the owner's uid reaches it (no allow_other): not root, not another user.
         let byRoot = try run("/bin/cat", [scene.mountPoint + "/a.jpg"], timeout: 30)
         #expect(byRoot.status != 0 && byRoot.stderr.contains("Permission denied"), "\(byRoot)")
+    }
+
+    @Test("a view of references (a library on a network filesystem, the views on the local disk): each entry is served as the photo it names, opened beneath the library; a reference out of it, through a symlink, or to a file others may write is refused; an edit in the library is read at the next open")
+    func references() async throws {
+        let scene = try Scene()
+        let library = scene.root + "/library"
+        for (path, text, mode) in [(library + "/open.jpg", "writable by the group", 0o664), (scene.root + "/outside.jpg", "not in the library", 0o644)] {
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+            try scene.owner.own(path)
+            chmod(path, mode_t(mode))
+        }
+        #expect(symlink("a.jpg", library + "/link.jpg") == 0)
+        // The view as photolibd keeps it in `references` form: symbolic links naming paths from the library's top.
+        for name in ["a.jpg", "Trip/b.jpg"] { unlink(scene.view + "/" + name) }
+        for (entry, target) in [("a.jpg", "/a.jpg"), ("Trip/b.jpg", "/b.jpg"), ("escape.jpg", "/../outside.jpg"),
+                                ("through-link.jpg", "/link.jpg"), ("open.jpg", "/open.jpg"), ("relative.jpg", "a.jpg")] {
+            #expect(symlink(target, scene.view + "/" + entry) == 0, "\(entry): errno \(errno)")
+            _ = try run("/bin/chown", ["-h", "\(scene.owner.uid):\(scene.owner.gid)", scene.view + "/" + entry], timeout: 10)
+        }
+        let server = try await Server(scene, references: true)
+        defer { close(server.channel) }
+        let read = try scene.asOwner(#"cat "$1/a.jpg"; echo; cat "$1/Trip/b.jpg"; echo; stat -c '%h %A %s' "$1/a.jpg""#)
+        #expect(read.status == 0 && read.stdout == "the original photo a\nphoto b\n1 -r--r--r-- 20\n", "\(read)")
+        for entry in ["escape.jpg", "through-link.jpg", "open.jpg", "relative.jpg"] {
+            let refused = try scene.asOwner(#"cat "$1/\#(entry)""#)
+            #expect(refused.status != 0 && !refused.stdout.contains("not in the library") && !refused.stdout.contains("writable"),
+                    "\(entry): \(refused)")
+        }
+        #expect(try scene.asOwner(#"echo x > "$1/a.jpg""#).stderr.contains("Read-only file system"))
+        // Edited in the library (a server's sync rewriting it): the next open reads the edit.
+        try "the original photo a, edited".write(toFile: scene.original, atomically: false, encoding: .utf8)
+        let edited = try scene.asOwner(#"cat "$1/a.jpg""#)
+        #expect(edited.stdout == "the original photo a, edited", "\(edited)")
+        #expect(try String(contentsOfFile: scene.root + "/outside.jpg", encoding: .utf8) == "not in the library")
     }
 
     @Test("with an inbox, what the app saves at the top of its folder (at once, or written hidden and renamed, as an atomic save does) goes to its inbox; nothing the view shows can be replaced, and nothing goes deeper")

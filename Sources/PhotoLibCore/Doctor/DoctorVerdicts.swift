@@ -127,6 +127,9 @@ public enum DoctorVerdicts {
         if library == views {
             return DoctorCheck("views-mount", .pass, "The views directory \(facts.views) is on the library's mount, so hardlinks work.")
         }
+        if facts.daemon?.viewMode == "references" {
+            return DoctorCheck("views-mount", .pass, "The views directory \(facts.views) is on another mount than the library, which is on a network filesystem: views hold references to its photos, served through FUSE, and nothing is copied.")
+        }
         return DoctorCheck("views-mount", .fail, "The views directory \(facts.views) is on another mount than the library: hardlinks fail there (EXDEV) and photolibd will not start.",
                            advice: "Set views_dir (or --views-dir) to a directory on the library's filesystem and mount, not a tmpfs, bind mount or StateDirectory=; under systemd bind the whole home with BindPaths=.")
     }
@@ -137,6 +140,11 @@ public enum DoctorVerdicts {
             return DoctorCheck("view-entries", .warn, "Cannot tell whether views hold hard links or clones: photolibd is not answering.")
         }
         let why = daemon.viewModeReason ?? "view_mode"
+        if mode == "references" {
+            let copying = facts.daemon?.apps.filter { $0.view.hasPrefix(facts.views + "/") }.count ?? 0
+            return DoctorCheck("view-entries", copying > 0 ? .warn : .pass, "Views hold references to the photos on the library's network filesystem (\(why)): a limited Flatpak app's Pictures folder is served from them through FUSE, copying nothing; an app that reads its view itself (not a Flatpak app) gets copies of what it may see, on the local disk.",
+                               advice: copying > 0 ? "To copy nothing for such apps, keep the views on the library's own mount (views_dir inside it), where they are hard links." : nil)
+        }
         if mode == "clones" {
             return DoctorCheck("view-entries", .pass, "Views hold reflink clones (\(why)): each app's entry is a file of its own, so it cannot tell which other apps hold a photo.")
         }

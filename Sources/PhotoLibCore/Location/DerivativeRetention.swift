@@ -12,7 +12,7 @@ public enum DerivativeRetention {
         let isCurrent: Bool
         if case .derived(let current, _) = check?.outcome { isCurrent = current == inode } else { isCurrent = false }
         switch form {
-        case .links: return linkCount > 1 || (copied && isCurrent)
+        case .links, .references: return linkCount > 1 || (copied && isCurrent)
         case .clones: return isCurrent
         }
     }

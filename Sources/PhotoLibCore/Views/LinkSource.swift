@@ -45,7 +45,15 @@ public struct LinkSource: Sendable, Equatable {
         switch form {
         case .links: .link(inode: inode)
         case .clones: .clone(source: inode, stamp: stamp)
+        // A derivative is on the views' own filesystem: a link to it.
+        case .references: isDerivative ? .link(inode: inode) : .reference(target: referenceTarget)
         }
+    }
+
+    /// A reference's target: the photo's path from the library's top (`/Trips/a.jpg`), which
+    /// photolibd-viewfs opens beneath the library and nowhere else.
+    public var referenceTarget: [UInt8] {
+        [0x2F] + album.appending(name).bytes
     }
 
     /// A member's derivative's name in `.derivatives`: its row (`m42`), as rows are

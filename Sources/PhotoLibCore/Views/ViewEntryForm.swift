@@ -8,8 +8,14 @@
 ///   of its own per app and photo, link count one, sharing every block with the
 ///   original. Nothing about other apps shows; it needs btrfs, XFS with reflink,
 ///   or another filesystem that clones.
+/// - `references`: where links cannot cross from the library to the views (a library on a network
+///   or FUSE filesystem, the views on the local disk), each entry is a symbolic link naming its
+///   photo by its path in the library, in a directory only the owner enters; `photolibd-viewfs`
+///   serves it to the app read-only, opening each photo beneath the library (never through a
+///   symlink). Nothing of the library is copied to the local disk. A copy without location is
+///   still a hard link to it (it is on the views' filesystem).
 public enum ViewEntryForm: String, Sendable, Equatable, Codable {
-    case links, clones
+    case links, clones, references
 }
 
 /// The `view_mode` setting: a form, or `auto` for clones where the views'
@@ -47,6 +53,18 @@ public struct ViewModeDecision: Sendable, Equatable {
     /// chose them so that apps learn nothing of each other.
     public static func decide(_ setting: ViewModeSetting, support: CloneSupport, filesystem: String,
                               views: String) throws(PhotoLibError) -> ViewModeDecision {
+        try decide(setting, support: support, filesystem: filesystem, views: views, remoteLibraryApart: nil)
+    }
+
+    /// The same, where the library may be on a remote filesystem (`remoteLibraryApart`, its name)
+    /// and the views on another mount: links cannot cross there, clones neither, so entries are
+    /// references whatever the setting.
+    public static func decide(_ setting: ViewModeSetting, support: CloneSupport, filesystem: String, views: String,
+                              remoteLibraryApart: String?) throws(PhotoLibError) -> ViewModeDecision {
+        if let remote = remoteLibraryApart {
+            return ViewModeDecision(form: .references, setting: setting, reason: "the library is on \(remote) and the views on another mount (\(filesystem)), "
+                                        + "where neither links nor clones can go: each entry names its photo in the library, and photolibd-viewfs serves it")
+        }
         switch (setting, support) {
         case (.links, _):
             return ViewModeDecision(form: .links, setting: setting, reason: "view_mode is \"links\"")

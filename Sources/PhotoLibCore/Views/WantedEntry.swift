@@ -5,11 +5,14 @@ public struct PresentFile: Sendable, Equatable {
     public var inode: UInt64
     public var stamp: ContentStamp?
     public var linkCount: UInt64?
+    /// A symbolic link's target (a reference, `ViewEntryForm.references`); nil for a regular file.
+    public var target: [UInt8]?
 
-    public init(inode: UInt64, stamp: ContentStamp? = nil, linkCount: UInt64? = nil) {
+    public init(inode: UInt64, stamp: ContentStamp? = nil, linkCount: UInt64? = nil, target: [UInt8]? = nil) {
         self.inode = inode
         self.stamp = stamp
         self.linkCount = linkCount
+        self.target = target
     }
 }
 
@@ -37,10 +40,18 @@ public enum WantedEntry: Sendable, Equatable {
     /// changes its stamp, so the clone is made again; a hard link to the source
     /// (a view from `links` mode) is not a clone, so it is replaced by one.
     case clone(source: UInt64, stamp: ContentStamp)
+    /// A symbolic link naming the source by its path in the library (`target`, its bytes): what
+    /// photolibd-viewfs serves. A rename of the photo or of an album changes the target, so the
+    /// reference is made again; its content is read from the library at each open.
+    case reference(target: [UInt8])
 
     /// Whether the file present is what this entry must be.
     public func isHeld(by present: PresentFile) -> Bool {
         switch self {
+        case .reference(let target):
+            return present.target == target
+        case _ where present.target != nil:
+            return false  // a reference is neither a link nor a clone
         case .link(let inode):
             return present.inode == inode
         case .clone(let source, let stamp):
@@ -60,7 +71,7 @@ extension WantedEntry {
     /// goes, and a refused original never leaves an entry.
     public func keeps(_ present: PresentFile, after outcome: LinkOutcome) -> Bool {
         if isHeld(by: present) { return true }
-        guard case .clone(let source, _) = self, outcome == .skipped else { return false }
+        guard case .clone(let source, _) = self, outcome == .skipped, present.target == nil else { return false }
         return present.inode != source && present.linkCount == 1
     }
 }

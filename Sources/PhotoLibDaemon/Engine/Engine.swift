@@ -84,7 +84,7 @@ actor Engine {
         } catch {
             throw PhotoLibError.cannotCreateDirectory(path: configuration.views, errno: error.errno)
         }
-        let mode = try Self.decideViewMode(configuration, viewsRoot: viewsRoot)
+        let mode = try Self.decideViewMode(configuration, viewsRoot: viewsRoot, library: root, libraryFilesystem: filesystem)
         board.update { $0.viewMode = mode }
         let derivatives: DerivativeCatalog
         do {
@@ -335,15 +335,19 @@ actor Engine {
 }
 
 extension Engine {
-    /// Hard links or clones: the setting, and what a probe of the views' filesystem finds.
-    static func decideViewMode(_ configuration: DaemonConfiguration, viewsRoot: FileDescriptor) throws -> ViewModeDecision {
+    /// Hard links, clones or references: the setting, what a probe of the views' filesystem finds, and
+    /// whether the library is on a remote filesystem on another mount than the views.
+    static func decideViewMode(_ configuration: DaemonConfiguration, viewsRoot: FileDescriptor, library: FileDescriptor,
+                               libraryFilesystem: FilesystemKind?) throws -> ViewModeDecision {
         let support: CloneSupport
-        do {
+        let apart: Bool
+        do throws(SystemCallError) {
             support = configuration.viewMode == .links ? .unsupported(reason: "not asked") : try FileClone.probe(in: viewsRoot)
+            apart = libraryFilesystem?.isRemote == true ? try MountCheck.probe(library: library, views: viewsRoot) == .otherMount : false
         } catch {
             throw PhotoLibError.systemCall(name: error.call, path: configuration.views, errno: error.errno)
         }
         return try ViewModeDecision.decide(configuration.viewMode, support: support, filesystem: FileClone.filesystemName(of: viewsRoot),
-                                           views: configuration.views)
+                                           views: configuration.views, remoteLibraryApart: apart ? libraryFilesystem?.name : nil)
     }
 }

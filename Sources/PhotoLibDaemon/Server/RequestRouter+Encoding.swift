@@ -46,7 +46,12 @@ extension RequestRouter {
     /// How the app's view holds its photos: a Flatpak Pictures folder's form (`PicturesFolderForm`),
     /// or the views' form; nil for a Flatpak app whose folder holds nothing of photolibd's.
     func entries(of record: AppRecord) -> AppEntries? {
-        guard record.flatpakPictures else { return board.snapshot.viewMode.map { AppEntries(form: $0.form.rawValue) } }
+        guard record.flatpakPictures else {
+            guard let mode = board.snapshot.viewMode else { return nil }
+            // Nothing serves a reference to an app that reads its view itself: it holds copies.
+            if mode.form == .references { return AppEntries(form: "copies", reason: ViewMaintainer.referencesCopyReason) }
+            return AppEntries(form: mode.form.rawValue)
+        }
         guard record.heldLayout == .limited, let form = board.snapshot.picturesForms[record.id] else { return nil }
         if case .copies(let reason) = form { return AppEntries(form: form.name, reason: reason) }
         return AppEntries(form: form.name)

@@ -279,9 +279,9 @@ final class DerivativeCatalog {
     /// Removes the derivatives of these members when no longer needed.
     func collectGarbage(members: some Sequence<Int64>) {
         for rowID in members {
-            // With links, only a derivative a view may have linked is looked at; with clones, a
+            // With links (and references, whose derivatives are links), only a derivative a view may have linked is looked at; with clones, a
             // member gone or changed has no current check, and its derivative goes too.
-            if form == .links { guard case .derived = checks[rowID]?.outcome else { continue } }
+            if form != .clones { guard case .derived = checks[rowID]?.outcome else { continue } }
             let name = Self.derivativeName(rowID)
             // Best effort between full passes: what fails here, `collectGarbage()` removes.
             guard let status = try? Directory.status(of: name, in: directory), !keeps(name, status) else { continue }

@@ -95,7 +95,7 @@ extension ViewMaintainer {
                         let making = making(for: app)
                         jobs += sources.map {
                             LinkJob(source: $0.source, sourceDirectory: sourceDirectory, entry: $0.entry, directory: directory,
-                                    staging: making.staging, orCopy: making.orCopy)
+                                    staging: making.staging, orCopy: making.orCopy, references: making.references)
                         }
                     }
                     groups.append(LinkFlight.Group(app: app, directory: directory, jobs: jobs))

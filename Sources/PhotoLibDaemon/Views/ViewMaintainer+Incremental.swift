@@ -96,6 +96,8 @@ extension ViewMaintainer {
             guard layout == .full else { return true }
             return (try? view.directory(path, create: true)) != nil  // a failure is no directory: reconciled whole
         case .albumMoved(let from, let to):
+            // References name their photos' paths: every one below the album is made again.
+            if making(for: context.app.id).references { return false }
             switch AlbumMoveEffect.of(layout: layout, hasAlbumGrants: !context.selectedAlbums.isEmpty) {
             case .nothing: return true
             case .reconcile: return false

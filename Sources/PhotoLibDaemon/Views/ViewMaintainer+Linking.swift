@@ -18,10 +18,12 @@ extension ViewMaintainer {
         let staging: CloneStaging?
         /// Copies where the filesystem cannot clone (a Flatpak Pictures folder: never a link).
         var orCopy = false
+        /// A reference (a symbolic link naming the original in the library), not a link or a clone.
+        var references = false
         /// The entry is known not to hold its source now (a full reconcile's diff just said
         /// so): a clone need not look at it first.
         var knownStale = false
-        var form: ViewEntryForm { staging == nil ? .links : .clones }
+        var form: ViewEntryForm { references ? .references : staging == nil ? .links : .clones }
     }
 
     /// What one job came to: its outcome, a refusal to learn for the original, or an error to throw.
@@ -43,7 +45,7 @@ extension ViewMaintainer {
         guard let sourceDirectory = sourceDirectory(of: asset) else { return .skipped }
         let making = making(for: app)
         return try record(Self.perform(worker: 0, LinkJob(source: asset, sourceDirectory: sourceDirectory, entry: entry, directory: directory,
-                                                          staging: making.staging, orCopy: making.orCopy),
+                                                          staging: making.staging, orCopy: making.orCopy, references: making.references),
                                        paths: paths, ownerUID: ownerUID, logger: logger), for: asset)
     }
 
@@ -65,7 +67,7 @@ extension ViewMaintainer {
                 let batch = indices[start..<min(start + Self.linkBatch, indices.count)]
                 let jobs = batch.map {
                     LinkJob(source: links[$0].source, sourceDirectory: sourceDirectory, entry: links[$0].entry, directory: directory,
-                            staging: making.staging, orCopy: making.orCopy, knownStale: knownStale)
+                            staging: making.staging, orCopy: making.orCopy, references: making.references, knownStale: knownStale)
                 }
                 let attempts = perform(jobs)
                 for (job, index) in batch.enumerated() { outcomes[index] = try record(attempts[job], for: links[index].source) }
@@ -139,6 +141,8 @@ extension ViewMaintainer {
         case .link:
             break
         }
+        // Judged as a link would be: only what may be shared is ever named, and the server checks nothing.
+        if job.references && !asset.isDerivative { return placeReference(job, logger: logger) }
         if let staging = job.staging {
             let readable: FileDescriptor
             do {
@@ -251,6 +255,42 @@ extension ViewMaintainer {
         }
     }
 
+    /// Makes the entry a reference to the judged original: a symbolic link holding its path in the
+    /// library, straight to its name when that is free, else under a hidden name renamed over the
+    /// entry there, so an app never finds it missing. One already naming it stays.
+    private static func placeReference(_ job: LinkJob, logger: Logger) -> LinkAttempt {
+        let target = job.source.referenceTarget
+        do {
+            try Directory.symlink(target: target, as: job.entry, in: job.directory)
+            return LinkAttempt(outcome: .linked)
+        } catch where error.errno == EEXIST {
+            do {
+                if let existing = try Directory.status(of: job.entry, in: job.directory), existing.kind == .symlink,
+                   try Directory.readLink(job.entry, in: job.directory) == target {
+                    return LinkAttempt(outcome: .linked)
+                }
+            } catch {
+                return LinkAttempt(error: error)
+            }
+        } catch {
+            return LinkAttempt(error: error)
+        }
+        var generator = SystemRandomNumberGenerator()
+        let temporary = FileName(".photolibd-link-\(String(generator.next(), radix: 16))")!
+        do {
+            try Directory.symlink(target: target, as: temporary, in: job.directory)
+            try Directory.rename(temporary, in: job.directory, to: job.entry, in: job.directory)
+            return LinkAttempt(outcome: .linked)
+        } catch {
+            do {
+                try Directory.unlink(temporary, in: job.directory)
+            } catch let cleanup where !cleanup.isNotFound {
+                logger.warning("Cannot remove the temporary reference \(temporary) from a view: \(cleanup); the next reconcile removes it.")
+            } catch {}
+            return LinkAttempt(error: error)
+        }
+    }
+
     /// Whether an opened source is the version a clone must hold: for an original, the
     /// size and modification time the index knows; for a derivative (never edited, made
     /// anew), its size.
@@ -260,8 +300,14 @@ extension ViewMaintainer {
 
     /// Unlinks an entry that could not be placed now, unless it may stay (`WantedEntry.keeps`).
     func removeUnless(_ name: FileName, in directory: FileDescriptor, holding wanted: WantedEntry, after outcome: LinkOutcome) throws {
-        if let present = try Directory.status(of: name, in: directory), present.kind == .regular,
-           wanted.keeps(present.presentFile, after: outcome) { return }
+        if let present = try Directory.status(of: name, in: directory) {
+            switch present.kind {
+            case .regular where wanted.keeps(present.presentFile, after: outcome): return
+            case .symlink where wanted.keeps(PresentFile(inode: present.inode, target: try Directory.readLink(name, in: directory)), after: outcome):
+                return
+            default: break
+            }
+        }
         try Directory.unlink(name, in: directory)
     }
 }

@@ -47,6 +47,8 @@ final class ViewMaintainer {
         setting = ViewSetting(viewsRoot: viewsRoot, access: access, ownerUID: ownerUID, logger: logger, paths: paths, staging: staging,
                               form: form, pictures: pictures)
         self.derivatives = derivatives
+        // With references, an app that reads its view itself holds copies: a copy without location is kept for the next.
+        if form == .references { derivatives.copied = true }
         reachWarning = LibraryReachWarning(library: paths.library, logger: logger)
         mirrors = ViewMirrors(logger: logger, board: board,
                               probed: fuse ? FuseAvailability.probe() : (.unavailable(reason: "fuse_views is false in the configuration"), nil),
@@ -112,17 +114,29 @@ final class ViewMaintainer {
 
     /// How an app's entries are made.
     struct EntryMaking {
-        /// Where clones (or copies) are made; nil for hard links.
+        /// Where clones (or copies) are made; nil for hard links and references.
         let staging: CloneStaging?
         /// Copies where the filesystem cannot clone.
         let orCopy: Bool
-        var form: ViewEntryForm { staging == nil ? .links : .clones }
+        /// References (`ViewEntryForm.references`), which photolibd-viewfs serves.
+        var references = false
+        var form: ViewEntryForm { references ? .references : staging == nil ? .links : .clones }
     }
 
     func making(for app: AppID) -> EntryMaking {
         if copyingApps.contains(app) { return EntryMaking(staging: staging, orCopy: true) }
+        if form == .references {
+            // Served through FUSE (a mirrored Pictures folder): references. Read by the app itself from
+            // the views, where it could not follow one: copies (`referencesCopyReason`).
+            guard mirrors.knownForm(of: app) == .mirror else { return EntryMaking(staging: staging, orCopy: true) }
+            return EntryMaking(staging: nil, orCopy: false, references: true)
+        }
         return EntryMaking(staging: form == .clones ? staging : nil, orCopy: false)
     }
+
+    /// Why an app that reads its view itself holds copies where the views are references.
+    static let referencesCopyReason = "the library is on a network filesystem and the views on the local disk, and only a Flatpak app's "
+        + "Pictures folder is served from the library through FUSE yet: an app reading its view itself gets copies of what it may see"
 
     /// Opens (creating) an app's view directory: its random name in the views, or its
     /// Flatpak Pictures folder in the home, every step opened without following a link
@@ -318,7 +332,7 @@ final class ViewMaintainer {
             logger.notice("The Pictures folder of \(app.id) is a mount a killed FUSE server left; the new server unmounts it.")
         }
         try mirrors.mount(app.id, source: paths.views + "/" + String(decoding: app.viewName.bytes, as: UTF8.self),
-                          mountPoint: pictures.path(of: app.id), inbox: inboxPathOf(app))
+                          mountPoint: pictures.path(of: app.id), inbox: inboxPathOf(app), library: form == .references ? paths.library : nil)
     }
 
     /// An app whose Pictures folder is no longer a mirror: unmounted, and its link view removed.
@@ -352,9 +366,13 @@ final class ViewMaintainer {
                 let status = try Directory.status(of: entry.name, in: directory)
                 switch status?.kind {
                 case .regular: present[entry.name] = .file(status!.presentFile)
+                case .symlink where form == .references:
+                    present[entry.name] = .file(PresentFile(inode: status!.inode, target: try Directory.readLink(entry.name, in: directory)))
                 case .directory: present[entry.name] = .directory
                 default: present[entry.name] = .other
                 }
+            case .symlink where form == .references:
+                present[entry.name] = .file(PresentFile(inode: entry.inode, target: try Directory.readLink(entry.name, in: directory)))
             case .symlink, .other: present[entry.name] = .other
             }
         }

@@ -68,19 +68,24 @@ final class ViewMirrors {
 
     /// Mounts the app's mirror. A mount that fails makes the app's form copies for the rest of the
     /// run (the reason in the log and in `status`), so its folder still holds what it should.
-    func mount(_ app: AppID, source: String, mountPoint: String, inbox: String?) throws(PhotoLibError) {
+    /// `library`: where the view's references point, when its entries are references (`ViewEntryForm.references`).
+    func mount(_ app: AppID, source: String, mountPoint: String, inbox: String?, library: String? = nil) throws(PhotoLibError) {
         guard !stopped else { throw .stopping }
         do throws(SystemCallError) {
             switch route {
             case .child(let executable):
-                servers[app] = try ViewFileSystem(executable: executable, tag: tag, source: source, mountPoint: mountPoint, inbox: inbox)
+                servers[app] = try ViewFileSystem(executable: executable, tag: tag, source: source, mountPoint: mountPoint, inbox: inbox,
+                                                  library: library)
             case .socketUnit(let socket):
                 // The unit's instance runs outside this sandbox: it is handed the directories, never their paths.
                 let directory = try Directory.open(path: source)
                 defer { directory.close() }
                 let inboxDirectory = try inbox.map { (path) throws(SystemCallError) in try Directory.open(path: path) }
                 defer { inboxDirectory?.close() }
-                servers[app] = try ViewFileSystem(socket: socket, tag: tag, source: directory, mountPoint: mountPoint, inbox: inboxDirectory)
+                let libraryDirectory = try library.map { (path) throws(SystemCallError) in try Directory.open(path: path) }
+                defer { libraryDirectory?.close() }
+                servers[app] = try ViewFileSystem(socket: socket, tag: tag, source: directory, mountPoint: mountPoint, inbox: inboxDirectory,
+                                                  library: libraryDirectory)
             case nil:
                 throw SystemCallError("photolibd-viewfs (FUSE cannot be used here)", errno: ENOTSUP)
             }

@@ -14,7 +14,8 @@ final class SSHFSServer: @unchecked Sendable {
     let owner: TestOwner
     let root: String
     var export: String { root + "/export" }
-    var mountPoint: String { root + "/mnt" }
+    /// Where the export is mounted: a directory of the server's own, or one the test gave (its owner's, empty).
+    let mountPoint: String
     private var keys: String { root + "/keys" }
     private(set) var port: UInt16 = 0
     private var sshd: ChildProcess?
@@ -28,7 +29,7 @@ final class SSHFSServer: @unchecked Sendable {
     /// them, a server that stops answering (`freeze`) is waited for without end, as a hung NAS is.
     let keepsAlive: Bool
 
-    init(owner: TestOwner, keepsAlive: Bool = true) async throws {
+    init(owner: TestOwner, keepsAlive: Bool = true, mountingAt: String? = nil) async throws {
         self.keepsAlive = keepsAlive
         guard access("/usr/sbin/sshd", X_OK) == 0, access("/usr/bin/sshfs", X_OK) == 0 else {
             throw TestFailure("sshd or sshfs is missing: scripts/install-deps --test installs openssh-server and sshfs")
@@ -37,9 +38,10 @@ final class SSHFSServer: @unchecked Sendable {
         var template = Array("/tmp/photolibd-nas-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed: \(errno)") }
         root = String(cString: made)
+        mountPoint = mountingAt ?? root + "/mnt"
         RunRecord.madeDirectory(root)
         chmod(root, 0o755)
-        for directory in [export, mountPoint, keys] { mkdir(directory, 0o755) }
+        for directory in [export, keys] + (mountingAt == nil ? [mountPoint] : []) { mkdir(directory, 0o755) }
         try owner.own(export)
         try owner.own(mountPoint)
         // sshd refuses a locked account ('!' in /etc/shadow, as useradd leaves it): no password, but not locked.
@@ -95,6 +97,12 @@ final class SSHFSServer: @unchecked Sendable {
     /// Starts sshd (again, after `stopServer`), and waits until it listens. In debug mode (`-d`) it
     /// serves the one connection sshfs makes in its own process, so stopping it ends that session too,
     /// as a NAS going away does (a daemonised sshd's session would outlive its listener).
+    /// Unmounts the export in the teardown, in turn: after what was handed to it before (a daemon
+    /// using the mount, stopped first), before what comes after (the directory the mount is in, removed).
+    func unmountLater() {
+        Teardown.later("unmount \(mountPoint)") { [mountPoint] in _ = try? run("/bin/umount", ["-l", mountPoint], onPool: false) }
+    }
+
     func startServer() async throws {
         let log = root + "/sshd-\(UInt32.random(in: 0..<UInt32.max)).log"
         let child = try ChildProcess("/usr/sbin/sshd", ["-d", "-e", "-f", keys + "/sshd_config"], streams: .file(log), ownProcessGroup: true)
