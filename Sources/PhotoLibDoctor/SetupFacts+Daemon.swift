@@ -24,6 +24,7 @@ extension SetupFacts.Daemon {
             viewMode: status.viewMode, viewModeReason: status.viewModeReason)
         fuseViews = status.fuseViews
         unavailable = status.unavailable.map { ($0.since, $0.reason) }
-        copyingFolders = apps.apps.compactMap { app in app.entries?.reason.map { (app.app, $0) } }
+        copyingFolders = apps.apps.filter { $0.flatpak == true }.compactMap { app in app.entries?.reason.map { (app.app, $0) } }
+        copyingViews = apps.apps.filter { $0.flatpak != true }.compactMap { app in app.entries?.reason.map { (app.app, $0) } }
     }
 }

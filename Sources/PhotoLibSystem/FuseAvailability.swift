@@ -71,3 +71,23 @@ public enum FuseAvailability {
         return text.split(separator: "\n").contains { $0.hasPrefix("NoNewPrivs:") && $0.hasSuffix("1") }
     }
 }
+
+extension FuseAvailability {
+    /// Whether fusermount3 lets this process mount a view `allow_other`: root always, anyone else
+    /// where `/etc/fuse.conf` sets `user_allow_other` (`FuseConfiguration`). A file that cannot be
+    /// read allows nothing, as fusermount3 takes it.
+    public static func allowsOther(configuration path: String = "/etc/fuse.conf") -> Bool {
+        if getuid() == 0 { return true }
+        guard let fd = try? systemCall("open", { open(path, O_RDONLY | O_CLOEXEC) }) else { return false }
+        let file = FileDescriptor(rawValue: fd)
+        defer { file.close() }
+        var text: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while text.count < 1 << 20 {
+            guard let count = try? systemCall("read", { chunk.withUnsafeMutableBytes { Glibc.read(file.rawValue, $0.baseAddress, $0.count) } }),
+                  count > 0 else { break }
+            text += chunk[..<count]
+        }
+        return FuseConfiguration.allowsOther(String(decoding: text, as: UTF8.self))
+    }
+}

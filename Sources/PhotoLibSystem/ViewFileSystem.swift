@@ -27,10 +27,11 @@ public final class ViewFileSystem: Sendable {
     ///   mounted (it says why on its standard error, which is this process's log).
     ///   - tag: the views directory's tag (`ViewMountName`), which names the mount.
     ///   - library: where the view's references point (`ViewEntryForm.references`), opened beneath it; nil where entries are files.
+    ///   - reader: with `library`, the one uid (an app's own) that may read the mount (`allow_other`); nil: the owner's only.
     public init(executable: String, tag: String, source: String, mountPoint: String, inbox: String?, library: String? = nil,
-                seconds: Double = 10) throws(SystemCallError) {
-        let process = try HelperProcess(executable, ["--tag", tag] + (library.map { ["--library", $0] } ?? []) + [source, mountPoint]
-                                        + (inbox.map { [$0] } ?? []))
+                reader: UInt32? = nil, seconds: Double = 10) throws(SystemCallError) {
+        let process = try HelperProcess(executable, ["--tag", tag] + (library.map { ["--library", $0] } ?? [])
+                                        + (reader.map { ["--reader", String($0)] } ?? []) + [source, mountPoint] + (inbox.map { [$0] } ?? []))
         do throws(SystemCallError) {
             try Self.awaitGreeting(on: process.channel, of: executable, mountPoint: mountPoint, seconds: seconds)
         } catch {
@@ -46,10 +47,12 @@ public final class ViewFileSystem: Sendable {
     /// Asks the server's socket unit (`photolibd-viewfs.socket`, an instance per connection) to serve
     /// `source` on `mountPoint`, handing it the open directories, and waits until it has mounted.
     public init(socket: String, tag: String, source: FileDescriptor, mountPoint: String, inbox: FileDescriptor?, library: FileDescriptor? = nil,
-                seconds: Double = 10) throws(SystemCallError) {
+                reader: UInt32? = nil, seconds: Double = 10) throws(SystemCallError) {
         let channel = try UnixStreamSocket(connectingTo: socket)
         do throws(SystemCallError) {
+            let readerField: [UInt8] = library != nil ? reader.map { Array(String($0).utf8) + [0] } ?? [] : []
             let message = (library == nil ? Self.request : Self.requestWithLibrary) + Array(mountPoint.utf8) + [0] + Array(tag.utf8) + [0]
+                + readerField
             let descriptors = [source.rawValue] + (library.map { [$0.rawValue] } ?? []) + (inbox.map { [$0.rawValue] } ?? [])
             let sent = try DescriptorPassing.send(message[...], descriptors: descriptors, on: channel.descriptor.rawValue)
             guard sent == message.count else { throw SystemCallError("sendmsg to \(socket) (a part of the request)", errno: EMSGSIZE) }

@@ -7,7 +7,7 @@
 // read-only: nothing can be written, truncated, renamed, chmodded or deleted through it (the mount is
 // `ro`, and every call that would change something answers EROFS), and nothing is copied.
 //
-//   photolibd-viewfs [--tag TAG] [--library LIBRARY] SOURCE MOUNTPOINT [INBOX]
+//   photolibd-viewfs [--tag TAG] [--library LIBRARY] [--reader UID] SOURCE MOUNTPOINT [INBOX]
 //   photolibd-viewfs --from-socket
 //
 // TAG is the tag of photolibd's views directory (ViewMountName): the mount is named
@@ -39,6 +39,11 @@
 // regular file of this uid that no one else may write, with no set-ID bit: what photolibd checked
 // before naming it, checked again at each open, for a server may change it meanwhile. Nothing of the
 // library is copied; a server that is away answers the app's open with the mount's own error.
+//
+// With UID (an app under a uid of its own, reading a view of references), the mount is allow_other
+// (which fusermount3 grants only where /etc/fuse.conf has user_allow_other) and everything in it is
+// shown as UID's alone: directories 0500, files 0400. The kernel checks those modes
+// (default_permissions): UID reads, no other uid does, not even the owner.
 //
 // What the kernel caches is kept honest by the view itself: a photo read again comes from the
 // kernel's cache of it (cache.c says whose pages those are), and the moment photolibd changes a name
@@ -73,6 +78,7 @@
 int view_source = -1;
 int view_inbox = -1;
 int view_library = -1;
+uid_t view_reader = (uid_t)-1;
 
 // Opens PATH (FUSE's, beginning with "/") below the source, never through a symlink or out of it.
 static int open_below(const char *path, int flags) {
@@ -133,6 +139,11 @@ static int present(struct stat *st) {
     if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode)) return -ENOENT;  // nothing else belongs in a view
     st->st_mode &= ~(mode_t)(S_IWUSR | S_IWGRP | S_IWOTH | S_ISUID | S_ISGID | S_ISVTX);
     if (S_ISREG(st->st_mode)) st->st_nlink = 1;
+    if (view_reader != (uid_t)-1) {
+        // The reader's alone (see the top): the kernel lets no other uid in.
+        st->st_uid = view_reader;
+        st->st_mode = (st->st_mode & S_IFMT) | (S_ISDIR(st->st_mode) ? 0500 : 0400);
+    }
     return 0;
 }
 
@@ -416,9 +427,20 @@ int main(int argc, char **argv) {
         argv += 2;
         argc -= 2;
     }
-    if (argc == 2 && strcmp(argv[1], "--from-socket") == 0 && !tag && view_library < 0) {
+    if (argc >= 3 && strcmp(argv[1], "--reader") == 0) {
+        char *end = NULL;
+        unsigned long reader = strtoul(argv[2], &end, 10);
+        if (!*argv[2] || *end || reader == 0 || reader >= (unsigned long)(uid_t)-1) {
+            fprintf(stderr, "photolibd-viewfs: --reader takes the uid of the app that reads the view (not root), not '%s'\n", argv[2]);
+            return 2;
+        }
+        view_reader = (uid_t)reader;
+        argv += 2;
+        argc -= 2;
+    }
+    if (argc == 2 && strcmp(argv[1], "--from-socket") == 0 && !tag && view_library < 0 && view_reader == (uid_t)-1) {
         // Started by its socket unit for one connection from photolibd: what to serve comes over it.
-        if (read_request(&requested, &view_source, &view_inbox, &view_library, &tag) != 0) {
+        if (read_request(&requested, &view_source, &view_inbox, &view_library, &view_reader, &tag) != 0) {
             fprintf(stderr, "photolibd-viewfs: the connection did not bring a request from photolibd (a mount point and the view's directory): %s\n",
                     strerror(errno));
             return 2;
@@ -427,7 +449,7 @@ int main(int argc, char **argv) {
     } else if (argc == 3 || argc == 4) {
         mount_point = argv[2];
     } else {
-        fprintf(stderr, "photolibd-viewfs: photolibd starts this program itself: photolibd-viewfs [--tag TAG] [--library LIBRARY] SOURCE MOUNTPOINT [INBOX], "
+        fprintf(stderr, "photolibd-viewfs: photolibd starts this program itself: photolibd-viewfs [--tag TAG] [--library LIBRARY] [--reader UID] SOURCE MOUNTPOINT [INBOX], "
                         "or photolibd-viewfs --from-socket under its socket unit, with a socket to photolibd on standard input and output.\n");
         return 2;
     }
@@ -464,8 +486,8 @@ int main(int argc, char **argv) {
     // runs) reaches it; the kernel checks the modes presented. Read-only through and through unless
     // the app may save into its inbox.
     char options[256];
-    snprintf(options, sizeof options, "%s,noatime,nodev,nosuid,noexec,default_permissions,auto_unmount,fsname=%s,subtype=photolibd-view,max_threads=8",
-             view_inbox < 0 ? "ro" : "rw", fsname);
+    snprintf(options, sizeof options, "%s%s,noatime,nodev,nosuid,noexec,default_permissions,auto_unmount,fsname=%s,subtype=photolibd-view,max_threads=8",
+             view_inbox < 0 ? "ro" : "rw", view_reader == (uid_t)-1 ? "" : ",allow_other", fsname);
     char *arguments[] = {program, "-f", "-o", options, (char *)mount_point, NULL};
     return fuse_main(5, arguments, &operations, NULL);
 }

@@ -5,7 +5,8 @@
 // The request is one message: "PLVIEWR1", the mount point's absolute path ending in a NUL, and the
 // view's directory (and, when the app may save, its inbox) attached as descriptors (SCM_RIGHTS), so
 // this program, outside photolibd's sandbox, serves exactly the directories photolibd opened.
-// "PLVIEWR2" is the same for a view of references: the library follows the view's directory.
+// "PLVIEWR2" is the same for a view of references: the library follows the view's directory, and
+// after the tag's NUL may come the reader's uid in decimal and a NUL (see --reader).
 #define _GNU_SOURCE
 #include "viewfs.h"
 #include <errno.h>
@@ -37,7 +38,7 @@ int valid_tag(const char *tag) {
     return 1;
 }
 
-int read_request(char **mount_point, int *source, int *inbox, int *library, char **tag) {
+int read_request(char **mount_point, int *source, int *inbox, int *library, uid_t *reader, char **tag) {
     char buffer[sizeof request_magic + 4096 + 1];
     union {
         struct cmsghdr header;
@@ -64,9 +65,13 @@ int read_request(char **mount_point, int *source, int *inbox, int *library, char
     const char *given = used < (size_t)count ? buffer + used : NULL;
     int with_library = count > (ssize_t)sizeof request_magic && memcmp(buffer, request_with_library, sizeof request_with_library) == 0;
     size_t least = with_library ? 2 : 1;
+    // With the library: after the tag, the reader's uid (decimal digits, not 0) and its NUL, or nothing.
+    const char *uid = given && with_library && used + strlen(given) + 1 < (size_t)count ? given + strlen(given) + 1 : NULL;
+    size_t end = uid ? (size_t)(uid - buffer) + strlen(uid) + 1 : given ? used + strlen(given) + 1 : used;
+    int uid_valid = !uid || (uid[0] >= '1' && uid[0] <= '9' && strspn(uid, "0123456789") == strlen(uid) && strlen(uid) <= 9);
     int valid = count > (ssize_t)sizeof request_magic && (with_library || memcmp(buffer, request_magic, sizeof request_magic) == 0)
         && passed >= least && passed <= least + 1 && !(message.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) && path[0] == '/'
-        && used <= (size_t)count && (!given || (used + strlen(given) + 1 == (size_t)count && valid_tag(given)));
+        && used <= (size_t)count && (!given || (end == (size_t)count && valid_tag(given))) && uid_valid;
     for (size_t i = 0; valid && i < passed; i++) valid = is_directory(fds[i]);
     if (!valid) {
         for (size_t i = 0; i < 3; i++)
@@ -78,6 +83,7 @@ int read_request(char **mount_point, int *source, int *inbox, int *library, char
     *tag = given ? strdup(given) : NULL;
     *source = fds[0];
     *library = with_library ? fds[1] : -1;
+    *reader = uid ? (uid_t)strtoul(uid, NULL, 10) : (uid_t)-1;
     *inbox = passed == least + 1 ? fds[least] : -1;
     return *mount_point && (!given || *tag) ? 0 : -1;
 }

@@ -11,6 +11,8 @@ extern int view_source;
 extern int view_inbox;
 // The library the view's references point into (O_PATH); -1 where its entries are files.
 extern int view_library;
+// The one uid that may read the mount (allow_other, everything shown as its alone); -1: the owner's only.
+extern uid_t view_reader;
 
 // A new file the app saves at the top of its folder: written into its inbox under a hidden name,
 // then given its own name there once the last descriptor to it is closed (a hidden name, as an
@@ -29,10 +31,10 @@ void saves_list(void *buffer, fuse_fill_dir_t fill);
 void saves_abandon(void);
 
 // Reads photolibd's request from the channel (request.c): the mount point, the view, the library its
-// references point into (-1 when its entries are files), the inbox (-1 when none), and the views
-// directory's tag (NULL from a photolibd that sends none). Returns 0, or -1 with errno set (EPROTO
-// for a request that is not one).
-int read_request(char **mount_point, int *source, int *inbox, int *library, char **tag);
+// references point into (-1 when its entries are files), the inbox (-1 when none), the one uid that
+// reads it (-1: the owner), and the views directory's tag (NULL from a photolibd that sends none).
+// Returns 0, or -1 with errno set (EPROTO for a request that is not one).
+int read_request(char **mount_point, int *source, int *inbox, int *library, uid_t *reader, char **tag);
 // Whether `tag` is a views directory's tag (ViewMountName): 1 to 32 lowercase hexadecimal digits.
 int valid_tag(const char *tag);
 // Unmounts, lazily, a view that a killed server of the same views directory (`tag`; any when NULL)

@@ -124,7 +124,7 @@ struct NetworkLibraryTests {
         #expect(await process.exited(timeout: 30) != nil, "reaped once the server answers again")
     }
 
-    @Test("a library on sshfs with the views on the local disk: an app that reads its view itself (under a uid of its own) gets copies of what it may see, and apps, status and doctor say why")
+    @Test("a library on sshfs with the views on the local disk: an app on the owner's uid reads its view through FUSE, each photo from the server, nothing copied; an app under a uid of its own, where allow_other is not allowed, gets copies, and apps, status and doctor say why")
     func localViewsOfANetworkLibrary() async throws {
         let owner = try TestOwner()
         let library = try TestLibrary(owner: owner)
@@ -135,18 +135,67 @@ struct NetworkLibraryTests {
         try await daemon.start(extraArguments: ["--config", try library.writeConfiguration("verify_interval = \(SSHFSServer.cacheSeconds + 1)\n")])
         defer { daemon.stopLater() }
         #expect(try daemon.ok("status").contains("entries:  references"))
-        try daemon.addApp("org.example.Viewer", "limited")
-        try daemon.ok("select", "org.example.Viewer", "Trips/a.jpg")
-        let info = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first { $0.app == "org.example.Viewer" }
-        #expect(info?.entries?.form == "copies" && info?.entries?.reason?.contains("network filesystem") == true, "\(String(describing: info))")
-        // The view is on the local disk, which the test process reads: one copy, the photo's bytes, the app's alone.
-        let view = daemon.view("org.example.Viewer")
+        let (sandboxed, own) = ("org.example.Sandboxed", "org.example.Viewer")
+        try daemon.addApp(sandboxed, "authorized", uid: Int(owner.uid))
+        try daemon.addApp(own, "limited")
+        try daemon.ok("select", own, "Trips/a.jpg")
+        let apps = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        let served = try #require(apps.first { $0.app == sandboxed }), copying = try #require(apps.first { $0.app == own })
+        #expect(served.entries == AppEntries(form: "fuse"), "\(served)")
+        #expect(copying.entries?.form == "copies" && copying.entries?.reason?.contains("user_allow_other") == true, "\(copying)")
+
+        // The app on the owner's uid reads its whole view from the server through FUSE (the test process,
+        // another uid, cannot look into that mount: the owner does, with a deadline).
+        let read = try run(owner.command("/bin/sh")[0], Array(owner.command("/bin/sh").dropFirst())
+                           + ["-c", #"cat "$1/Trips/a.jpg"; echo; cat "$1/Trips/b.jpg"; echo; ls -A "$1/Trips" | wc -l"#, "sh", served.view], timeout: 30)
+        #expect(read.stdout == "photo Trips/a.jpg on the server\nphoto Trips/b.jpg on the server\n2\n", "\(read)")
+        // Nothing of the library copied for it: its references are symbolic links, apart, the owner's alone.
+        let references = library.views + "/.references/" + (served.view as NSString).lastPathComponent
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: references + "/Trips/a.jpg") == "/Trips/a.jpg")
+        var status = stat()
+        #expect(stat(references, &status) == 0 && status.st_mode & 0o777 == 0o700 && status.st_uid == owner.uid)
+
+        // The app under a uid of its own holds a copy: the photo's bytes, in its view on the local disk.
         try await waitUntil("the copy in the view", timeout: 30) {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: view)) ?? []
-            return names.count == 1 && FileManager.default.contents(atPath: view + "/" + names[0]) == Data("photo Trips/a.jpg on the server".utf8)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: copying.view)) ?? []
+            return names.count == 1 && FileManager.default.contents(atPath: copying.view + "/" + names[0]) == Data("photo Trips/a.jpg on the server".utf8)
         }
         let doctor = try daemon.ctl("doctor").stdout
-        #expect(doctor.contains("references") && doctor.contains("copies"), "\(doctor)")
+        #expect(doctor.contains("holds copies") && doctor.contains("user_allow_other"), "\(doctor)")
+    }
+
+    @Test("where allow_other is allowed (user_allow_other, in a mount namespace of the daemon's own here), an app under a uid of its own reads its view of a network library through FUSE, and no other uid does, not even the owner")
+    func ownUIDAppThroughFUSE() async throws {
+        let owner = try TestOwner()
+        let library = try TestLibrary(owner: owner)
+        let nas = try await SSHFSServer(owner: owner, mountingAt: library.library)
+        defer { nas.unmountLater() }
+        for name in ["Trips/a.jpg", "Trips/b.jpg"] { try nas.write(name, contents: "photo \(name) on the server") }
+        // /etc/fuse.conf with user_allow_other, seen by the daemon (and fusermount3) alone: bound over the
+        // real one in a mount namespace of its own, which the reads below enter.
+        chmod(library.root, 0o711)  // others pass through, as through a home, to the views
+        let configuration = library.root + "/fuse.conf"
+        try "user_allow_other\n".write(toFile: configuration, atomically: false, encoding: .utf8)
+        let daemon = try RunningDaemon(library)
+        try await daemon.start(extraArguments: ["--config", try library.writeConfiguration("verify_interval = \(SSHFSServer.cacheSeconds + 1)\n")],
+                               launcher: ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                                          #"mount --bind "$0" /etc/fuse.conf && exec "$@""#, configuration])
+        defer { daemon.stopLater() }
+        let pid = try #require(daemon.process?.pid)
+        try daemon.addApp("org.example.Viewer", "limited", uid: 4242)
+        try daemon.ok("select", "org.example.Viewer", "Trips/a.jpg")
+        let info = try #require(try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first)
+        #expect(info.entries == AppEntries(form: "fuse"), "\(info) \(daemon.log.suffix(2000))")
+        func readAs(_ uid: UInt32) throws -> (status: Int32, stdout: String, stderr: String) {
+            try run("/usr/bin/nsenter", ["--mount", "--target", String(pid), "/usr/bin/setpriv", "--reuid", String(uid), "--regid", String(uid),
+                                         "--clear-groups", "/bin/sh", "-c", #"ls -A "$1"; cat "$1"/*"#, "sh", info.view], timeout: 30)
+        }
+        let app = try readAs(4242)
+        #expect(app.status == 0 && app.stdout.hasSuffix("photo Trips/a.jpg on the server"), "\(app)")
+        for other in [4343, owner.uid] {
+            let refused = try readAs(UInt32(other))
+            #expect(refused.status != 0 && refused.stderr.contains("Permission denied") && !refused.stdout.contains("photo"), "uid \(other): \(refused)")
+        }
     }
 
     /// The next `library` event, skipping others (fails after 60 s without any event), read on a thread of its own.

@@ -353,4 +353,16 @@ extension DoctorVerdictTests {
         #expect(verdict.detail.contains("unavailable") && verdict.detail.contains("statx: EIO") && verdict.detail.contains("kept"))
         #expect(verdict.advice?.contains("server") == true && verdict.advice?.contains("by itself") == true)
     }
+
+    @Test("views of references pass when every app is served through FUSE, and name each app holding copies, with user_allow_other as the way out")
+    func referenceViews() {
+        var facts = healthy()
+        facts.daemon?.viewMode = "references"
+        facts.daemon?.viewModeReason = "the library is on fuse"
+        #expect(check("view-entries", facts).outcome == .pass)
+        facts.daemon?.copyingViews = [("org.example.Viewer", "it runs under a uid of its own, and /etc/fuse.conf does not set user_allow_other")]
+        let verdict = check("view-entries", facts)
+        #expect(verdict.outcome == .warn && verdict.detail.contains("org.example.Viewer holds copies"))
+        #expect(verdict.advice?.contains("user_allow_other") == true && verdict.advice?.contains("/etc/fuse.conf") == true)
+    }
 }

@@ -141,9 +141,13 @@ public enum DoctorVerdicts {
         }
         let why = daemon.viewModeReason ?? "view_mode"
         if mode == "references" {
-            let copying = facts.daemon?.apps.filter { $0.view.hasPrefix(facts.views + "/") }.count ?? 0
-            return DoctorCheck("view-entries", copying > 0 ? .warn : .pass, "Views hold references to the photos on the library's network filesystem (\(why)): a limited Flatpak app's Pictures folder is served from them through FUSE, copying nothing; an app that reads its view itself (not a Flatpak app) gets copies of what it may see, on the local disk.",
-                               advice: copying > 0 ? "To copy nothing for such apps, keep the views on the library's own mount (views_dir inside it), where they are hard links." : nil)
+            let copying = daemon.copyingViews
+            guard copying.isEmpty else {
+                return DoctorCheck("view-entries", .warn, "Views hold references to the photos on the library's network filesystem (\(why)), served through FUSE; but "
+                                   + copying.map { "the view of \($0.app) holds copies: \($0.reason)." }.joined(separator: " "),
+                                   advice: "For an app under a uid of its own, root can add the line user_allow_other to /etc/fuse.conf, then restart photolibd; or keep the views on the library's own mount (views_dir inside it), where they are hard links.")
+            }
+            return DoctorCheck("view-entries", .pass, "Views hold references to the photos on the library's network filesystem (\(why)), served to each app through FUSE: nothing is copied to this disk.")
         }
         if mode == "clones" {
             return DoctorCheck("view-entries", .pass, "Views hold reflink clones (\(why)): each app's entry is a file of its own, so it cannot tell which other apps hold a photo.")

@@ -67,6 +67,8 @@ public struct SetupFacts: Sendable {
         public var fuseViews: String?
         /// Limited Flatpak apps whose Pictures folder holds full copies, and why (`PicturesFolderForm.copies`).
         public var copyingFolders: [(app: String, reason: String)] = []
+        /// Apps that read their view themselves and hold copies in it, and why (views of references).
+        public var copyingViews: [(app: String, reason: String)] = []
         /// While a network library's server does not answer: since when (seconds since the epoch) and why.
         public var unavailable: (since: Int64, reason: String)?
         /// The uids registered for apps.

@@ -48,9 +48,13 @@ extension RequestRouter {
     func entries(of record: AppRecord) -> AppEntries? {
         guard record.flatpakPictures else {
             guard let mode = board.snapshot.viewMode else { return nil }
-            // Nothing serves a reference to an app that reads its view itself: it holds copies.
-            if mode.form == .references { return AppEntries(form: "copies", reason: ViewMaintainer.referencesCopyReason) }
-            return AppEntries(form: mode.form.rawValue)
+            // Views of references: served through FUSE onto the app's view directory, or copies, and why.
+            guard mode.form == .references else { return AppEntries(form: mode.form.rawValue) }
+            switch board.snapshot.picturesForms[record.id] {
+            case .copies(let reason)?: return AppEntries(form: "copies", reason: reason)
+            case .mirror?: return AppEntries(form: "fuse")
+            case .clones?, nil: return AppEntries(form: "references")
+            }
         }
         guard record.heldLayout == .limited, let form = board.snapshot.picturesForms[record.id] else { return nil }
         if case .copies(let reason) = form { return AppEntries(form: form.name, reason: reason) }

@@ -53,6 +53,7 @@ final class ViewMaintainer {
         mirrors = ViewMirrors(logger: logger, board: board,
                               probed: fuse ? FuseAvailability.probe() : (.unavailable(reason: "fuse_views is false in the configuration"), nil),
                               views: paths.views)
+        if form == .references { mirrors.libraryOutOfReach = "the library is on a network filesystem, which no clone reaches" }
         // Before any Pictures folder is looked into: a killed daemon's mounts answer ENOTCONN.
         mirrors.recoverStale(home: pictures.home)
     }
@@ -134,9 +135,17 @@ final class ViewMaintainer {
         return EntryMaking(staging: form == .clones ? staging : nil, orCopy: false)
     }
 
-    /// Why an app that reads its view itself holds copies where the views are references.
-    static let referencesCopyReason = "the library is on a network filesystem and the views on the local disk, and only a Flatpak app's "
-        + "Pictures folder is served from the library through FUSE yet: an app reading its view itself gets copies of what it may see"
+    /// Where the views are references, the hidden directory in the views that holds the references of
+    /// each app that reads its view itself (only the owner enters it): its view directory is where
+    /// photolibd-viewfs serves them.
+    static let referencesDirectory = FileName(".references")!
+
+    /// Whether the app reads its view itself from a FUSE view of its references: views of references,
+    /// not a Flatpak app's Pictures folder, not denied, and FUSE usable for its uid (`referenceViewForm`).
+    func servesReferences(_ app: AppRecord) -> Bool {
+        guard form == .references, !app.flatpakPictures, app.heldLayout != .empty else { return false }
+        return mirrors.referenceViewForm(of: app.id, ownUID: app.ownUID(ownerUID: ownerUID)) == .mirror
+    }
 
     /// Opens (creating) an app's view directory: its random name in the views, or its
     /// Flatpak Pictures folder in the home, every step opened without following a link
@@ -152,7 +161,13 @@ final class ViewMaintainer {
         }
         guard inPictures else {
             try Directory.makeDirectory(app.viewName, in: viewsRoot, mode: 0o700)
-            return ViewDirectories(root: try Directory.open(app.viewName, in: viewsRoot))
+            guard servesReferences(app) else { return ViewDirectories(root: try Directory.open(app.viewName, in: viewsRoot)) }
+            // Its view directory is where its FUSE view is mounted; the references it serves are kept apart, the owner's alone.
+            try Directory.makeDirectory(Self.referencesDirectory, in: viewsRoot, mode: 0o700)
+            let references = try Directory.open(Self.referencesDirectory, in: viewsRoot)
+            defer { references.close() }
+            try Directory.makeDirectory(app.viewName, in: references, mode: 0o700)
+            return ViewDirectories(root: try Directory.open(app.viewName, in: references))
         }
         return ViewDirectories(root: try openPicturesFolder(app))
     }
@@ -207,7 +222,13 @@ final class ViewMaintainer {
     /// Removes an app's view directory entirely; a Flatpak Pictures folder is only emptied of
     /// photolibd's entries (what the app saved there stays, the app's own).
     func removeView(_ app: AppRecord, index: LibraryIndex, store: Store) throws {
-        guard app.flatpakPictures else { return try Directory.removeTree(app.viewName, in: viewsRoot) }
+        guard app.flatpakPictures else {
+            if form == .references {
+                mirrors.forget(app.id)  // unmounted before its directory goes
+                try leaveReferences(app)
+            }
+            return try Directory.removeTree(app.viewName, in: viewsRoot)
+        }
         var emptied = app
         emptied.readWrite = .denied
         _ = try reconcile(emptied, index: index, store: store, libraryAvailable: false)  // unmounts a mirror too
@@ -218,6 +239,11 @@ final class ViewMaintainer {
     /// Removes view directories of apps that no longer exist, and views still
     /// named by app ID (from before view names were random).
     func removeViews(except views: Set<FileName>) throws {
+        if form == .references, try Directory.status(of: Self.referencesDirectory, in: viewsRoot) != nil {
+            let references = try Directory.open(Self.referencesDirectory, in: viewsRoot)
+            defer { references.close() }
+            for entry in try Directory.list(references) where !views.contains(entry.name) { try Directory.removeTree(entry.name, in: references) }
+        }
         for entry in try Directory.list(viewsRoot) where !entry.name.isHidden && !views.contains(entry.name) {
             let isOldView = AppID(String(decoding: entry.name.bytes, as: UTF8.self)) != nil
             guard ViewName.isViewName(entry.name) || isOldView else { continue }  // not photolibd's: leave it
@@ -235,10 +261,13 @@ final class ViewMaintainer {
 
     private func reconcile(_ app: AppRecord, index: LibraryIndex, tx: StoreTransaction, libraryAvailable: Bool) throws -> Report {
         let mirrored = isMirrored(app)
+        let served = servesReferences(app)
         // Unmounted first: the folder beneath is what is reconciled now (emptied of photolibd's entries).
         if !mirrored, app.flatpakPictures { try leaveMirror(app) }
+        if !served, form == .references, !app.flatpakPictures { try leaveReferences(app) }
         let view = try openView(app)
-        restrictAccess(view.root, to: app)
+        // References stay the owner's alone: the app reads them through its FUSE view.
+        if !served { restrictAccess(view.root, to: app) }
         let form = making(for: app.id).form
         var report = Report()
         switch libraryAvailable ? app.heldLayout : .empty {
@@ -276,7 +305,7 @@ final class ViewMaintainer {
                 // For an app running as the owner, the view's own 0700 is enough.
                 // Every member file the owner can share, at its library path:
                 // `ViewPolicy`'s full layout, read album by album from the index.
-                if !path.isRoot, hasOwnUID(app) { restrictAccess(directory, to: app) }
+                if !path.isRoot, hasOwnUID(app), !served { restrictAccess(directory, to: app) }
                 let files = try tx.indexedFiles(inAlbum: album)
                 let children = index.albums.children(of: album)
                 var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
@@ -303,9 +332,9 @@ final class ViewMaintainer {
                 }
             }
         }
-        if mirrored {
+        if mirrored || served {
             do {
-                try keepMirrorMounted(app, tx: tx, report: &report)
+                if mirrored { try keepMirrorMounted(app, tx: tx, report: &report) } else { try keepReferencesMounted(app, tx: tx, report: &report) }
             } catch let error as PhotoLibError where error != .stopping {
                 // Its form is copies now (`ViewMirrors.mount`): the folder is made to hold them at once.
                 return try reconcile(app, index: index, tx: tx, libraryAvailable: libraryAvailable)
@@ -333,6 +362,31 @@ final class ViewMaintainer {
         }
         try mirrors.mount(app.id, source: paths.views + "/" + String(decoding: app.viewName.bytes, as: UTF8.self),
                           mountPoint: pictures.path(of: app.id), inbox: inboxPathOf(app), library: form == .references ? paths.library : nil)
+    }
+
+    /// Mounts the FUSE view of an app's references on its view directory unless it is mounted; what
+    /// the directory held before (copies of an earlier run) is removed first, not hidden beneath.
+    private func keepReferencesMounted(_ app: AppRecord, tx: StoreTransaction, report: inout Report) throws {
+        guard !mirrors.isMounted(app.id) else { return }
+        do {
+            let directory = try Directory.open(app.viewName, in: viewsRoot)
+            defer { directory.close() }
+            try sync(directory, app: app, wanted: [:], sources: [:], tx: tx, report: &report, picturesFolder: false)
+        } catch let error as SystemCallError where error.errno == ENOTCONN {
+            logger.notice("The view of \(app.id) is a mount a killed FUSE server left; the new server unmounts it.")
+        }
+        let name = String(decoding: app.viewName.bytes, as: UTF8.self)
+        try mirrors.mount(app.id, source: paths.views + "/" + String(decoding: Self.referencesDirectory.bytes, as: UTF8.self) + "/" + name,
+                          mountPoint: paths.views + "/" + name, inbox: nil, library: paths.library, reader: app.ownUID(ownerUID: ownerUID))
+    }
+
+    /// An app whose view is no longer served from references: unmounted, and its references removed.
+    private func leaveReferences(_ app: AppRecord) throws {
+        mirrors.unmount(app.id)
+        guard try Directory.status(of: Self.referencesDirectory, in: viewsRoot) != nil else { return }
+        let references = try Directory.open(Self.referencesDirectory, in: viewsRoot)
+        defer { references.close() }
+        if try Directory.status(of: app.viewName, in: references) != nil { try Directory.removeTree(app.viewName, in: references) }
     }
 
     /// An app whose Pictures folder is no longer a mirror: unmounted, and its link view removed.

@@ -21,9 +21,17 @@ final class ViewMirrors {
     private var stopped = false
     /// The views directory's tag, which names every mount (`ViewMountName`).
     private let tag: String
+    /// Set where the views are references to a library on a network filesystem: no clone can reach
+    /// the library from a Pictures folder there (it would be a copy), so a folder that clones is
+    /// served through FUSE all the same.
+    var libraryOutOfReach: String?
+
+    /// The views directory, where an app that reads its view itself has it mounted (views of references).
+    private let views: String
 
     init(logger: Logger, board: StatusBoard, probed: (FuseSupport, FuseAvailability.Route?), views: String) {
         tag = ViewMountName.tag(ofViews: views)
+        self.views = views
         self.logger = logger
         self.board = board
         (support, route) = probed
@@ -42,13 +50,33 @@ final class ViewMirrors {
         do {
             let directory = try parent()
             defer { directory.close() }
-            form = PicturesFolderForm.decide(clones: try FileClone.probe(in: directory), fuse: support)
+            let clones = try libraryOutOfReach.map { CloneSupport.unsupported(reason: $0) } ?? FileClone.probe(in: directory)
+            form = PicturesFolderForm.decide(clones: clones, fuse: support)
         } catch {
             // An error is not "cannot clone": copies are what is certain to work, and the log says why.
             form = .copies(reason: "its folder could not be probed (\(error))")
         }
         decided(app, form)
         logger.info("The Pictures folder of \(app) holds its photos as \(form.name)\(Self.because(form)).")
+        return form
+    }
+
+    /// Where the views are references, the form of the view of an app that reads it itself (not a
+    /// Flatpak app's Pictures folder): served through FUSE onto its view directory, or copies where
+    /// that cannot be (FUSE unusable; an app under a uid of its own where `allow_other` is not
+    /// allowed, which only root can change). Decided the first time it is asked for in this run.
+    func referenceViewForm(of app: AppID, ownUID: UInt32?) -> PicturesFolderForm {
+        if let known = forms[app] { return known }
+        let form: PicturesFolderForm
+        if case .unavailable(let reason) = support {
+            form = .copies(reason: "FUSE cannot be used here (\(reason))")
+        } else if ownUID != nil, !FuseAvailability.allowsOther() {
+            form = .copies(reason: "it runs under a uid of its own, which reaches a FUSE view only when it is mounted allow_other, and /etc/fuse.conf does not set user_allow_other")
+        } else {
+            form = .mirror
+        }
+        decided(app, form)
+        logger.info("The view of \(app) holds its photos as \(form.name)\(Self.because(form)).")
         return form
     }
 
@@ -69,13 +97,13 @@ final class ViewMirrors {
     /// Mounts the app's mirror. A mount that fails makes the app's form copies for the rest of the
     /// run (the reason in the log and in `status`), so its folder still holds what it should.
     /// `library`: where the view's references point, when its entries are references (`ViewEntryForm.references`).
-    func mount(_ app: AppID, source: String, mountPoint: String, inbox: String?, library: String? = nil) throws(PhotoLibError) {
+    func mount(_ app: AppID, source: String, mountPoint: String, inbox: String?, library: String? = nil, reader: UInt32? = nil) throws(PhotoLibError) {
         guard !stopped else { throw .stopping }
         do throws(SystemCallError) {
             switch route {
             case .child(let executable):
                 servers[app] = try ViewFileSystem(executable: executable, tag: tag, source: source, mountPoint: mountPoint, inbox: inbox,
-                                                  library: library)
+                                                  library: library, reader: reader)
             case .socketUnit(let socket):
                 // The unit's instance runs outside this sandbox: it is handed the directories, never their paths.
                 let directory = try Directory.open(path: source)
@@ -85,7 +113,7 @@ final class ViewMirrors {
                 let libraryDirectory = try library.map { (path) throws(SystemCallError) in try Directory.open(path: path) }
                 defer { libraryDirectory?.close() }
                 servers[app] = try ViewFileSystem(socket: socket, tag: tag, source: directory, mountPoint: mountPoint, inbox: inboxDirectory,
-                                                  library: libraryDirectory)
+                                                  library: libraryDirectory, reader: reader)
             case nil:
                 throw SystemCallError("photolibd-viewfs (FUSE cannot be used here)", errno: ENOTSUP)
             }
@@ -139,7 +167,7 @@ final class ViewMirrors {
         for app in Array(servers.keys) { unmount(app) }
     }
 
-    /// Unmounts the view mounts a killed daemon of these views left under `home`'s Flatpak folders,
+    /// Unmounts the view mounts a killed daemon of these views left under `home`'s Flatpak folders and in the views,
     /// before anything looks into them (a dead server's mount answers ENOTCONN to every look);
     /// another daemon's, serving other apps from other views in the same home, are left alone.
     func recoverStale(home: String) {
@@ -152,7 +180,9 @@ final class ViewMirrors {
             logger.warning("Cannot read the mount table to find FUSE views a stopped photolibd left: \(error).")
             return
         }
-        var stale = mounts.filter { $0.mountPoint.hasPrefix(home + "/.var/app/") && ViewMountName.isOurs(source: $0.source, tag: tag) }
+        var stale = mounts.filter {
+            ($0.mountPoint.hasPrefix(home + "/.var/app/") || $0.mountPoint.hasPrefix(views + "/")) && ViewMountName.isOurs(source: $0.source, tag: tag)
+        }
         // A daemon killed alone: each of its servers saw its end, and its unmounter takes its mount
         // down a moment later. Waited for (2 s at most), so that no such unmounter, late, takes down
         // this run's mount instead; what is left after was left by servers killed with their unmounters.

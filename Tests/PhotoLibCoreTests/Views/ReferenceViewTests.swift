@@ -36,4 +36,12 @@ struct ReferenceViewTests {
         #expect(!clone.keeps(PresentFile(inode: 9, stamp: ContentStamp(size: 1, modificationTime: 2), linkCount: 1, target: [0x2F]), after: .skipped))
         #expect(!wanted.keeps(PresentFile(inode: 3, target: Array("/old.jpg".utf8)), after: .skipped), "a stale reference never stays")
     }
+
+    @Test("/etc/fuse.conf allows allow_other only with a line of user_allow_other alone (spaces aside), never in a comment")
+    func fuseConfiguration() {
+        #expect(!FuseConfiguration.allowsOther("# user_allow_other - Using the allow_other mount option\n#user_allow_other\n#mount_max = 1000\n"))
+        #expect(FuseConfiguration.allowsOther("#mount_max = 1000\n  user_allow_other  \n"))
+        #expect(FuseConfiguration.allowsOther("user_allow_other # for photolibd\n"))
+        #expect(!FuseConfiguration.allowsOther("user_allow_others\n") && !FuseConfiguration.allowsOther(""))
+    }
 }
