@@ -85,8 +85,12 @@ extension FlatpakTests {
         let walker = FileManager.default.enumerator(atPath: views)
         while let relative = walker?.nextObject() as? String {
             let path = views + "/" + relative
-            if relative.hasPrefix(".") { continue }  // the marker, the staging and derivatives directories
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            // The marker, the staging and derivatives directories, and a reference being placed under a hidden name.
+            if relative.hasPrefix(".") || (relative as NSString).lastPathComponent.hasPrefix(".") { continue }
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+                if FileManager.default.fileExists(atPath: path) { throw TestFailure("cannot look at \(path)") }
+                continue  // renamed or removed since it was listed: the daemon is changing the view
+            }
             switch attributes[.type] as? FileAttributeType {
             case .typeSymbolicLink?: references.append(try FileManager.default.destinationOfSymbolicLink(atPath: path))
             case .typeRegular?: files.append(relative)

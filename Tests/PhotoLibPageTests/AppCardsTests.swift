@@ -52,4 +52,19 @@ struct AppCardsTests {
         #expect(cards.first?.access == "Full Access — its Flatpak permission" && cards.first?.level == "full")
         #expect(cards.last?.caveat?.hasPrefix("Runs as you: outside a sandbox it can read every photo") == true)
     }
+
+    @Test("an app that reads its view itself says, on a network library, whether its view is served from the server or holds copies, and why; elsewhere nothing")
+    func networkLibraryViews() {
+        var served = registered("org.example.Viewer", readWrite: "limited", uid: 4300)
+        served.entries = AppEntries(form: "fuse")
+        var copying = registered("org.example.Other", readWrite: "limited", uid: 4301)
+        copying.entries = AppEntries(form: "copies", reason: "/etc/fuse.conf does not set user_allow_other")
+        var local = registered("org.example.Local", readWrite: "limited", uid: 4302)
+        local.entries = AppEntries(form: "links")
+        let cards = AppCards.make(registered: [served, copying, local], installed: [], libraryAssets: 10, ownerUID: 1000)
+        let disk = Dictionary(uniqueKeysWithValues: cards.map { ($0.app, $0.disk) })
+        #expect(disk["org.example.Viewer"]??.contains("straight from your library's server") == true)
+        #expect(disk["org.example.Other"]??.contains("copies") == true && disk["org.example.Other"]??.contains("user_allow_other") == true)
+        #expect(disk["org.example.Local"] == .some(nil))
+    }
 }

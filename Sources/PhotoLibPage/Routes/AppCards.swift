@@ -71,7 +71,8 @@ enum AppCards {
                 selectedAssets: app.selectedAssets, selectedAlbums: app.selectedAlbums,
                 readWriteEndsAt: app.readWriteEndsAt, readWriteReturnsTo: app.readWriteReturnsTo,
                 registered: true, flatpak: isFlatpak, takesEffect: flatpak.map(takesEffect),
-                disk: app.entries?.form == "fuse" ? InstalledFlatpakApp.mirrorWords : InstalledFlatpakApp.copyWords(flatpak?.copyBytes),
+                disk: isFlatpak ? (app.entries?.form == "fuse" ? InstalledFlatpakApp.mirrorWords : InstalledFlatpakApp.copyWords(flatpak?.copyBytes))
+                    : viewWords(app.entries),
                 caveat: isFlatpak ? flatpak.flatMap(broadCaveat) : caveat(uid: app.uid, ownerUID: ownerUID),
                 loss: flatpak.flatMap(loss)))
         }
@@ -88,6 +89,16 @@ enum AppCards {
         }
         // Full access first (iOS 17's reminder of who sees everything), then by name.
         return cards.sorted { $0.0 != $1.0 ? $0.0 > $1.0 : ($0.1.name.lowercased(), $0.1.app) < ($1.1.name.lowercased(), $1.1.app) }.map(\.1)
+    }
+
+    /// What the view of an app that reads it itself costs, where that is worth saying: a library on a
+    /// network filesystem, whose views are served through FUSE or hold copies.
+    static func viewWords(_ entries: AppEntries?) -> String? {
+        switch entries?.form {
+        case "fuse": "Its view shows the photos it may see read-only, straight from your library's server (through FUSE): nothing is copied."
+        case "copies": "Its view holds copies of the photos it may see, on this computer's disk: \(entries?.reason ?? "they cannot be served otherwise")."
+        default: nil
+        }
     }
 
     static func iconPath(_ app: String) -> String {
