@@ -1,3 +1,4 @@
+import PhotoLibCore
 import Synchronization
 
 /// Live figures about the daemon, readable from any thread without waiting for the engine.

@@ -1,3 +1,4 @@
+import PhotoLibCore
 import Synchronization
 
 /// The last listing's sort keys, kept while the store has not changed.

@@ -1,3 +1,4 @@
+import PhotoLibCore
 import Synchronization
 
 /// Wakes the engine's expiry pass when the next grant ends, or sooner when an

@@ -1,3 +1,4 @@
+import PhotoLibCore
 import Synchronization
 
 /// The requests one connection may have waiting for their replies (docs/PROTOCOL.md):

@@ -1,3 +1,4 @@
+import PhotoLibCore
 import Synchronization
 
 /// The connections waiting for the person's answer to a request, by request number.

@@ -1,3 +1,4 @@
+import PhotoLibCore
 import Synchronization
 
 /// Counts connections, in all and per uid, against documented limits.

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
-@testable import PhotoLibCore
+import PhotoLibCore
+@testable import PhotoLibDaemon
 
 /// A clock a test sets by hand.
 final class SetClock: WallClock {

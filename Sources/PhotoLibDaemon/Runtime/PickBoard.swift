@@ -1,3 +1,4 @@
+import PhotoLibCore
 import Synchronization
 
 /// A waiter that lives as long as one connection.
