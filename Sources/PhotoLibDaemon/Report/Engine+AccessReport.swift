@@ -8,9 +8,11 @@ extension Engine {
         report.watch(viewPaths(apps))
     }
 
-    /// Each app's view directory, by app, for the open watches.
+    /// Each app's view directory, by app, for the open watches: but a view served to an app's own uid
+    /// alone (`ViewMaintainer.servedToItsUIDAlone`), which the owner cannot enter, so cannot watch.
     func viewPaths(_ apps: [AppRecord]) -> [AppID: String] {
-        Dictionary(apps.map { ($0.id, $0.viewPath(views: configuration.views, pictures: views.pictures)) }, uniquingKeysWith: { first, _ in first })
+        Dictionary(apps.filter { !views.servedToItsUIDAlone($0) }.map { ($0.id, $0.viewPath(views: configuration.views, pictures: views.pictures)) },
+                   uniquingKeysWith: { first, _ in first })
     }
 
     /// Writes a batch of opens to the access log.

@@ -364,6 +364,12 @@ final class ViewMaintainer {
                           mountPoint: pictures.path(of: app.id), inbox: inboxPathOf(app), library: form == .references ? paths.library : nil)
     }
 
+    /// Whether the app's view is a FUSE view shown as its own uid's alone (`--reader`): no other uid,
+    /// the owner included, enters it, so the access report cannot watch its opens.
+    func servedToItsUIDAlone(_ app: AppRecord) -> Bool {
+        servesReferences(app) && app.ownUID(ownerUID: ownerUID) != nil
+    }
+
     /// Mounts the FUSE view of an app's references on its view directory unless it is mounted; what
     /// the directory held before (copies of an earlier run) is removed first, not hidden beneath.
     private func keepReferencesMounted(_ app: AppRecord, tx: StoreTransaction, report: inout Report) throws {
@@ -378,6 +384,9 @@ final class ViewMaintainer {
         let name = String(decoding: app.viewName.bytes, as: UTF8.self)
         try mirrors.mount(app.id, source: paths.views + "/" + String(decoding: Self.referencesDirectory.bytes, as: UTF8.self) + "/" + name,
                           mountPoint: paths.views + "/" + name, inbox: nil, library: paths.library, reader: app.ownUID(ownerUID: ownerUID))
+        if servedToItsUIDAlone(app) {
+            logger.info("The view of \(app.id) is shown to uid \(app.uid) alone, which you cannot enter: what it opens there is not in the access report.")
+        }
     }
 
     /// An app whose view is no longer served from references: unmounted, and its references removed.
