@@ -198,6 +198,44 @@ struct NetworkLibraryTests {
         }
     }
 
+    @Test("while a network library's server does not answer, a selection edit answers at once: a deselected photo leaves the view (its reference is local), one selected waits for the server, and its return places it")
+    func editsWhileTheServerHangs() async throws {
+        let owner = try TestOwner()
+        let library = try TestLibrary(owner: owner)
+        // Without keep-alives: a server that stops answering is waited for without end.
+        let nas = try await SSHFSServer(owner: owner, keepsAlive: false, mountingAt: library.library)
+        defer { nas.unmountLater() }
+        for name in ["Trips/a.jpg", "Trips/b.jpg", "Trips/c.jpg"] { try nas.write(name, contents: "photo \(name) on the server") }
+        let daemon = try RunningDaemon(library)
+        try await daemon.start(extraArguments: ["--config", try library.writeConfiguration("verify_interval = 1\n")])
+        defer { daemon.stopLater() }
+        let app = "org.example.Sandboxed"
+        try daemon.addApp(app, "limited", uid: Int(owner.uid))
+        try daemon.ok("select", app, "Trips/a.jpg", "Trips/b.jpg")
+        let view = try #require(try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first?.view)
+        let references = library.views + "/.references/" + (view as NSString).lastPathComponent
+        func targets() -> Set<String> {
+            Set(((try? FileManager.default.contentsOfDirectory(atPath: references)) ?? []).compactMap {
+                try? FileManager.default.destinationOfSymbolicLink(atPath: references + "/" + $0)
+            })
+        }
+        try await waitUntil("the view's two references", timeout: 30) { targets() == ["/Trips/a.jpg", "/Trips/b.jpg"] }
+
+        nas.freeze()
+        defer { nas.thaw() }
+        try await waitUntil("status to say the library is unavailable", timeout: 60) { try daemon.ok("status").contains("has not answered for") }
+        let started = Date()
+        try daemon.ok("deselect", app, "Trips/b.jpg")
+        try daemon.ok("select", app, "Trips/c.jpg")
+        #expect(Date().timeIntervalSince(started) < 10, "the edits waited \(Date().timeIntervalSince(started)) s for the server")
+        #expect(targets() == ["/Trips/a.jpg"], "the deselected photo left at once; the selected one waits: \(targets())")
+
+        nas.thaw()
+        try await waitUntil("the server back, and the selected photo placed", timeout: 90) {
+            try daemon.ok("status").contains(": ready") && targets() == ["/Trips/a.jpg", "/Trips/c.jpg"]
+        }
+    }
+
     /// The next `library` event, skipping others (fails after 60 s without any event), read on a thread of its own.
     static func nextLibraryEvent(_ events: EventReader) async throws -> LibraryEvent {
         try await onThread {

@@ -30,10 +30,12 @@ extension Engine {
         switch transition {
         case .lost(let lost):
             outage = lost
+            views.libraryUnreachable = true
             board.update { $0.outage = lost }
             logger.warning("The library \(configuration.library) is unavailable: \(lost.reason). Nothing in it is taken for gone meanwhile; rounds go on, and the first one the server answers brings everything up to date.")
         case .returned(let ended, let at):
             outage = nil
+            views.libraryUnreachable = false
             board.update { $0.outage = nil }
             logger.notice("The library's server answers again, after \(max(at - ended.since, 0)) s away; checking every view.")
             do {

@@ -42,8 +42,9 @@ extension ViewMaintainer {
 
     /// Hardlinks an asset into a view directory so that a wrong entry is never visible.
     func link(_ asset: LinkSource, as entry: FileName, in directory: FileDescriptor, app: AppID) throws -> LinkOutcome {
-        guard let sourceDirectory = sourceDirectory(of: asset) else { return .skipped }
         let making = making(for: app)
+        if defersReferences(making, asset) { return .skipped }
+        guard let sourceDirectory = sourceDirectory(of: asset) else { return .skipped }
         return try record(Self.perform(worker: 0, LinkJob(source: asset, sourceDirectory: sourceDirectory, entry: entry, directory: directory,
                                                           staging: making.staging, orCopy: making.orCopy, references: making.references),
                                        paths: paths, ownerUID: ownerUID, logger: logger), for: asset)
@@ -59,6 +60,8 @@ extension ViewMaintainer {
         // cache may close one it evicts, so none is held across another's lookup.
         let groups = Dictionary(grouping: links.indices) { links[$0].source.isDerivative ? nil : links[$0].source.album }
         for (album, indices) in groups {
+            // Left as skipped: what the library's server would be asked while it does not answer.
+            if album != nil, making.references, libraryUnreachable { continue }
             guard let sourceDirectory = album.map(access.directory) ?? derivatives.directory else { continue }
             // In batches, so a stop (SIGTERM) is heard between them and the request's progress moves:
             // a view of a whole library may be a million links or clones.
@@ -75,6 +78,14 @@ extension ViewMaintainer {
             }
         }
         return outcomes
+    }
+
+    /// Whether placing this reference waits for the library's server to answer again: while it is
+    /// unavailable (`LibraryReach`), judging the original would be a call into a mount that may hold
+    /// the engine. The entry is skipped (an entry already naming it stays, a wrong one goes, both
+    /// local); the return reconciles every view whole.
+    private func defersReferences(_ making: EntryMaking, _ asset: LinkSource) -> Bool {
+        making.references && libraryUnreachable && !asset.isDerivative
     }
 
     /// How many links are made between two looks at whether the daemon is stopping: a few

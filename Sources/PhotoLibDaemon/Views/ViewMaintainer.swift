@@ -23,6 +23,9 @@ final class ViewMaintainer {
     let derivatives: DerivativeCatalog
     /// Refusals the kernel gave while linking, by asset row, for the engine to record.
     var learnedRefusals: [Int64: LinkRefusal] = [:]
+    /// Set while a network library's server does not answer (`LibraryReach`): references are not
+    /// placed meanwhile (`defersReferences`), so no view work calls into the mount.
+    var libraryUnreachable = false
     /// Apps whose view is their Flatpak Pictures folder, as last opened: their entries are
     /// clones, or copies where the filesystem cannot clone, never links (SPEC §11).
     var copyingApps: Set<AppID> = []
@@ -108,6 +111,9 @@ final class ViewMaintainer {
     /// the one answer a view and a pick share (`EntrySource.decide`, deriving a copy first where needed).
     func source(ofMember rowID: Int64, file: FileFacts, at path: RelativePath, policy: LocationPolicy) -> EntrySource {
         guard policy == .none, let name = path.lastComponent else { return .original }
+        // While a network library's server does not answer, only what is known: a look would wait for it
+        // (a member that needs one gets no entry until the return, which reconciles every view).
+        if libraryUnreachable { return derivatives.knownSource(policy: policy, rowID: rowID, file: file, name: name) }
         return derivatives.source(policy: policy, rowID: rowID, file: file, album: access.directory(path.parent ?? .root), name: name)
     }
 
