@@ -133,24 +133,12 @@ final class ViewMaintainer {
     func making(for app: AppID) -> EntryMaking {
         if copyingApps.contains(app) { return EntryMaking(staging: staging, orCopy: true) }
         if form == .references {
-            // Served through FUSE (a mirrored Pictures folder): references. Read by the app itself from
-            // the views, where it could not follow one: copies (`referencesCopyReason`).
+            // Served through FUSE (a mirrored Pictures folder, or a view mounted on its directory): references.
+            // Anything else reads its entries itself, and could not follow one: copies (`referenceViewForm` says why).
             guard mirrors.knownForm(of: app) == .mirror else { return EntryMaking(staging: staging, orCopy: true) }
             return EntryMaking(staging: nil, orCopy: false, references: true)
         }
         return EntryMaking(staging: form == .clones ? staging : nil, orCopy: false)
-    }
-
-    /// Where the views are references, the hidden directory in the views that holds the references of
-    /// each app that reads its view itself (only the owner enters it): its view directory is where
-    /// photolibd-viewfs serves them.
-    static let referencesDirectory = FileName(".references")!
-
-    /// Whether the app reads its view itself from a FUSE view of its references: views of references,
-    /// not a Flatpak app's Pictures folder, not denied, and FUSE usable for its uid (`referenceViewForm`).
-    func servesReferences(_ app: AppRecord) -> Bool {
-        guard form == .references, !app.flatpakPictures, app.heldLayout != .empty else { return false }
-        return mirrors.referenceViewForm(of: app.id, ownUID: app.ownUID(ownerUID: ownerUID)) == .mirror
     }
 
     /// Opens (creating) an app's view directory: its random name in the views, or its
@@ -370,40 +358,6 @@ final class ViewMaintainer {
                           mountPoint: pictures.path(of: app.id), inbox: inboxPathOf(app), library: form == .references ? paths.library : nil)
     }
 
-    /// Whether the app's view is a FUSE view shown as its own uid's alone (`--reader`): no other uid,
-    /// the owner included, enters it, so the access report cannot watch its opens.
-    func servedToItsUIDAlone(_ app: AppRecord) -> Bool {
-        servesReferences(app) && app.ownUID(ownerUID: ownerUID) != nil
-    }
-
-    /// Mounts the FUSE view of an app's references on its view directory unless it is mounted; what
-    /// the directory held before (copies of an earlier run) is removed first, not hidden beneath.
-    private func keepReferencesMounted(_ app: AppRecord, tx: StoreTransaction, report: inout Report) throws {
-        guard !mirrors.isMounted(app.id) else { return }
-        do {
-            let directory = try Directory.open(app.viewName, in: viewsRoot)
-            defer { directory.close() }
-            try sync(directory, app: app, wanted: [:], sources: [:], tx: tx, report: &report, picturesFolder: false)
-        } catch let error as SystemCallError where error.errno == ENOTCONN {
-            logger.notice("The view of \(app.id) is a mount a killed FUSE server left; the new server unmounts it.")
-        }
-        let name = String(decoding: app.viewName.bytes, as: UTF8.self)
-        try mirrors.mount(app.id, source: paths.views + "/" + String(decoding: Self.referencesDirectory.bytes, as: UTF8.self) + "/" + name,
-                          mountPoint: paths.views + "/" + name, inbox: nil, library: paths.library, reader: app.ownUID(ownerUID: ownerUID))
-        if servedToItsUIDAlone(app) {
-            logger.info("The view of \(app.id) is shown to uid \(app.uid) alone, which you cannot enter: what it opens there is not in the access report.")
-        }
-    }
-
-    /// An app whose view is no longer served from references: unmounted, and its references removed.
-    private func leaveReferences(_ app: AppRecord) throws {
-        mirrors.unmount(app.id)
-        guard try Directory.status(of: Self.referencesDirectory, in: viewsRoot) != nil else { return }
-        let references = try Directory.open(Self.referencesDirectory, in: viewsRoot)
-        defer { references.close() }
-        if try Directory.status(of: app.viewName, in: references) != nil { try Directory.removeTree(app.viewName, in: references) }
-    }
-
     /// An app whose Pictures folder is no longer a mirror: unmounted, and its link view removed.
     private func leaveMirror(_ app: AppRecord) throws {
         mirrors.unmount(app.id)
@@ -412,7 +366,7 @@ final class ViewMaintainer {
 
     /// Diffs one directory against what it should hold, and acts.
     /// `picturesFolder`: the directory is the app's own Pictures folder (what it saved there is kept or taken in).
-    private func sync(
+    func sync(
         _ directory: FileDescriptor, app: AppRecord, wanted: [FileName: ViewDiff<FileName>.Wanted],
         sources: [FileName: LinkSource], tx: StoreTransaction, report: inout Report, picturesFolder: Bool? = nil
     ) throws {
