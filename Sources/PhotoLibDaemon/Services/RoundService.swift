@@ -15,7 +15,8 @@ struct RoundService: Service {
     func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await rounds() }
-            group.addTask { await heldChecks() }
+            // Only a server can hold the library's thread: a local library's daemon is not woken for it.
+            if engine.libraryIsRemote { group.addTask { await heldChecks() } }
         }
     }
 
