@@ -174,8 +174,14 @@ public enum Daemon {
         }
         // A library on a network or FUSE filesystem is served to apps by reference (`ViewEntryForm.references`):
         // links could not cross to the local disk anyway. Anywhere else, views on another mount are a mistake.
-        if outcome == .otherMount, (try? FileClone.filesystem(of: libraryFD))?.isRemote != true {
-            throw PhotoLibError.viewsOnOtherMount(library: configuration.library, views: configuration.views)
+        if outcome == .otherMount {
+            let filesystem: FilesystemKind
+            do {
+                filesystem = try FileClone.filesystem(of: libraryFD)
+            } catch {
+                throw PhotoLibError.systemCall(name: error.call, path: configuration.library, errno: error.errno)
+            }
+            if !filesystem.isRemote { throw PhotoLibError.viewsOnOtherMount(library: configuration.library, views: configuration.views) }
         }
         return DaemonDirectories.letThrough(made: made, reached: [configuration.views, configuration.inboxes])
     }

@@ -74,18 +74,22 @@ public enum FuseAvailability {
 
 extension FuseAvailability {
     /// Whether fusermount3 lets this process mount a view `allow_other`: root always, anyone else
-    /// where `/etc/fuse.conf` sets `user_allow_other` (`FuseConfiguration`). A file that cannot be
-    /// read allows nothing, as fusermount3 takes it.
-    public static func allowsOther(configuration path: String = "/etc/fuse.conf") -> Bool {
+    /// where `/etc/fuse.conf` sets `user_allow_other` (`FuseConfiguration`). No file allows nothing,
+    /// as fusermount3 takes it; a file that cannot be read is an error, not a "no".
+    public static func allowsOther(configuration path: String = "/etc/fuse.conf") throws(SystemCallError) -> Bool {
         if getuid() == 0 { return true }
-        guard let fd = try? systemCall("open", { open(path, O_RDONLY | O_CLOEXEC) }) else { return false }
-        let file = FileDescriptor(rawValue: fd)
+        let file: FileDescriptor
+        do {
+            file = FileDescriptor(rawValue: try systemCall("open \(path)") { open(path, O_RDONLY | O_CLOEXEC) })
+        } catch where error.errno == ENOENT {
+            return false
+        }
         defer { file.close() }
         var text: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while text.count < 1 << 20 {
-            guard let count = try? systemCall("read", { chunk.withUnsafeMutableBytes { Glibc.read(file.rawValue, $0.baseAddress, $0.count) } }),
-                  count > 0 else { break }
+            let count = try systemCall("read \(path)") { chunk.withUnsafeMutableBytes { Glibc.read(file.rawValue, $0.baseAddress, $0.count) } }
+            if count == 0 { break }
             text += chunk[..<count]
         }
         return FuseConfiguration.allowsOther(String(decoding: text, as: UTF8.self))

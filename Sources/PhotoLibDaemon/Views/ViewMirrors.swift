@@ -70,8 +70,13 @@ final class ViewMirrors {
         let form: PicturesFolderForm
         if case .unavailable(let reason) = support {
             form = .copies(reason: "FUSE cannot be used here (\(reason))")
-        } else if ownUID != nil, !FuseAvailability.allowsOther() {
-            form = .copies(reason: "it runs under a uid of its own, which reaches a FUSE view only when it is mounted allow_other, and /etc/fuse.conf does not set user_allow_other")
+        } else if ownUID != nil {
+            do {
+                form = try FuseAvailability.allowsOther() ? .mirror : .copies(
+                    reason: "it runs under a uid of its own, which reaches a FUSE view only when it is mounted allow_other, and /etc/fuse.conf does not set user_allow_other")
+            } catch {
+                form = .copies(reason: "it runs under a uid of its own, which reaches a FUSE view only when it is mounted allow_other, and whether /etc/fuse.conf allows that cannot be told (\(error))")
+            }
         } else {
             form = .mirror
         }
