@@ -236,6 +236,28 @@ struct NetworkLibraryTests {
         }
     }
 
+    @Test("the page's Library says, in words, that the library's server does not answer and that nothing is lost, and doctor's check says what to do")
+    func pageWhileUnavailable() async throws {
+        let owner = try TestOwner()
+        let library = try TestLibrary(owner: owner)
+        let nas = try await SSHFSServer(owner: owner, mountingAt: library.library)
+        defer { nas.unmountLater() }
+        for name in ["Trips/a.jpg", "Trips/b.jpg"] { try nas.write(name, contents: "photo \(name) on the server") }
+        let daemon = try RunningDaemon(library)
+        try await daemon.start(extraArguments: ["--config", try library.writeConfiguration("verify_interval = \(SSHFSServer.cacheSeconds + 1)\n")])
+        defer { daemon.stopLater() }
+        await nas.stopServer()
+        try await waitUntil("status to say the library is unavailable", timeout: 60) { try daemon.ok("status").contains(": unavailable") }
+        let page = try PageSession(daemon)
+        let shown = try await page.drive(["show", page.url, "library", "--shots", library.root + "/shots"])
+        #expect((shown["state"] as? String)?.hasPrefix("The library's server does not answer (") == true, "\(shown)")
+        #expect((shown["state"] as? String)?.contains("Nothing is lost") == true, "\(shown)")
+        let checks = (shown["checks"] as? [String]) ?? []
+        #expect(checks.contains { $0.hasPrefix("Problem: ") && $0.contains("is unavailable") }, "\(shown)")
+        #expect(checks.filter { $0.hasPrefix("Problem: ") }.count == 1, "the server away is one problem, said once: \(checks)")
+        #expect(FileManager.default.fileExists(atPath: library.root + "/shots/library.png"))
+    }
+
     /// The next `library` event, skipping others (fails after 60 s without any event), read on a thread of its own.
     static func nextLibraryEvent(_ events: EventReader) async throws -> LibraryEvent {
         try await onThread {

@@ -352,6 +352,11 @@ extension DoctorVerdictTests {
         #expect(verdict.outcome == .fail)
         #expect(verdict.detail.contains("unavailable") && verdict.detail.contains("statx: EIO") && verdict.detail.contains("kept"))
         #expect(verdict.advice?.contains("server") == true && verdict.advice?.contains("by itself") == true)
+        // The library cannot be looked at meanwhile: said as the same cause, not as a missing library.
+        facts.libraryNode = nil
+        let library = check("library", facts)
+        #expect(library.outcome == .warn && library.detail.contains("cannot be reached now") && library.detail.contains("statx: EIO"))
+        #expect(check("library-privacy", facts).detail.contains("its server does not answer"))
     }
 
     @Test("views of references pass when every app is served through FUSE, and name each app holding copies, with user_allow_other as the way out")

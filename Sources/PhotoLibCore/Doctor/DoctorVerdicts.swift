@@ -79,6 +79,10 @@ public enum DoctorVerdicts {
 
     static func library(_ facts: SetupFacts) -> DoctorCheck {
         guard let node = facts.libraryNode else {
+            if let away = facts.daemon?.unavailable {
+                // Not a second problem: the daemon's check says what is wrong and what to do.
+                return DoctorCheck("library", .warn, "The library \(facts.library) cannot be reached now: \(away.reason) (see the daemon's check).")
+            }
             return DoctorCheck("library", .fail, "The library \(facts.library) does not exist or cannot be reached.",
                                advice: "Create it, or set library in the config file (or --library) to your photo directory.")
         }
@@ -98,7 +102,9 @@ public enum DoctorVerdicts {
     /// SPEC §4: the library itself is reachable by nobody but its owner.
     public static func libraryPrivacy(_ facts: SetupFacts) -> DoctorCheck {
         guard let node = facts.libraryNode else {
-            return DoctorCheck("library-privacy", .warn, "Cannot tell who else can open the library: it is missing.")
+            return DoctorCheck("library-privacy", .warn, facts.daemon?.unavailable != nil
+                               ? "Cannot tell who else can open the library now: its server does not answer."
+                               : "Cannot tell who else can open the library: it is missing or cannot be reached.")
         }
         // Each app uid is judged as the kernel would, with its groups and any
         // ACL: an entry made so it can reach its view may let it into the library too.

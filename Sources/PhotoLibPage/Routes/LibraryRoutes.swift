@@ -46,13 +46,18 @@ enum LibraryRoutes {
         }
     }
 
+    /// Words from the daemon, begun as a sentence.
+    static func sentence(_ words: String) -> String {
+        words.prefix(1).uppercased() + words.dropFirst()
+    }
+
     /// The state in a sentence a person reads.
     static func summary(_ status: StatusResult) -> String {
         switch status.state {
         case "ready": "Everything is up to date: every app sees what you chose."
         case "degraded": "Some folders cannot be read or watched right now; their photos are kept as they were until they can be."
         case "scanning", "starting": "photolibd is reading your library (\(status.scannedFiles) files so far)."
-        case "unavailable": "The library's server does not answer (\(status.unavailable?.reason ?? "no answer")). Nothing is lost or taken for deleted; apps may not open photos until it is back, and then everything catches up by itself."
+        case "unavailable": "\(sentence(status.unavailable?.reason ?? "the library's server does not answer")). Nothing is lost or taken for deleted; apps may not open photos until it is back, and then everything catches up by itself."
         case "libraryMissing": "The library folder is missing; apps see nothing until it is back."
         default: "photolibd says: \(status.state)."
         }
