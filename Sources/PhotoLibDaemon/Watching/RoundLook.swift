@@ -69,9 +69,13 @@ struct RoundLook: Sendable {
         let indexed = try store.read { tx in try unchanged.map { try tx.indexedFiles(inAlbum: $0.0) } }
         for ((_, path), files) in zip(unchanged, indexed) {
             if listsBeforeStats, let directory = looking.directory(path) {
-                // Only to fill the cache: what is there is told by each file's own stat below, which an
-                // error here (the server gone meanwhile) does not change.
-                _ = try? Directory.listDirectories(directory)
+                // Only to fill the cache: what is there is told by each file's own stat below. A listing
+                // that fails decides nothing about the files; it counts, as any look, for the server's reach.
+                do {
+                    _ = try Directory.listDirectories(directory)
+                } catch {
+                    _ = found.counted(.unreadable(error.failure))
+                }
             }
             var changed: [WatchEvent] = []
             var listAgain = false
