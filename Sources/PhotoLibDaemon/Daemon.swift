@@ -57,7 +57,7 @@ public enum Daemon {
         let endpoints = EndpointSet(directory: configuration.endpointsDirectory, ownerUID: engine.ownerUID, logger: logger, units: EndpointUnits(logger: logger))
         let passed = SocketActivation.take()
         let router = RequestRouter(engine: engine, watcher: watcher, hub: hub, endpoints: endpoints, version: version)
-        let server = try SocketServer(path: configuration.socket, passed: passed.main, router: router,
+        let server = try await SocketServer(path: configuration.socket, passed: passed.main, router: router,
                                       limits: ConnectionLimits(configuration.limits), logger: logger)
         do {
             await endpoints.start(listeners: try ListeningSockets<AppID> { app, fd in server.adopt(fd, endpointOf: app) },

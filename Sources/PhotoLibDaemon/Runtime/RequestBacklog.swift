@@ -1,10 +1,11 @@
 import PhotoLibCore
 import Synchronization
 
-/// The requests one connection may have waiting for their replies (docs/PROTOCOL.md):
-/// at most `maximumLines` lines and `maximumBytes` bytes of them. A client that
-/// pipelines past either without reading replies is disconnected with
-/// `refusal`, rather than buffered without limit.
+/// The requests one connection may have waiting for their replies (docs/PROTOCOL.md).
+/// Past `maximumLines` lines the connection is read no more until its replies go
+/// out (the async channel's backpressure); past `maximumBytes` bytes of them (a
+/// few lines near the line limit) it is disconnected with `refusal`, rather than
+/// buffered without limit.
 ///
 /// Shared by the connection's event loop, which frames lines (`admit`), and the
 /// task that answers them (`answered`).

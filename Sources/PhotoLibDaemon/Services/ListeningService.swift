@@ -8,14 +8,19 @@ struct ListeningService: Service {
     let endpoints: EndpointSet
 
     func run() async {
-        // Ends with the sleep's CancellationError when the shutdown reaches this service.
-        try? await cancelWhenGracefulShutdown {
-            while true {
-                try await Task.sleep(for: .seconds(2))
-                await endpoints.repair()
+        await withDiscardingTaskGroup { group in
+            // Every connection is a child of the server's run: cancelled at the stop, and waited for.
+            group.addTask { await cancelWhenGracefulShutdown { await server.run() } }
+            group.addTask {
+                // Ends with the sleep's CancellationError when the shutdown reaches this service.
+                try? await cancelWhenGracefulShutdown {
+                    while true {
+                        try await Task.sleep(for: .seconds(2))
+                        await endpoints.repair()
+                    }
+                }
             }
         }
         await endpoints.closeAll()
-        server.close()
     }
 }
