@@ -221,6 +221,44 @@ struct ConnectionHandlerTests {
     }
 }
 
+/// What the server's accept side hands its task: nothing accepted is dropped at a stop, nothing after it is served.
+@Suite("Connections arriving at the server")
+struct ConnectionArrivalsTests {
+    /// Hands `channel` to `arrivals` on its event loop, as the server's channel initializer does.
+    func arrive(_ channel: NIOAsyncTestingChannel, at arrivals: ConnectionArrivals) async throws {
+        try await channel.testingEventLoop.executeInContext {
+            try arrivals.arrive(channel, through: .main) {
+                try AcceptedConnection.configure(channel, idleTimeoutSeconds: 60, lineLimit: 1024, errorLine: { _ in [] },
+                                                 logger: Logger(label: "arrivals-test"))
+            }
+        }
+    }
+
+    @Test("connections that arrived before the stop are all delivered, then the stream ends; one arriving after it is closed, never wrapped")
+    func stop() async throws {
+        let arrivals = ConnectionArrivals()
+        let channels = [NIOAsyncTestingChannel(), NIOAsyncTestingChannel(), NIOAsyncTestingChannel()]
+        for channel in channels { try await channel.connect(to: SocketAddress(unixDomainSocketPath: "/peer")) }
+        for channel in channels.prefix(2) { try await arrive(channel, at: arrivals) }
+        let served = channels[0]
+        #expect(arrivals.serving(served))
+        arrivals.stop()
+        await served.testingEventLoop.run()
+        #expect(!served.isActive, "a connection being served is closed by the stop")
+        let late = channels[2]
+        try await arrive(late, at: arrivals)
+        await late.testingEventLoop.run()
+        #expect(!late.isActive)
+        var delivered = 0
+        for await arrival in arrivals.stream {
+            delivered += 1
+            try await arrival.connection.channel.executeThenClose { _, _ in }
+        }
+        #expect(delivered == 2)
+        #expect(!arrivals.serving(channels[1]), "after the stop nothing more is served")
+    }
+}
+
 /// Waits up to 10 s for `condition`, failing with what never came.
 func waitFor(_ what: String, _ condition: @Sendable () async -> Bool) async throws {
     let deadline = ContinuousClock.now + .seconds(10)

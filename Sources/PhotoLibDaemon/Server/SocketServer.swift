@@ -10,21 +10,22 @@ import PhotoLibSystem
 /// The main Unix socket that `photolibctl` and apps connect to, and the event
 /// loops the apps' endpoints (`EndpointSet`) are served on.
 ///
-/// Bound when made (before the first scan); `run` serves every connection as a
-/// child task of its own, so that a stop (its cancellation) ends them all and
-/// waits for them, as swift-nio's async channels intend.
+/// Bound when made (before the first scan); `run` serves every connection, the
+/// main socket's and the endpoints', as a child task of its own (an async channel,
+/// as swift-nio intends), and returns once `stop` has closed the socket and every
+/// connection and their tasks have ended. A stop closes, it does not cancel: see
+/// `ConnectionArrivals` for why nothing accepted may be dropped.
 final class SocketServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
-    private let listening: NIOAsyncChannel<AcceptedConnection, Never>
+    private let listening: any Channel
     let path: String
 
     /// Whether the socket came from systemd (then systemd owns the file, and we leave it).
     private let activated: Bool
-    private let initialize: @Sendable (any Channel) -> EventLoopFuture<AcceptedConnection>
+    /// Sets up a connection's channel as it is accepted (or adopted) and hands it to `run`.
+    private let initialize: @Sendable (any Channel, PeerAdmission.Listener) -> EventLoopFuture<Void>
     private let handler: ConnectionHandler
-    /// Connections accepted on the apps' endpoints (`adopt`), served by `run`.
-    private let adopted: AsyncStream<(fd: Int32, app: AppID)>
-    private let adopting: AsyncStream<(fd: Int32, app: AppID)>.Continuation
+    private let arrivals = ConnectionArrivals()
     private let logger: Logger
 
     /// Adopts the socket `passed` by systemd, or else binds `path` (replacing a
@@ -43,27 +44,30 @@ final class SocketServer: Sendable {
             }
         }
         handler = ConnectionHandler(server: router, limits: limits, logger: logger)
-        (adopted, adopting) = AsyncStream.makeStream(of: (fd: Int32, app: AppID).self)
         let idle = limits.settings.idleTimeoutSeconds
-        initialize = { channel in
+        initialize = { [arrivals] channel, listener in
             channel.eventLoop.makeCompletedFuture {
-                try AcceptedConnection.configure(channel, idleTimeoutSeconds: idle, lineLimit: lineLimit,
-                                                 errorLine: { router.errorLine($0, id: nil) }, logger: logger)
+                try arrivals.arrive(channel, through: listener) {
+                    try AcceptedConnection.configure(channel, idleTimeoutSeconds: idle, lineLimit: lineLimit,
+                                                     errorLine: { router.errorLine($0, id: nil) }, logger: logger)
+                }
             }
         }
         // More than one loop, so a connection pushing a huge line (up to the
         // 1 MiB limit) holds up only the connections on its own loop.
         group = MultiThreadedEventLoopGroup(numberOfThreads: min(4, max(2, System.coreCount)))
+        let initialize = initialize
         let bootstrap = ServerBootstrap(group: group)
             // Room for a storm of connections at once (1,000 in scripts/load) while the loops accept:
             // a full backlog turns a non-blocking client's connect into EAGAIN.
             .serverChannelOption(ChannelOptions.backlog, value: 1024)
+            .childChannelInitializer { initialize($0, .main) }
         do {
             if let passed {
-                listening = try await bootstrap.bind(passed, childChannelInitializer: initialize)
+                listening = try await bootstrap.withBoundSocket(passed).get()
                 logger.info("Listening on the socket passed by systemd.")
             } else {
-                listening = try await bootstrap.bind(unixDomainSocketPath: path, childChannelInitializer: initialize)
+                listening = try await bootstrap.bind(unixDomainSocketPath: path).get()
                 // Anyone may connect; the peer's uid from SO_PEERCRED decides what it may do.
                 try ProcessIdentity.setMode(path, 0o666)
             }
@@ -77,19 +81,21 @@ final class SocketServer: Sendable {
     /// Serves a connection accepted on an app's endpoint (see `EndpointSet`),
     /// on the same event loops as the main socket's, as a child of `run`.
     func adopt(_ fd: Int32, endpointOf app: AppID) {
-        if case .terminated = adopting.yield((fd, app)) {
-            FileDescriptor(rawValue: fd).close()  // stopping: nobody serves it
-        }
+        let initialize = initialize
+        ClientBootstrap(group: group).channelInitializer { initialize($0, .endpoint(app)) }
+            .withConnectedSocket(fd).whenFailure { [logger] error in
+                logger.warning("Cannot serve a connection to the endpoint of \(app): \(error)")
+            }
     }
 
-    /// Serves every connection, each in a child task, until cancelled (the stop); then closes the
-    /// socket and every connection, and returns once their tasks have ended.
+    /// Serves every connection, each in a child task, until `stop`; then removes the socket file and
+    /// returns once every connection's task has ended.
     func run() async {
-        await withDiscardingTaskGroup { sources in
-            sources.addTask { await self.serveMain() }
-            sources.addTask { await self.serveEndpoints() }
+        await withDiscardingTaskGroup { connections in
+            for await (connection, listener) in arrivals.stream {
+                connections.addTask { await self.serve(connection, listener: listener) }
+            }
         }
-        adopting.finish()
         if !activated {
             do {
                 try SocketFile.removeStale(path)
@@ -106,37 +112,19 @@ final class SocketServer: Sendable {
         }
     }
 
-    private func serveMain() async {
-        do {
-            try await listening.executeThenClose { accepted in
-                try await withThrowingDiscardingTaskGroup { connections in
-                    for try await connection in accepted {
-                        connections.addTask { await self.handler.serve(connection, listener: .main) }
-                    }
-                }
-            }
-        } catch is CancellationError {
-            // The stop.
-        } catch {
-            logger.error("The socket \(path) stopped accepting connections: \(error)")
-        }
+    /// Stops accepting and closes every connection; `run` returns once their tasks have ended (one answering a
+    /// request finishes that first, its reply going nowhere).
+    func stop() {
+        listening.close(promise: nil)
+        arrivals.stop()
     }
 
-    private func serveEndpoints() async {
-        await withDiscardingTaskGroup { connections in
-            for await (fd, app) in adopted {
-                connections.addTask {
-                    let connection: AcceptedConnection
-                    do {
-                        connection = try await ClientBootstrap(group: self.group).withConnectedSocket(fd, channelInitializer: self.initialize)
-                    } catch {
-                        self.logger.warning("Cannot serve a connection to the endpoint of \(app): \(error)")
-                        return
-                    }
-                    await self.handler.serve(connection, listener: .endpoint(app))
-                }
-            }
-        }
+    /// Serves one connection, known to `stop` meanwhile; one that arrives after the stop is closed at once.
+    private func serve(_ connection: AcceptedConnection, listener: PeerAdmission.Listener) async {
+        let channel = connection.channel.channel
+        guard arrivals.serving(channel) else { return await handler.close(connection) }
+        await handler.serve(connection, listener: listener)
+        arrivals.served(channel)
     }
 
     /// True when something accepts connections on `path`.

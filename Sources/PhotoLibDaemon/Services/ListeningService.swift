@@ -9,8 +9,8 @@ struct ListeningService: Service {
 
     func run() async {
         await withDiscardingTaskGroup { group in
-            // Every connection is a child of the server's run: cancelled at the stop, and waited for.
-            group.addTask { await cancelWhenGracefulShutdown { await server.run() } }
+            // Every connection is a child of the server's run: closed at the stop, and waited for.
+            group.addTask { await withGracefulShutdownHandler { await server.run() } onGracefulShutdown: { server.stop() } }
             group.addTask {
                 // Ends with the sleep's CancellationError when the shutdown reaches this service.
                 try? await cancelWhenGracefulShutdown {
