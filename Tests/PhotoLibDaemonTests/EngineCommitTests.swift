@@ -28,14 +28,14 @@ struct EngineCommitTests {
     @Test("a selection edit links what it adds and unlinks what it removes, and the app hears both")
     func selectionEdit() async throws {
         let (fixture, app) = try await limitedViewer()
-        let added = try await fixture.engine.editSelection(Self.viewer, assets: ["Trip/a.jpg", "c.jpg"], albums: [], adding: true,
+        let added = try await fixture.engine.editSelection(Self.viewer, try fixture.named(["Trip/a.jpg", "c.jpg"], []), adding: true,
                                                            by: TemporaryEngine.owner)
         #expect(added.assets.count == 2)
         #expect(try fixture.view(of: app).count == 2)
         let heard = fixture.published.take()
         #expect(heard.contains { $0.contains("\"selection\"") } && heard.contains { $0.contains("\"inserted\"") }, "\(heard)")
 
-        _ = try await fixture.engine.editSelection(Self.viewer, assets: ["c.jpg"], albums: [], adding: false, by: TemporaryEngine.owner)
+        _ = try await fixture.engine.editSelection(Self.viewer, try fixture.named(["c.jpg"], []), adding: false, by: TemporaryEngine.owner)
         #expect(try fixture.view(of: app).count == 1)
         #expect(fixture.published.take().contains { $0.contains("\"removed\"") })
         #expect(fixture.audit.callsInTransactions == [])
@@ -44,7 +44,7 @@ struct EngineCommitTests {
     @Test("a watch batch: a photo written into a selected album joins the view, one removed leaves it, and the app hears each")
     func watchBatch() async throws {
         let (fixture, app) = try await limitedViewer()
-        _ = try await fixture.engine.editSelection(Self.viewer, assets: [], albums: ["Trip"], adding: true, by: TemporaryEngine.owner)
+        _ = try await fixture.engine.editSelection(Self.viewer, try fixture.named([], ["Trip"]), adding: true, by: TemporaryEngine.owner)
         #expect(try fixture.view(of: app).count == 2)
         _ = fixture.published.take()
         fixture.audit.reset()
@@ -63,7 +63,7 @@ struct EngineCommitTests {
     func grantEnd() async throws {
         let (fixture, app) = try await limitedViewer()
         let now = fixture.clock.now()
-        _ = try await fixture.engine.editSelection(Self.viewer, assets: ["c.jpg"], albums: [], adding: true, by: TemporaryEngine.owner,
+        _ = try await fixture.engine.editSelection(Self.viewer, try fixture.named(["c.jpg"], []), adding: true, by: TemporaryEngine.owner,
                                                    endsAt: now + 60)
         #expect(try fixture.view(of: app).count == 1)
         #expect(await fixture.engine.expireGrants() == now + 60, "the next end")
@@ -88,7 +88,7 @@ struct EngineCommitTests {
         let request = try #require(asked.request)
         #expect(fixture.published.take().contains { $0.contains("\"pending\"") })
 
-        let answered = try await fixture.engine.answer(request, with: .limited, assets: ["c.jpg"], albums: [], by: TemporaryEngine.owner)
+        let answered = try await fixture.engine.answer(request, with: .limited, try fixture.named(["c.jpg"], []), by: TemporaryEngine.owner)
         #expect(answered.status == AuthorizationStatus.limited.rawValue)
         #expect(try fixture.view(of: app).count == 1)
         #expect(fixture.published.take().contains { $0.contains("\"answered\"") })
@@ -107,7 +107,7 @@ struct EngineCommitTests {
         _ = fixture.published.takePublishes()
 
         // Answered limited with a photo: the selection and the status in one transaction, one settle.
-        let answered = try await fixture.engine.answer(request, with: .limited, assets: ["c.jpg"], albums: [], by: TemporaryEngine.owner)
+        let answered = try await fixture.engine.answer(request, with: .limited, try fixture.named(["c.jpg"], []), by: TemporaryEngine.owner)
         #expect(answered.status == AuthorizationStatus.limited.rawValue && answered.addedAssets?.count == 1, "\(answered)")
         #expect(fixture.audit.transactions == 1, "one write transaction, not one per part")
         #expect(fixture.published.takePublishes() == 1, "one settle")
@@ -117,7 +117,7 @@ struct EngineCommitTests {
 
         // Timed: a photo, an album and Full Access, all ending at the same second.
         let now = fixture.clock.now()
-        _ = try await fixture.engine.editSelection(Self.viewer, assets: ["d.jpg"], albums: ["Trip"], adding: true, by: TemporaryEngine.owner,
+        _ = try await fixture.engine.editSelection(Self.viewer, try fixture.named(["d.jpg"], ["Trip"]), adding: true, by: TemporaryEngine.owner,
                                                    endsAt: now + 60)
         _ = try await fixture.engine.authorize(Self.viewer, access: .readWrite, status: .authorized, by: TemporaryEngine.owner, endsAt: now + 60)
         #expect(try fixture.view(of: app).count == 4, "everything while authorized")
@@ -137,7 +137,7 @@ struct EngineCommitTests {
     @Test("an app without location: a geotagged photo written into its album reaches its view as a copy without location")
     func withoutLocation() async throws {
         let (fixture, app) = try await limitedViewer(location: .none)
-        _ = try await fixture.engine.editSelection(Self.viewer, assets: [], albums: ["Trip"], adding: true, by: TemporaryEngine.owner)
+        _ = try await fixture.engine.editSelection(Self.viewer, try fixture.named([], ["Trip"]), adding: true, by: TemporaryEngine.owner)
         fixture.audit.reset()
         try fixture.writeGeotagged("Trip/geo.jpg")
         await fixture.engine.process([.fileWritten(TemporaryEngine.path("Trip/geo.jpg"))])
@@ -158,7 +158,7 @@ struct EngineCommitTests {
         try fixture.writeGeotagged("Trip/geo.jpg")
         try fixture.writeGeotagged("Far/far.jpg")
         await fixture.engine.process([.fileWritten(TemporaryEngine.path("Trip/geo.jpg")), .directoryCreated(TemporaryEngine.path("Far"))])
-        _ = try await fixture.engine.editSelection(Self.viewer, assets: ["Far/far.jpg"], albums: ["Trip"], adding: true, by: TemporaryEngine.owner)
+        _ = try await fixture.engine.editSelection(Self.viewer, try fixture.named(["Far/far.jpg"], ["Trip"]), adding: true, by: TemporaryEngine.owner)
         // Entries are named by the app's IDs: a copy is one whose inode is no original's.
         func copies() throws -> Int {
             func inode(_ path: String) -> UInt64 {
@@ -175,8 +175,8 @@ struct EngineCommitTests {
         rename(fixture.library + "/Trip/geo.jpg", fixture.library + "/Trip/renamed.jpg")
         await fixture.engine.process([.moved(from: TemporaryEngine.path("Trip/geo.jpg"), to: TemporaryEngine.path("Trip/renamed.jpg"), isDirectory: false)])
         #expect(fixture.audit.callsInTransactions == [], "a renamed photo with a copy")
-        _ = try await fixture.engine.editSelection(Self.viewer, assets: ["Far/far.jpg"], albums: [], adding: false, by: TemporaryEngine.owner)
-        _ = try await fixture.engine.editSelection(Self.viewer, assets: ["Far/far.jpg"], albums: [], adding: true, by: TemporaryEngine.owner)
+        _ = try await fixture.engine.editSelection(Self.viewer, try fixture.named(["Far/far.jpg"], []), adding: false, by: TemporaryEngine.owner)
+        _ = try await fixture.engine.editSelection(Self.viewer, try fixture.named(["Far/far.jpg"], []), adding: true, by: TemporaryEngine.owner)
         #expect(fixture.audit.callsInTransactions == [], "a photo with a copy deselected and selected again")
         unlink(fixture.library + "/Trip/renamed.jpg")
         await fixture.engine.process([.removed(TemporaryEngine.path("Trip/renamed.jpg"), isDirectory: false)])
@@ -213,7 +213,7 @@ struct EngineCommitTests {
     @Test("an album renamed: its photos keep their IDs and their place in the view of the app it is selected for")
     func albumRenamed() async throws {
         let (fixture, app) = try await limitedViewer()
-        _ = try await fixture.engine.editSelection(Self.viewer, assets: [], albums: ["Trip"], adding: true, by: TemporaryEngine.owner)
+        _ = try await fixture.engine.editSelection(Self.viewer, try fixture.named([], ["Trip"]), adding: true, by: TemporaryEngine.owner)
         let before = try fixture.view(of: app)
         _ = fixture.published.take()
         fixture.audit.reset()
@@ -241,7 +241,7 @@ struct EngineCommitTests {
         let (fixture, app) = try await limitedViewer()
         try fixture.writeGeotagged("Trip/geo.jpg")
         await fixture.engine.process([.fileWritten(TemporaryEngine.path("Trip/geo.jpg"))])
-        _ = try await fixture.engine.editSelection(Self.viewer, assets: [], albums: ["Trip"], adding: true, by: TemporaryEngine.owner)
+        _ = try await fixture.engine.editSelection(Self.viewer, try fixture.named([], ["Trip"]), adding: true, by: TemporaryEngine.owner)
         func inode(_ path: String) -> UInt64 {
             var status = stat()
             return stat(path, &status) == 0 ? UInt64(status.st_ino) : 0
@@ -282,7 +282,7 @@ struct EngineCommitTests {
         let request = try await fixture.engine.askPick(Self.viewer, options: PickOptions(), notify: false, waiter: waiter)
         #expect(fixture.published.take().contains { $0.contains("\"pending\"") })
 
-        let outcome = try await fixture.engine.answerPick(request, assets: ["Trip/a.jpg"])
+        let outcome = try await fixture.engine.answerPick(request, try fixture.named(["Trip/a.jpg"]))
         #expect(outcome.pickedAssets?.count == 1)
         let (result, descriptors) = received.withLock { $0 }
         #expect(result?.state == "picked" && result?.assets.first?.files.first?.name == "a.jpg", "\(String(describing: result))")
@@ -296,7 +296,7 @@ struct EngineCommitTests {
     @Test("a rescan: files written and removed while nobody watched reach the view and are published; the walk is made before its transaction, which makes no system call")
     func rescan() async throws {
         let (fixture, app) = try await limitedViewer()
-        _ = try await fixture.engine.editSelection(Self.viewer, assets: [], albums: ["Trip"], adding: true, by: TemporaryEngine.owner)
+        _ = try await fixture.engine.editSelection(Self.viewer, try fixture.named([], ["Trip"]), adding: true, by: TemporaryEngine.owner)
         _ = fixture.published.take()
         fixture.audit.reset()
 

@@ -23,7 +23,7 @@ struct EngineProbeTests {
         try await fixture.engine.rescanAndReconcile()
         let app = try await fixture.engine.addApp(Self.viewer, uid: getuid(), purpose: "Shows photos", location: .precise)
         _ = try await fixture.engine.authorize(Self.viewer, access: .readWrite, status: .limited, by: TemporaryEngine.owner)
-        _ = try await fixture.engine.editSelection(Self.viewer, assets: [], albums: ["Trip"], adding: true, by: TemporaryEngine.owner)
+        _ = try await fixture.engine.editSelection(Self.viewer, try fixture.named([], ["Trip"]), adding: true, by: TemporaryEngine.owner)
         _ = try await fixture.engine.addApp(Self.other, uid: getuid(), purpose: "Prints photos", location: .precise)
         _ = fixture.published.take()
         fixture.audit.reset()
@@ -58,8 +58,9 @@ struct EngineProbeTests {
             try await engine.ask(Self.other, kind: .authorization(.readWrite), waiter: nil)
         }
         #expect(asked.request != nil && asked.state == "pending")
+        let named = try fixture.named(["c.jpg"])
         let edited = try await answered("a selection edit", releasing: held) {
-            try await engine.editSelection(Self.viewer, assets: ["c.jpg"], albums: [], adding: true, by: TemporaryEngine.owner)
+            try await engine.editSelection(Self.viewer, named, adding: true, by: TemporaryEngine.owner)
         }
         #expect(edited.assets.count == 1)
         #expect(try fixture.view(of: app).count == 2, "a.jpg and c.jpg: the new photo is not in before its batch is applied")

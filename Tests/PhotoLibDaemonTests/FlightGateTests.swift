@@ -22,7 +22,7 @@ struct FlightGateTests {
         try await engine.rescanAndReconcile()
         let app = try await engine.addApp(Self.viewer, uid: getuid(), purpose: "Shows photos", location: .precise)
         _ = try await engine.authorize(Self.viewer, access: .readWrite, status: .limited, by: TemporaryEngine.owner)
-        _ = try await engine.editSelection(Self.viewer, assets: [], albums: ["Burst"], adding: true, by: TemporaryEngine.owner)
+        _ = try await engine.editSelection(Self.viewer, try fixture.named([], ["Burst"]), adding: true, by: TemporaryEngine.owner)
         _ = try await engine.addApp(Self.other, uid: getuid(), purpose: "Prints photos", location: .precise)
         let flightHold = held.flight
         _ = try await engine.change { $0.views.beforeFlight = flightHold }

@@ -54,6 +54,11 @@ final class TemporaryEngine {
     let configuration: DaemonConfiguration
     var library: String { root + "/library" }
 
+    /// What a person names, as the router parses it: photos by ID or path, albums by path.
+    func named(_ assets: [String], _ albums: [String] = []) throws -> NamedItems {
+        try NamedItems(assets: assets, albums: albums, library: library)
+    }
+
     /// `libraryLooker`: what a batch's probe looks at the library through (the disk unless a test stands in).
     /// `isolateLibrary`: whether batches look at the library on its own thread (nil: as its filesystem says).
     init(libraryLooker: @escaping LibraryLookerMaker = LibraryAccess.probing, isolateLibrary: Bool? = nil) async throws {

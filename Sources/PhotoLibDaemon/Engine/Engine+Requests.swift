@@ -57,22 +57,22 @@ extension Engine {
 
     /// The person's answer to a pending request: authorizes, selects, or
     /// (with `cancel`) withdraws it; returns what the app hears.
-    func answer(_ requestID: Int64, with answer: RequestAnswer, assets: [String], albums: [String], by: EventActor,
+    func answer(_ requestID: Int64, with answer: RequestAnswer, _ named: NamedItems, by: EventActor,
                 reason: CancelReason? = nil) throws -> RequestOutcome {
         guard let request = try store.read({ try $0.request(id: requestID) }) else { throw PhotoLibError.unknownRequest(requestID) }
-        let effect = try RequestPolicy.effect(of: answer, to: request.kind, namesItems: !assets.isEmpty || !albums.isEmpty)
+        let effect = try RequestPolicy.effect(of: answer, to: request.kind, namesItems: !named.isEmpty)
         if answer == .cancel { return try cancel(request, by: by, reason: reason) }
-        let selects = effect.selects && (!assets.isEmpty || !albums.isEmpty || effect.authorize == nil)
+        let selects = effect.selects && (!named.isEmpty || effect.authorize == nil)
         let settled: [RequestSettlement]
         switch (selects, effect.authorize) {
         case (true, nil):
             // A review, answered by the selection edit itself.
-            settled = try editSelection(request.app, assets: assets, albums: albums, adding: true, by: by, answering: request).settled
+            settled = try editSelection(request.app, named, adding: true, by: by, answering: request).settled
         case (false, let (level, status)?):
             settled = try authorize(request.app, access: level, status: status, by: by,
                                     answering: AuthorizationPlan.Answering(request: request, answer: answer)).settled
         case (true, let (level, status)?):
-            settled = try selectAndAuthorize(request, answer: answer, assets: assets, albums: albums, level: level, status: status, by: by)
+            settled = try selectAndAuthorize(request, answer: answer, named, level: level, status: status, by: by)
         case (false, nil):
             settled = []
         }
@@ -85,10 +85,10 @@ extension Engine {
     /// An authorization answered `limited` with photos: the selection and the status change in one
     /// transaction (the selection first, so the view is right the moment the app becomes limited,
     /// and the app hears which photos it was newly given), settled once.
-    private func selectAndAuthorize(_ request: AccessRequest, answer: RequestAnswer, assets: [String], albums: [String],
+    private func selectAndAuthorize(_ request: AccessRequest, answer: RequestAnswer, _ named: NamedItems,
                                     level: AccessLevel, status: AuthorizationStatus, by: EventActor) throws -> [RequestSettlement] {
         let id = request.app
-        let edit = try resolve(assets: assets, albums: albums)
+        let edit = try resolve(named)
         if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try checkCanLimit(app, to: status, confirmed: false) }
         let probe = try probe(edit, of: id, adding: true)
         let (selected, authorized) = try store.write { tx in

@@ -15,34 +15,28 @@ extension Engine {
         var albums: [AlbumTree.ID]
     }
 
-    /// Resolves what a person typed: asset IDs, paths in the library, album paths.
-    func resolve(assets: [String], albums albumTexts: [String]) throws -> SelectionEdit {
+    /// Finds what a person named in the index: each photo by its ID, else by its path; each album by its path.
+    func resolve(_ named: NamedItems) throws -> SelectionEdit {
         var edit = SelectionEdit(assets: [], albums: [])
         try store.read { tx in
-            for text in assets {
-                if let id = AssetID(text), let record = try tx.asset(id: id) {
+            for asset in named.assets {
+                if let id = asset.id, let record = try tx.asset(id: id) {
                     edit.assets.append(record)
                     continue
                 }
-                guard let path = libraryRelativePath(text), let name = path.lastComponent,
+                guard let path = asset.path, let name = path.lastComponent,
                       let album = index.albums.album(at: path.parent ?? .root),
                       let record = try tx.asset(album: album, name: name) else {
-                    throw AssetID(text) != nil ? PhotoLibError.unknownAsset(text) : PhotoLibError.notAnAsset(path: text)
+                    throw asset.notFound
                 }
                 edit.assets.append(record)
             }
         }
-        for text in albumTexts {
-            guard let path = libraryRelativePath(text), let album = index.albums.album(at: path) else {
-                throw PhotoLibError.unknownAlbum(path: text)
-            }
-            edit.albums.append(album)
+        for album in named.albums {
+            guard let id = index.albums.album(at: album.path) else { throw PhotoLibError.unknownAlbum(path: album.typed) }
+            edit.albums.append(id)
         }
         return edit
-    }
-
-    private func libraryRelativePath(_ text: String) -> RelativePath? {
-        RelativePath(typed: text, library: configuration.library)
     }
 
     /// What a selection edit changed.
@@ -79,10 +73,10 @@ extension Engine {
     /// With `endsAt`, what is added is granted until then; `reason` is
     /// `expired` when the edit is the removal of grants that ended.
     func editSelection(
-        _ id: AppID, assets: [String], albums: [String], adding: Bool, by: EventActor, answering: AccessRequest? = nil,
+        _ id: AppID, _ named: NamedItems, adding: Bool, by: EventActor, answering: AccessRequest? = nil,
         endsAt: Int64? = nil, reason: String? = nil
     ) throws -> SelectionEditOutcome {
-        let edit = try resolve(assets: assets, albums: albums)
+        let edit = try resolve(named)
         let probe = try probe(edit, of: id, adding: adding)
         let done = try store.write { tx in try commit(probe, by: by, answering: answering, endsAt: endsAt, reason: reason, tx: tx) }
         try settle(try settling(probe, done))

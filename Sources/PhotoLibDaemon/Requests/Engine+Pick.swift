@@ -86,8 +86,8 @@ extension Engine {
     /// Nothing is handed over unless all of it can be; on a mistake the pick
     /// stays pending so the person can answer again.
     /// `location` and `captions` are the person's choices for this pick (`SharingChoice`); nil takes the app's settings.
-    nonisolated func answerPick(_ requestID: Int64, assets: [String], location: Bool? = nil, captions: Bool? = nil) async throws -> RequestOutcome {
-        let prepared = try await change { try $0.preparePick(requestID, assets: assets, location: location, captions: captions) }
+    nonisolated func answerPick(_ requestID: Int64, _ named: NamedItems, location: Bool? = nil, captions: Bool? = nil) async throws -> RequestOutcome {
+        let prepared = try await change { try $0.preparePick(requestID, named, location: location, captions: captions) }
         let files: [PreparedPick.Handed]
         do {
             // On a Dispatch thread: a copy without reflinks takes as long as the
@@ -122,11 +122,11 @@ extension Engine {
     }
 
     /// Checks the person's choice and opens every file, on the actor (the index is read here).
-    fileprivate func preparePick(_ requestID: Int64, assets: [String], location: Bool?, captions: Bool?) throws -> PreparedPick {
+    fileprivate func preparePick(_ requestID: Int64, _ named: NamedItems, location: Bool?, captions: Bool?) throws -> PreparedPick {
         guard let request = try store.read({ try $0.request(id: requestID) }) else { throw PhotoLibError.unknownRequest(requestID) }
-        _ = try RequestPolicy.effect(of: .pick, to: request.kind, namesItems: !assets.isEmpty)
+        _ = try RequestPolicy.effect(of: .pick, to: request.kind, namesItems: !named.isEmpty)
         guard let options = request.kind.pickOptions else { throw PhotoLibError.unknownRequest(requestID) }
-        let chosen = try resolve(assets: assets, albums: []).assets.map { record in
+        let chosen = try resolve(named).assets.map { record in
             guard let located = index.locate(record) else { throw PhotoLibError.unknownAsset(record.id.rawValue) }
             return located
         }

@@ -189,8 +189,9 @@ struct RequestRouter: Sendable {
             if method == .deselect, endsAt != nil {
                 throw PhotoLibError.invalidParameter(name: "for", reason: "a deselection takes effect at once; give --for or --until to select")
             }
-            let (app, assets, albums, adding) = (try appID(p.app), p.assets ?? [], p.albums ?? [], method == .select)
-            let changed = try await engine.change { try $0.editSelection(app, assets: assets, albums: albums, adding: adding, by: by, endsAt: endsAt) }
+            let (app, adding) = (try appID(p.app), method == .select)
+            let named = try NamedItems(assets: p.assets ?? [], albums: p.albums ?? [], library: configuration.library)
+            let changed = try await engine.change { try $0.editSelection(app, named, adding: adding, by: by, endsAt: endsAt) }
             return reply(id, SelectionEditResult(
                 assets: changed.assets.map(\.rawValue), albums: changed.albums.map(\.escaped),
                 refused: changed.refused.isEmpty ? nil : try store.read { tx in
@@ -237,11 +238,12 @@ struct RequestRouter: Sendable {
                 if !(p.albums ?? []).isEmpty {
                     throw PhotoLibError.invalidParameter(name: "albums", reason: "a pick hands over files, so it is answered with assets, not albums")
                 }
-                return reply(id, try await engine.answerPick(p.request, assets: p.assets ?? [], location: p.location, captions: p.captions))
+                let named = try NamedItems(assets: p.assets ?? [], library: configuration.library)
+                return reply(id, try await engine.answerPick(p.request, named, location: p.location, captions: p.captions))
             }
             let reason = try CancelReason.parse(p.reason, answer: answer)
-            let (request, assets, albums) = (p.request, p.assets ?? [], p.albums ?? [])
-            return reply(id, try await engine.change { try $0.answer(request, with: answer, assets: assets, albums: albums, by: by, reason: reason) })
+            let (request, named) = (p.request, try NamedItems(assets: p.assets ?? [], albums: p.albums ?? [], library: configuration.library))
+            return reply(id, try await engine.change { try $0.answer(request, with: answer, named, by: by, reason: reason) })
         case .report:
             let p = try params(ReportParams.self, line)
             let app = try p.app.map { text throws(PhotoLibError) in try appID(text) }
