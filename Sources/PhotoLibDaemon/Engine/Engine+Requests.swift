@@ -31,28 +31,15 @@ extension Engine {
     /// answer is handed to it when the person decides; it is registered here,
     /// on the actor, so no answer can slip in between.
     func ask(_ app: AppID, kind: RequestKind, waiter: RequestAnswers.Waiter?) throws -> RequestOutcome {
-        var made: (AccessRequest, purpose: String)?
-        let outcome = try store.write { tx -> RequestOutcome in
-            guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
-            switch try RequestPolicy.ask(kind, app: app, readWrite: record.readWrite, addOnly: record.addOnly) {
-            case .answeredNow(let status):
-                return RequestOutcome(app: app, kind: kind, request: nil, state: .answered, status: status)
-            case .pending:
-                let (request, isNew) = try tx.pendingRequest(app, kind: kind, now: clock.now())
-                if isNew { made = (request, record.purpose) }
-                return RequestOutcome(app: app, kind: kind, request: request.id, state: .pending, status: record.status(askedBy: kind))
-            }
+        let asked = try store.write { tx in try requests.ask(app, kind: kind, now: clock.now(), tx: tx) }
+        if let made = asked.made {
+            try settle(try requests.settling(made, journal: journal))
+            logger.notice("App \(app) asks \(made.request.kind.described) (request \(made.request.id)); answer with 'photolibctl answer \(made.request.id) …'.")
         }
-        if let made {
-            var changes = ChangeSet(events: [try journal.requestEvent(made.0, purpose: made.purpose, state: .pending, answer: nil)])
-            changes.announced = [(made.0, made.purpose)]
-            try settle(changes)
-            logger.notice("App \(app) asks \(made.0.kind.described) (request \(made.0.id)); answer with 'photolibctl answer \(made.0.id) …'.")
-        }
-        if let waiter, let request = outcome.request, outcome.requestState == .pending {
+        if let waiter, let request = asked.outcome.request, asked.outcome.requestState == .pending {
             try requests.answers.wait(for: request, waiter)
         }
-        return outcome
+        return asked.outcome
     }
 
     /// The person's answer to a pending request: authorizes, selects, or
@@ -109,30 +96,10 @@ extension Engine {
     /// Withdraws a request without deciding: the status stays as it is, and
     /// the app hears that its request was cancelled.
     private func cancel(_ request: AccessRequest, by: EventActor, reason: CancelReason?) throws -> RequestOutcome {
-        var published: [PublishedEvent] = []
-        let (outcome, purpose) = try store.write { tx -> (RequestOutcome, String) in
-            guard try tx.request(id: request.id) != nil, let record = try tx.app(request.app) else {
-                throw PhotoLibError.unknownRequest(request.id)
-            }
-            try tx.deleteRequest(request.id)
-            let status = record.status(askedBy: request.kind)
-            switch request.kind {
-            case .authorization(let level):
-                published.append(try journal.recordAuthorization(
-                    request.app, access: level, status: status, by: by, request: (request.id, .cancelled), tx: tx))
-            case .review:
-                published.append(try journal.recordSelection(
-                    request.app, addedAssets: [], removedAssets: [], addedAlbums: 0, removedAlbums: 0, by: by,
-                    request: (request.id, .cancelled), tx: tx))
-            case .pick:
-                break  // not part of the app's history: it hears through its pick's reply
-            }
-            return (RequestOutcome(app: request.app, kind: request.kind, request: request.id, state: .cancelled, status: status), record.purpose)
-        }
-        var changes = ChangeSet(events: published)
-        changes.answer([RequestSettlement(request: request, outcome: outcome)], purpose: purpose, reason: reason)
+        let changes = try store.write { tx in try requests.cancel(request, by: by, reason: reason, journal: journal, tx: tx) }
         try settle(changes)
         logger.notice("Request \(request.id) of \(request.app) was cancelled\(reason == .pageClosed ? ": the page showing it was closed" : "").")
+        guard let outcome = changes.answers.first?.settlement.outcome else { throw PhotoLibError.unknownRequest(request.id) }
         return outcome
     }
 }

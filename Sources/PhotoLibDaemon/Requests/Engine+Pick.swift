@@ -61,23 +61,17 @@ struct PreparedPick: Sendable {
 extension Engine {
     /// An app asks to pick; the reply comes through `waiter` when the person answers.
     func askPick(_ app: AppID, options: PickOptions, notify: Bool = true, waiter: PickWaiter) throws -> Int64 {
-        let kind = RequestKind.pick(options)
-        let (request, purpose) = try store.write { tx -> (AccessRequest, String) in
-            guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
-            if let existing = try tx.request(app: app, kind: kind) { throw PhotoLibError.pick(.pending(app: app, request: existing.id)) }
-            return (try tx.pendingRequest(app, kind: kind, now: clock.now()).request, record.purpose)
-        }
+        let made = try store.write { tx in try requests.askPick(app, options: options, now: clock.now(), tx: tx) }
+        let request = made.request
         requests.picks.register(request.id, waiter)
-        var changes = ChangeSet(events: [try journal.requestEvent(request, purpose: purpose, state: .pending, answer: nil)])
-        if notify, waiter.isOpen() { changes.announced = [(request, purpose)] }
-        try settle(changes)
+        try settle(try requests.settling(pick: made, announce: notify && waiter.isOpen(), journal: journal))
         // The connection may have closed while this was on its way here, after its close withdrew what it
         // had: withdraw this one too (a prompt shown meanwhile is taken down by the withdrawal's event).
         if !waiter.isOpen() {
             withdrawPicksNow(of: waiter.connection)
             return request.id
         }
-        logger.notice("App \(app) asks \(kind.described) (request \(request.id)\(notify ? "" : ", its sheet opened by the caller")); answer with 'photolibctl answer \(request.id) ASSET…' or 'cancel'.")
+        logger.notice("App \(app) asks \(request.kind.described) (request \(request.id)\(notify ? "" : ", its sheet opened by the caller")); answer with 'photolibctl answer \(request.id) ASSET…' or 'cancel'.")
         return request.id
     }
 

@@ -35,11 +35,7 @@ extension Engine {
     /// Removes a pick whose app is no longer there to receive it.
     func withdrawRequest(_ request: AccessRequest) {
         do {
-            let purpose = try store.write { tx -> String in
-                try tx.deleteRequest(request.id)
-                return try tx.app(request.app)?.purpose ?? ""
-            }
-            try settle(ChangeSet(events: [try journal.requestEvent(request, purpose: purpose, state: .cancelled, answer: nil)]))
+            try settle(try store.write { tx in try requests.withdraw(request, journal: journal, tx: tx) })
             logger.notice("Request \(request.id) of \(request.app) was withdrawn: the connection that asked closed.")
         } catch {
             logger.error("Cannot withdraw pick request \(request.id): \(error); it is dropped at the next start.")
