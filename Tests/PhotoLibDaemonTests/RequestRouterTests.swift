@@ -6,6 +6,7 @@ import PhotoLibCore
 @testable import PhotoLibDaemon
 import PhotoLibProtocol
 import PhotoLibSystem
+import Synchronization
 import Testing
 
 /// The router in process: a request line in, a reply line out, for an admin and for an app, on the
@@ -18,18 +19,13 @@ struct RequestRouterTests {
         let engine: TemporaryEngine
         let router: RequestRouter
         let hub = SubscriptionHub()
+        let watcher: FakeWatcher
+        let endpoints = FakeEndpoints()
 
         init() async throws {
             engine = try await TemporaryEngine()
-            let logger = Logger(label: "router-test")
-            let board = StatusBoard()
-            router = RequestRouter(
-                engine: engine.engine,
-                watcher: try LibraryWatcher(libraryPath: engine.library, helperExecutable: "/nonexistent/photolibd-inotify (never started here)",
-                                            queue: EventQueue(), board: board, logger: logger),
-                hub: hub,
-                endpoints: EndpointSet(directory: engine.root + "/endpoints", ownerUID: getuid(), logger: logger, units: EndpointUnits(logger: logger)),
-                version: "test")
+            watcher = FakeWatcher(queue: engine.queue)
+            router = RequestRouter(engine: engine.engine, watcher: watcher, hub: hub, endpoints: endpoints, version: "test")
         }
 
         /// The reply to `line` from a peer in `role`, as a JSON object.
@@ -38,6 +34,27 @@ struct RequestRouterTests {
             let reply = try #require(await router.handle(Array(line.utf8), connection: connection))
             return try #require(try JSONSerialization.jsonObject(with: Data(reply)) as? [String: Any])
         }
+    }
+
+    /// The watcher, faked: counts the rescans' rewatches, and says the watches are ready at once, as the
+    /// watcher's thread does once it has rebuilt them (the engine's run then rescans).
+    final class FakeWatcher: LibraryRewatching {
+        let queue: EventQueue
+        let rewatches = Mutex(0)
+        init(queue: EventQueue) { self.queue = queue }
+        func requestRewatch() {
+            rewatches.withLock { $0 += 1 }
+            queue.push(.watchesReady(failedDirectories: 0))
+        }
+    }
+
+    /// The apps' endpoints, faked: which apps have one.
+    final class FakeEndpoints: AppEndpoints {
+        let bound = Mutex<Set<AppID>>([])
+        func path(of app: AppRecord) -> String { "/run/fake-endpoints/\(app.id)" }
+        func ensure(_ app: AppRecord) async { _ = bound.withLock { $0.insert(app.id) } }
+        func remove(_ id: AppID) async { _ = bound.withLock { $0.remove(id) } }
+        func sync(_ apps: [AppRecord]) async { bound.withLock { $0 = Set(apps.map(\.id)) } }
     }
 
     static func code(_ reply: [String: Any]) -> String? { (reply["error"] as? [String: Any])?["code"] as? String }
@@ -67,5 +84,25 @@ struct RequestRouterTests {
         let result = try #require(status["result"] as? [String: Any], "\(status)")
         #expect(result["readWrite"] as? String == "limited")
         #expect(fixture.engine.audit.callsInTransactions == [])
+    }
+
+    @Test("the router on fakes of the watcher and the endpoints: an app added gets its endpoint, removed loses it, a rescan rewatches; names are parsed before the engine")
+    func faces() async throws {
+        let fixture = try await Fixture()
+        let added = try await fixture.call(#"{"id":1,"method":"app.add","params":{"app":"org.example.Viewer","uid":4242}}"#, as: .admin)
+        #expect((added["result"] as? [String: Any])?["endpoint"] as? String == "/run/fake-endpoints/org.example.Viewer", "\(added)")
+        #expect(fixture.endpoints.bound.withLock { $0 } == [Self.viewer])
+        let engine = fixture.engine.engine
+        let running = Task { await engine.run() }
+        let rescan = try await fixture.call(#"{"id":2,"method":"rescan"}"#, as: .admin)
+        fixture.engine.queue.finish()
+        await running.value
+        #expect(rescan["error"] == nil, "\(rescan)")
+        #expect(fixture.watcher.rewatches.withLock { $0 } == 1)
+        let outside = try await fixture.call(#"{"id":3,"method":"select","params":{"app":"org.example.Viewer","albums":["/etc"]}}"#, as: .admin)
+        #expect(Self.code(outside) == "unknownAlbum", "\(outside)")
+        let removed = try await fixture.call(#"{"id":4,"method":"app.remove","params":{"app":"org.example.Viewer"}}"#, as: .admin)
+        #expect(removed["error"] == nil, "\(removed)")
+        #expect(fixture.endpoints.bound.withLock { $0 }.isEmpty)
     }
 }

@@ -13,18 +13,19 @@ import PhotoLibSystem
 struct RequestRouter: Sendable {
     /// Where changes go; its setting (store, board, configuration) is read through it.
     let engine: Engine
-    let watcher: LibraryWatcher
+    /// Asked to watch the library afresh at a rescan.
+    let watcher: any LibraryRewatching
     let hub: SubscriptionHub
     /// The open connections, to close those of an app that is removed.
     let connections = ConnectionRegistry()
     /// The apps' own sockets, opened and closed with the apps.
-    let endpoints: EndpointSet
+    let endpoints: any AppEndpoints
     let version: String
     let coder = MessageCoder()
     /// The page's last listing, while the library stands still.
     let listings = ListingCache()
 
-    init(engine: Engine, watcher: LibraryWatcher, hub: SubscriptionHub, endpoints: EndpointSet, version: String) {
+    init(engine: Engine, watcher: any LibraryRewatching, hub: SubscriptionHub, endpoints: any AppEndpoints, version: String) {
         self.endpoints = endpoints
         self.engine = engine
         self.watcher = watcher
