@@ -11,16 +11,7 @@ extension Engine {
     /// Registers an app. With `flatpak`, an installed Flatpak app (it runs as the owner) whose
     /// Pictures folder becomes its view once the person limits it.
     func addApp(_ id: AppID, uid: UInt32, purpose: String, location: LocationPolicy, flatpak: Bool = false) throws -> AppRecord {
-        if flatpak {
-            let files = flatpakFiles
-            let installed: Bool
-            do {
-                installed = try files.metadata(of: id) != nil
-            } catch {
-                throw PhotoLibError.flatpakOverrideFailed(id, path: files.userDirectory + "/app/" + id.rawValue, errno: error.errno)
-            }
-            if !installed { throw PhotoLibError.flatpakNotInstalled(id, installations: [files.userDirectory, files.systemDirectory]) }
-        }
+        if flatpak { try self.flatpak.checkInstalled(id) }
         var generator = SystemRandomNumberGenerator()
         var record = AppRecord(id: id, uid: flatpak ? views.ownerUID : uid, purpose: purpose, readWrite: .notDetermined, addOnly: .notDetermined,
                                viewName: ViewName.random(using: &generator), location: location,
@@ -73,7 +64,7 @@ extension Engine {
             return record
         }
         // The app's own permissions come back before it is forgotten, while the record of photolibd's lines is there.
-        try syncPicturesOverride(removed, removing: true)
+        try flatpak.syncPicturesOverride(removed, removing: true)
         let plan = try store.write { tx in
             let plan = AppPlan.remove(removed, requests: try tx.requests(app: id))
             try tx.deleteApp(id)  // its requests go with it
@@ -96,7 +87,7 @@ extension Engine {
         _ id: AppID, access level: AccessLevel, status: AuthorizationStatus, by: EventActor,
         answering: AuthorizationPlan.Answering? = nil, endsAt: Int64? = nil, reason: String? = nil, confirmed: Bool = false
     ) throws -> (record: AppRecord, settled: [RequestSettlement]) {
-        if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try checkCanLimit(app, to: status, confirmed: confirmed) }
+        if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try flatpak.checkCanLimit(app, to: status, confirmed: confirmed) }
         let change = AuthorizationChange(app: id, by: by, change: AuthorizationPlan.Change(
             level: level, status: status, answering: answering, endsAt: endsAt, reason: reason, confirmed: confirmed))
         let done = try store.write { tx in try commit(change, tx: tx) }

@@ -76,7 +76,7 @@ extension Engine {
                                     level: AccessLevel, status: AuthorizationStatus, by: EventActor) throws -> [RequestSettlement] {
         let id = request.app
         let edit = try resolve(named)
-        if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try checkCanLimit(app, to: status, confirmed: false) }
+        if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try flatpak.checkCanLimit(app, to: status, confirmed: false) }
         let probe = try probe(edit, of: id, adding: true)
         let (selected, authorized) = try store.write { tx in
             let selected = try commit(probe, by: by, tx: tx)

@@ -77,7 +77,7 @@ extension Engine {
         if set.acts.kinds.contains(.inboxes) { try syncInboxes() }
         if set.acts.kinds.contains(.viewOpens) { syncViewOpens(try store.read { try $0.apps() }) }
         for follow in set.acts.picturesFollow {
-            try syncPicturesOverride(follow.app, confirmed: follow.confirmed)
+            try flatpak.syncPicturesOverride(follow.app, confirmed: follow.confirmed)
             watchPictures([follow.app])
         }
         if set.acts.kinds.contains(.grantAlarm) { expiryAlarm.wake() }

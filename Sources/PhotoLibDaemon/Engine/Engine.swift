@@ -31,6 +31,8 @@ actor Engine {
     let inboxes: InboxDirectories
     /// What each app opened and was handed, and the views' open watcher.
     let report: AccessReport
+    /// Installed Flatpak apps: which are, what each reaches, the lines photolibd keeps in their overrides.
+    nonisolated let flatpak: FlatpakApps
     /// Ready or not, stopping or not, the library there or not.
     var lifecycle = EngineLifecycle()
     /// What one change leaves for the next.
@@ -67,6 +69,7 @@ actor Engine {
                                 board: board, logger: logger, expiryAlarm: ExpiryAlarm(clock: clock), placesDue: PlaceWake(),
                                 libraryLooker: libraryLooker, isolatesLibrary: isolates, libraryFilesystem: filesystem)
         journal = ChangeJournal(retention: configuration.historyRetention)
+        flatpak = FlatpakApps(store: store, pictures: configuration.flatpakPictures, logger: logger)
         requests = RequestDesk(prompter: DesktopPrompter(logger: logger, socket: configuration.socket))
         do {
             inboxes = InboxDirectories(path: configuration.inboxes, ownerUID: ownerUID, watcher: try InboxWatcher(logger: logger), logger: logger)

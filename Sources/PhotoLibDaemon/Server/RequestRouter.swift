@@ -175,7 +175,7 @@ struct RequestRouter: Sendable {
             let endsAt = try GrantEnd.expiry(now: engine.clock.now(), forSeconds: p.forSeconds, until: p.until)
             let app = try appID(p.app)
             // An installed Flatpak app is chosen by its ID, as the person sees it listed: registered on the way.
-            if try store.read({ try $0.app(app) }) == nil, try await engine.isInstalledFlatpak(app) {
+            if try store.read({ try $0.app(app) }) == nil, try engine.flatpak.isInstalled(app) {
                 await endpoints.ensure(try await engine.change { try $0.addApp(app, uid: 0, purpose: "", location: .newAppDefault, flatpak: true) })
             }
             let (confirmed, access) = (p.confirm ?? false, level)
