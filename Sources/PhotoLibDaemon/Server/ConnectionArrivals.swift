@@ -7,25 +7,29 @@ import Synchronization
 ///
 /// An async channel must be closed through `executeThenClose`, or its end stops the process (a
 /// precondition of swift-nio's). swift-nio's own async accept loop drops the connections it buffered
-/// when it ends (swift-nio issues 2813, 3481), so the accept side here is the classic one, and each
-/// connection is wrapped only once it is certain to reach a task: `arrive` refuses after `stop`, under
-/// the same lock, and the stream delivers everything yielded before it finished.
+/// when it ends (swift-nio issues 2813, 3481), and so would an `AsyncStream` of them whose reader is
+/// cancelled; so the accept side here is the classic one, the connections wait in a list of this
+/// type's, and the stream carries only the signal that some wait. Whatever waits when the server's
+/// task ends, stopped or cancelled, is taken and closed as every connection is; one that arrives
+/// after the stop is closed before it is wrapped, under the same lock.
 final class ConnectionArrivals: Sendable {
     typealias Arrival = (connection: AcceptedConnection, listener: PeerAdmission.Listener)
 
-    let stream: AsyncStream<Arrival>
+    /// Yields when connections wait (`take` them); ends at `stop`.
+    let signals: AsyncStream<Void>
     private let state: Mutex<State>
 
     private struct State {
-        var continuation: AsyncStream<Arrival>.Continuation
+        var signal: AsyncStream<Void>.Continuation
+        var waiting: [Arrival] = []
         var serving: [ObjectIdentifier: any Channel] = [:]
         var stopped = false
     }
 
     init() {
-        let (stream, continuation) = AsyncStream.makeStream(of: Arrival.self)
-        self.stream = stream
-        state = Mutex(State(continuation: continuation))
+        let (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.signals = signals
+        state = Mutex(State(signal: signal))
     }
 
     /// On the channel's event loop, as it is set up: wraps it with `make` and hands it to the server's task;
@@ -36,7 +40,16 @@ final class ConnectionArrivals: Sendable {
                 channel.close(promise: nil)
                 return
             }
-            state.continuation.yield((try make(), listener))
+            state.waiting.append((try make(), listener))
+            state.signal.yield()
+        }
+    }
+
+    /// The connections waiting to be served.
+    func take() -> [Arrival] {
+        state.withLock { state in
+            defer { state.waiting = [] }
+            return state.waiting
         }
     }
 
@@ -52,11 +65,12 @@ final class ConnectionArrivals: Sendable {
         _ = state.withLock { $0.serving.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
-    /// No more arrivals: the stream ends after those already in it; every connection being served is closed.
+    /// No more arrivals: the signals end, and every connection being served is closed. Those still waiting
+    /// stay for `take`, which after the stop returns the last of them, to be closed through their async channels.
     func stop() {
         let open = state.withLock { state in
             state.stopped = true
-            state.continuation.finish()
+            state.signal.finish()
             return Array(state.serving.values)
         }
         for channel in open { channel.close(promise: nil) }

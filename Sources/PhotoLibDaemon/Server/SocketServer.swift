@@ -88,13 +88,21 @@ final class SocketServer: Sendable {
             }
     }
 
-    /// Serves every connection, each in a child task, until `stop`; then removes the socket file and
-    /// returns once every connection's task has ended.
+    /// Serves every connection, each in a child task, until `stop` (or its task's cancellation); then removes
+    /// the socket file and returns once every connection's task has ended.
     func run() async {
         await withDiscardingTaskGroup { connections in
-            for await (connection, listener) in arrivals.stream {
-                connections.addTask { await self.serve(connection, listener: listener) }
+            for await _ in arrivals.signals {
+                for (connection, listener) in arrivals.take() {
+                    connections.addTask { await self.serve(connection, listener: listener) }
+                }
             }
+            // Ended by `stop`, or by the cancellation of the daemon's services (another failed): the socket
+            // is closed (before its event loops end: an accept on a loop shutting down drops its promise),
+            // and what still waits is closed here, never dropped.
+            await closeListening()
+            arrivals.stop()
+            for (connection, _) in arrivals.take() { await handler.close(connection) }
         }
         if !activated {
             do {
@@ -117,6 +125,16 @@ final class SocketServer: Sendable {
     func stop() {
         listening.close(promise: nil)
         arrivals.stop()
+    }
+
+    private func closeListening() async {
+        do {
+            try await listening.close()
+        } catch ChannelError.alreadyClosed {
+            // Closed by `stop`.
+        } catch {
+            logger.warning("Cannot close the socket \(path): \(error).")
+        }
     }
 
     /// Serves one connection, known to `stop` meanwhile; one that arrives after the stop is closed at once.
