@@ -3,6 +3,7 @@ import Glibc
 import PhotoLibClient
 import PhotoLibCore
 import PhotoLibProtocol
+import TestSupport
 import Testing
 
 /// The one-time pick (PHPickerViewController) and the examples apps start

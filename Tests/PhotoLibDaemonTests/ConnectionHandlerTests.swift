@@ -8,6 +8,7 @@ import PhotoLibCore
 import PhotoLibProtocol
 import PhotoLibSystem
 import Synchronization
+import TestSupport
 import Testing
 
 /// One connection served on NIO's async testing channel (the embedded channel of async code), through the
@@ -278,43 +279,52 @@ struct SocketServerTests {
                                             limits: ConnectionLimits(.init()), logger: Logger(label: "server-test"))
         let running = Task { await server.run() }
         let clients = Mutex<[UnixStreamSocket]>([])
-        let connecting = Task.detached {
+        // On a thread of its own: blocking calls on Swift's pool of two threads would stall the server's tasks.
+        let connecting = onThread {
             for _ in 0..<300 {
                 guard let client = try? UnixStreamSocket(connectingTo: path) else { continue }  // refused once closed
                 clients.withLock { $0.append(client) }
             }
         }
         try await waitFor("the first clients") { clients.withLock { $0.count } >= 50 }
+        let cancelled = ContinuousClock.now
         running.cancel()
-        let ended = Mutex(false)
-        Task { await running.value; ended.withLock { $0 = true } }
-        try await waitFor("the cancelled run to return") { ended.withLock { $0 } }
-        await connecting.value
-        // Each client reads its greeting or nothing, then the end: a connection left open would block here for ever,
-        // so each read is made only after the server's loops are shut down (a read then cannot wait).
-        for client in clients.withLock({ $0 }) {
-            var received: [UInt8] = []
-            do {
-                while true {
-                    let bytes = try client.read()
-                    if bytes.isEmpty { break }
-                    received += bytes
-                }
-            } catch {
-                // Still in the socket's backlog, never accepted, when it closed: the kernel resets it.
-                #expect(error.errno == ECONNRESET, "\(error)")
-            }
+        let ended = Mutex<Duration?>(nil)
+        Task { await running.value; ended.withLock { $0 = ContinuousClock.now - cancelled } }
+        // Under `make test`'s load a second or more; a minute means it waits for something that never comes.
+        try await waitFor("the cancelled run to return", within: .seconds(60)) { ended.withLock { $0 } != nil }
+        try await connecting.value
+        // Each client reads its greeting or nothing, then the end: the server's loops are shut down, so a read
+        // cannot wait.
+        let read = onThread { try clients.withLock { $0 }.map { client in try Self.readToEnd(client) } }
+        for received in try await read.value {
             #expect(received.isEmpty || String(decoding: received, as: UTF8.self) == "hello\n")
         }
     }
+
+    /// What a client receives until the end, the end being a reset for one never accepted.
+    static func readToEnd(_ client: UnixStreamSocket) throws -> [UInt8] {
+        var received: [UInt8] = []
+        do {
+            while true {
+                let bytes = try client.read()
+                if bytes.isEmpty { break }
+                received += bytes
+            }
+        } catch {
+            // Still in the socket's backlog, never accepted, when it closed: the kernel resets it.
+            guard error.errno == ECONNRESET else { throw error }
+        }
+        return received
+    }
 }
 
-/// Waits up to 10 s for `condition`, failing with what never came.
-func waitFor(_ what: String, _ condition: @Sendable () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
+/// Waits up to `limit` (10 s unless said) for `condition`, failing with what never came.
+func waitFor(_ what: String, within limit: Duration = .seconds(10), _ condition: @Sendable () async -> Bool) async throws {
+    let deadline = ContinuousClock.now + limit
     while !(await condition()) {
         guard ContinuousClock.now < deadline else {
-            Issue.record("waited 10 s for \(what)")
+            Issue.record("waited \(limit) for \(what)")
             throw CancellationError()
         }
         try await Task.sleep(for: .milliseconds(10))

@@ -2,6 +2,7 @@ import Foundation
 import PhotoLibClient
 import PhotoLibCore
 import PhotoLibProtocol
+import TestSupport
 
 /// A subscriber as an app writes one: the client library on the real socket.
 ///

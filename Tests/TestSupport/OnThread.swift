@@ -6,7 +6,7 @@ import Foundation
 /// Not `Task.detached`: that runs on Swift's cooperative pool, which has one thread per core. On
 /// two cores, a call blocked there for a minute and one more blocking moment elsewhere stall every
 /// test in the process, including the one that was to answer the call.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> Task<T, any Error> {
+public func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> Task<T, any Error> {
     Task {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try body() }) }.start()
