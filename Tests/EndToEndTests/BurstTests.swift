@@ -12,7 +12,7 @@ struct BurstTests {
         let library = try TestLibrary()
         let daemon = try RunningDaemon(library)
         try await daemon.start()
-        try daemon.addApp(app, "authorized", uid: 4242)
+        try await daemon.addApp(app, "authorized", uid: 4242)
         var expected: Set<String> = []
         for round in 0..<20 {
             let directory = "r\(round)/a/b/c"
@@ -28,10 +28,10 @@ struct BurstTests {
             }
         }
         try await waitUntil("all 2,000 files in the view", timeout: 120) {
-            library.files(below: daemon.view(app)).count >= expected.count
+            await library.files(below: daemon.view(app)).count >= expected.count
         }
-        #expect(library.files(below: daemon.view(app)) == expected)
-        #expect(try daemon.assetList().count == expected.count)
+        #expect(await library.files(below: daemon.view(app)) == expected)
+        #expect(try await daemon.assetList().count == expected.count)
     }
 
     @Test("a directory of 10,000 files moved in with one rename: all 10,000 are indexed and linked")
@@ -39,7 +39,7 @@ struct BurstTests {
         let library = try TestLibrary()
         let daemon = try RunningDaemon(library)
         try await daemon.start()
-        try daemon.addApp(app, "authorized", uid: 4242)
+        try await daemon.addApp(app, "authorized", uid: 4242)
         let staging = library.root + "/staging"
         try library.makeDirectory(staging)
         for index in 0..<10_000 {
@@ -50,11 +50,11 @@ struct BurstTests {
         let started = Date()
         #expect(rename(staging, library.path("big")) == 0)
         try await waitUntil("10,000 files in the view", timeout: 300) {
-            library.entries(daemon.view(app) + "/big").count >= 10_000
+            await library.entries(daemon.view(app) + "/big").count >= 10_000
         }
         let elapsed = Date().timeIntervalSince(started)
-        #expect(library.entries(daemon.view(app) + "/big").count == 10_000)
-        #expect(try daemon.assetList().count == 10_000)
+        #expect(await library.entries(daemon.view(app) + "/big").count == 10_000)
+        #expect(try await daemon.assetList().count == 10_000)
         print("10,000 files moved in: all linked after \(String(format: "%.2f", elapsed)) s")
     }
 }
@@ -78,21 +78,21 @@ struct HostileNameTests {
         for name in Self.names { try library.write(name) }
         let daemon = try RunningDaemon(library)
         try await daemon.start()
-        let assets = try daemon.assetList()
+        let assets = try await daemon.assetList()
         #expect(assets.count == Self.names.count)
         #expect(Set(assets.map(\.id)).count == Self.names.count)
-        try daemon.addApp("org.example.All", "authorized", uid: 4242)
-        #expect(Set(library.entries(daemon.view("org.example.All"))) == Set(Self.names))
+        try await daemon.addApp("org.example.All", "authorized", uid: 4242)
+        #expect(await Set(library.entries(daemon.view("org.example.All"))) == Set(Self.names))
 
         // Each can be selected by the escaped path `assets` printed, and by ID.
-        try daemon.addApp("org.example.Some", "limited", uid: 4243)
-        for asset in assets.prefix(4) { try daemon.ok("select", "org.example.Some", asset.path) }
-        for asset in assets.dropFirst(4) { try daemon.ok("select", "org.example.Some", asset.id) }
-        #expect(library.entries(daemon.view("org.example.Some")).count == Self.names.count)
+        try await daemon.addApp("org.example.Some", "limited", uid: 4243)
+        for asset in assets.prefix(4) { try await daemon.ok("select", "org.example.Some", asset.path) }
+        for asset in assets.dropFirst(4) { try await daemon.ok("select", "org.example.Some", asset.id) }
+        #expect(await library.entries(daemon.view("org.example.Some")).count == Self.names.count)
 
         // Created while running, too.
         let twin = Array("twin".utf8) + [0x80] + Array(".png".utf8)
         try library.write(twin)
-        try await waitUntil("the new hostile name") { Set(library.entries(daemon.view("org.example.All"))).contains(twin) }
+        try await waitUntil("the new hostile name") { await Set(library.entries(daemon.view("org.example.All"))).contains(twin) }
     }
 }

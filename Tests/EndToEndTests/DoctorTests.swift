@@ -26,7 +26,7 @@ struct DoctorTests {
         try library.write("a/1.jpg")
         let daemon = try RunningDaemon(library)
         try await daemon.start()
-        let result = try daemon.ctl("doctor")
+        let result = try await daemon.ctl("doctor")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let outcomes = Self.outcomes(result.stdout)
         #expect(outcomes.count == 16, "\(result.stdout)")
@@ -35,7 +35,7 @@ struct DoctorTests {
         for name in ["daemon", "library", "views-mount", "view-entries", "view-permissions", "view-reach", "writable-originals", "refused-originals", "location-withheld", "socket", "flatpak-apps", "pictures-folders"] {
             #expect(outcomes[name] == "pass", "\(name): \(result.stdout)")
         }
-        let json = try daemon.ctl("doctor", "--json")
+        let json = try await daemon.ctl("doctor", "--json")
         let decoded = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         #expect(decoded?.count == 16)
     }
@@ -48,8 +48,8 @@ struct DoctorTests {
         chmod(library.path("a/shared.jpg"), 0o664)
         let daemon = try RunningDaemon(library)
         try await daemon.start()
-        try daemon.addApp("org.example.Viewer", "authorized", uid: 4242)  // the test root is 0700: uid 4242 cannot get in
-        let result = try daemon.ctl("doctor")
+        try await daemon.addApp("org.example.Viewer", "authorized", uid: 4242)  // the test root is 0700: uid 4242 cannot get in
+        let result = try await daemon.ctl("doctor")
         #expect(result.status == 1)
         let outcomes = Self.outcomes(result.stdout)
         #expect(outcomes["writable-originals"] == "FAIL")
@@ -63,14 +63,14 @@ struct DoctorTests {
         let root = try Directory.open(path: library.root)
         defer { root.close() }
         try AccessControl.apply(ViewAccessList(reader: 4242), to: root)
-        let granted = try daemon.ctl("doctor")
+        let granted = try await daemon.ctl("doctor")
         #expect(Self.outcomes(granted.stdout)["socket"] == "pass", "\(granted.stdout)")
     }
 
     @Test("views on another mount, with the daemon refusing to start: doctor names each failure from the flags alone", arguments: [
         "mount --bind \"$R/real\" \"$R/state/views\"", "mount -t tmpfs none \"$R/state/views\"",
     ])
-    func brokenMount(mountCommand: String) throws {
+    func brokenMount(mountCommand: String) async throws {
         guard getuid() == 0 else {
             Issue.record("this test mounts in a private mount namespace and must run as root (CI does)")
             return
@@ -85,7 +85,7 @@ struct DoctorTests {
             mkdir -p "$R/real" "$R/state/views" && \(mountCommand) && exec '\(Self.ctl)' doctor \
               --library "$R/lib" --state-dir "$R/state" --socket "$R/sock"
             """
-        let result = try run("/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/sh", "-c", script])
+        let result = try await run("/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/sh", "-c", script])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let outcomes = Self.outcomes(result.stdout)
         #expect(outcomes["daemon"] == "FAIL")
@@ -99,11 +99,11 @@ struct DoctorTests {
     }
 
     @Test("a bad config file stops doctor with the file, line and key, like the daemon")
-    func badConfig() throws {
+    func badConfig() async throws {
         let library = try TestLibrary()
         let config = library.root + "/bad.toml"
         try "library = \"/x\"\nviews_dirr = \"/y\"\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let result = try run(Self.ctl, ["doctor", "--config", config, "--socket", library.socket])
+        let result = try await run(Self.ctl, ["doctor", "--config", config, "--socket", library.socket])
         #expect(result.status == 1)
         #expect(result.stderr.contains(config))
         #expect(result.stderr.contains("bad.toml:2:"))

@@ -47,7 +47,7 @@ struct DocumentationTests {
     }
 
     @Test("every command on README's first screen exists here: make targets, photolibctl subcommands, units, programs")
-    func firstScreenCommands() throws {
+    func firstScreenCommands() async throws {
         let readme = try Self.text("README.md")
         let commands = MarkdownText.shellCommands(in: MarkdownText.firstScreen(of: readme))
         #expect(commands.count >= 5, "the first screen shows how to build, install, turn on and open the page: \(commands)")
@@ -59,7 +59,7 @@ struct DocumentationTests {
                 let target = words.count > 1 ? words[1] : ""
                 #expect(makefile.contains("\n\(target):"), "README's `\(command)`: the Makefile has no target \(target)")
             case "photolibctl":
-                let result = try run(RunningDaemon.buildDirectory + "/photolibctl", [words[1], "--help"])
+                let result = try await run(RunningDaemon.buildDirectory + "/photolibctl", [words[1], "--help"])
                 #expect(result.status == 0, "README's `\(command)`: photolibctl has no subcommand \(words[1]): \(result.stderr)")
             case "systemctl":
                 for unit in words.dropFirst().filter({ $0.hasPrefix("photolibd") }) {

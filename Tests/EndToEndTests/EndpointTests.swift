@@ -12,8 +12,8 @@ struct EndpointTests {
     let viewer = "org.example.Viewer"
     let other = "org.example.Other"
 
-    func appInfo(_ daemon: RunningDaemon, _ app: String) throws -> AppInfo {
-        let apps = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+    func appInfo(_ daemon: RunningDaemon, _ app: String) async throws -> AppInfo {
+        let apps = try await JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
         return try #require(apps.first { $0.app == app })
     }
 
@@ -23,7 +23,7 @@ struct EndpointTests {
     }
 
     /// A python client run as `owner`: connects to `socket`, prints the greeting, then each reply.
-    func clientAs(_ owner: TestOwner, _ socket: String, _ requests: [String]) throws -> [String] {
+    func clientAs(_ owner: TestOwner, _ socket: String, _ requests: [String]) async throws -> [String] {
         let script = """
             import socket, sys
             s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile("rwb")
@@ -31,7 +31,7 @@ struct EndpointTests {
             for request in sys.argv[2:]:
                 f.write(request.encode() + b"\\n"); f.flush(); print(f.readline().decode().strip(), flush=True)
             """
-        let result = try run(owner.command("/usr/bin/python3")[0], Array(owner.command("/usr/bin/python3").dropFirst())
+        let result = try await run(owner.command("/usr/bin/python3")[0], Array(owner.command("/usr/bin/python3").dropFirst())
                              + ["-c", script, socket] + requests)
         guard result.status == 0 else { throw TestFailure("client failed: \(result.stderr)") }
         return result.stdout.split(separator: "\n").map(String.init)
@@ -45,10 +45,10 @@ struct EndpointTests {
         }
         let lib = daemon.library
         let owner = try #require(lib.owner)
-        try daemon.addApp(viewer, "limited", uid: Int(owner.uid))
-        try daemon.addApp(other, "authorized", uid: 4243)
-        try daemon.ok("select", viewer, "a.jpg")
-        let info = try appInfo(daemon, viewer)
+        try await daemon.addApp(viewer, "limited", uid: Int(owner.uid))
+        try await daemon.addApp(other, "authorized", uid: 4243)
+        try await daemon.ok("select", viewer, "a.jpg")
+        let info = try await appInfo(daemon, viewer)
         let endpoint = try #require(info.endpoint)
         #expect(isSocket(endpoint), "\(endpoint)")
         #expect(endpoint.hasSuffix("/" + URL(fileURLWithPath: info.view).lastPathComponent), "named like its view")
@@ -56,12 +56,12 @@ struct EndpointTests {
         lstat(endpoint, &st)
         #expect(st.st_mode & 0o777 == 0o600 && st.st_uid == owner.uid)
         // An app with a uid of its own is let in by an ACL entry.
-        let otherEndpoint = try #require(try appInfo(daemon, other).endpoint)
-        let acl = try run("/usr/bin/python3", ["-c", "import os, sys; print(len(os.getxattr(sys.argv[1], 'system.posix_acl_access')))", otherEndpoint])
+        let otherEndpoint = try #require(try await appInfo(daemon, other).endpoint)
+        let acl = try await run("/usr/bin/python3", ["-c", "import os, sys; print(len(os.getxattr(sys.argv[1], 'system.posix_acl_access')))", otherEndpoint])
         #expect(acl.status == 0 && (Int(acl.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0, "\(acl.stderr)")
 
         // The owner's uid on the endpoint is the app, not the admin.
-        let replies = try clientAs(owner, endpoint, [
+        let replies = try await clientAs(owner, endpoint, [
             #"{"id":1,"method":"list"}"#, #"{"id":2,"method":"status"}"#,
             #"{"id":3,"method":"list","params":{"app":"org.example.Other"}}"#,
         ])
@@ -70,25 +70,25 @@ struct EndpointTests {
         #expect(replies[2].contains("adminOnly"), "\(replies[2])")
         #expect(replies[3].contains("otherAppsView"), "\(replies[3])")
         // On the main socket the same uid is the admin.
-        #expect(try clientAs(owner, lib.socket, [])[0].contains(#""role":"admin""#))
+        #expect(try await clientAs(owner, lib.socket, [])[0].contains(#""role":"admin""#))
         // The example subscriber finds the endpoint in $PHOTOLIBD_ENDPOINT, as inside a sandbox.
         let python = owner.command("/usr/bin/python3")
-        let subscriber = try run(python[0], Array(python.dropFirst()) + [try ReachableCopies.example("subscriber.py"), viewer, "--count", "0"],
+        let subscriber = try await run(python[0], Array(python.dropFirst()) + [try ReachableCopies.example("subscriber.py"), viewer, "--count", "0"],
                                  environment: ProcessInfo.processInfo.environment.merging(["PHOTOLIBD_ENDPOINT": endpoint]) { $1 })
         #expect(subscriber.status == 0 && subscriber.stdout.contains("listed 1 assets"), "\(subscriber.stdout) \(subscriber.stderr)")
 
         // A deleted endpoint is bound again; a restart keeps the path; removing the app takes it away.
         #expect(unlink(endpoint) == 0)
         try await waitUntil("the endpoint to be bound again") { isSocket(endpoint) }
-        #expect(try clientAs(owner, endpoint, [])[0].contains(viewer))
+        #expect(try await clientAs(owner, endpoint, [])[0].contains(viewer))
         await daemon.stop()
         #expect(!isSocket(endpoint), "a stopped daemon leaves no endpoint behind")
         try await daemon.start()
-        let afterRestart = try appInfo(daemon, viewer).endpoint
+        let afterRestart = try await appInfo(daemon, viewer).endpoint
         #expect(isSocket(endpoint) && afterRestart == endpoint)
         let open = try PhotoLibConnection(socketPath: endpoint, receiveTimeout: 30)
         #expect(open.greeting.apps == [viewer])
-        try daemon.ok("app", "remove", viewer)
+        try await daemon.ok("app", "remove", viewer)
         #expect(!isSocket(endpoint))
         #expect(throws: (any Error).self) { _ = try open.call(.list, NoParams(), returning: ListResult.self) }
     }
@@ -98,7 +98,7 @@ struct EndpointTests {
     /// `meanwhile` runs again and again (100 ms apart) until the app exits.
     /// `options` go to the app (`--ask`, `--review`).
     func sandboxed(_ daemon: RunningDaemon, _ app: String, flatpakInfo: String?, extraBinds: [String] = [], options: [String] = [],
-                   probes: [String] = [], meanwhile: () throws -> Void = {}) async throws -> (status: Int32, lines: [[String: Any]], stderr: String) {
+                   probes: [String] = [], meanwhile: () async throws -> Void = {}) async throws -> (status: Int32, lines: [[String: Any]], stderr: String) {
         let lib = daemon.library
         let owner = try #require(lib.owner)
         let client = try ReachableCopies.example("sandboxed_app.py")
@@ -111,7 +111,7 @@ struct EndpointTests {
             binds += ["--ro-bind", path, "/.flatpak-info"]
         }
         // photolibctl runs outside the sandbox (as root here: an admin, as the owner is); bwrap as the owner.
-        let arguments = try daemon.ok("app", "sandbox", app, "--bwrap").trimmingCharacters(in: .whitespacesAndNewlines)
+        let arguments = try await daemon.ok("app", "sandbox", app, "--bwrap").trimmingCharacters(in: .whitespacesAndNewlines)
         let shell = "exec bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/lib /lib"
             + " --symlink usr/lib64 /lib64 --symlink usr/bin /bin --proc /proc --dev /dev \(arguments)"
             + " --ro-bind \"$0\" /app/sandboxed_app.py --ro-bind \(SandboxArguments.shellQuoted(shared)) /app/photolib_client.py \(binds.map(SandboxArguments.shellQuoted).joined(separator: " "))"
@@ -126,7 +126,7 @@ struct EndpointTests {
                 await process.stopped()
                 throw TestFailure("the sandboxed app \(app) did not end within 60 s; it printed: \(process.printed)")
             }
-            try meanwhile()
+            try await meanwhile()
             try await Task.sleep(for: .milliseconds(100))
         }
         let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
@@ -144,10 +144,10 @@ struct EndpointTests {
 
     /// What the person does while a sandboxed app waits for a change: select
     /// and deselect a photo, again and again (whenever the app subscribed, it hears one).
-    func editingSelection(_ daemon: RunningDaemon, _ app: String, _ path: String) -> () throws -> Void {
+    func editingSelection(_ daemon: RunningDaemon, _ app: String, _ path: String) -> () async throws -> Void {
         var adding = true
         return {
-            try daemon.ok(adding ? "select" : "deselect", app, path)
+            try await daemon.ok(adding ? "select" : "deselect", app, path)
             adding.toggle()
         }
     }
@@ -164,11 +164,11 @@ struct EndpointTests {
         }
         let lib = daemon.library
         let owner = try #require(lib.owner)
-        try daemon.addApp(viewer, "limited", uid: Int(owner.uid))
-        try daemon.addApp(other, "limited", uid: Int(owner.uid))
-        try daemon.ok("select", viewer, "a.jpg")
-        try daemon.ok("select", other, "b.jpg")
-        let otherInfo = try appInfo(daemon, other)
+        try await daemon.addApp(viewer, "limited", uid: Int(owner.uid))
+        try await daemon.addApp(other, "limited", uid: Int(owner.uid))
+        try await daemon.ok("select", viewer, "a.jpg")
+        try await daemon.ok("select", other, "b.jpg")
+        let otherInfo = try await appInfo(daemon, other)
         let flatpakInfo = "[Application]\nname=\(viewer)\nruntime=runtime/org.freedesktop.Platform/x86_64/24.08\n\n[Instance]\ninstance-id=1\n"
 
         let outcome = try await sandboxed(daemon, viewer, flatpakInfo: flatpakInfo,
@@ -197,7 +197,7 @@ struct EndpointTests {
         let daemon = try await RunningDaemon.startedByOwner { lib in try lib.write("a.jpg") }
         let lib = daemon.library
         let owner = try #require(lib.owner)
-        try daemon.addApp(viewer, "authorized", uid: Int(owner.uid))
+        try await daemon.addApp(viewer, "authorized", uid: Int(owner.uid))
         let impostor = "[Application]\nname=org.example.Impostor\n"
         let wrong = try await sandboxed(daemon, viewer, flatpakInfo: impostor)
         let refused = step(wrong.lines, "greeting")?["greeting"] as? [String: Any]
@@ -221,8 +221,8 @@ struct EndpointTests {
             try lib.write("c.jpg")
         }
         let owner = try #require(daemon.library.owner)
-        try daemon.ok("app", "add", viewer, "--uid", String(owner.uid), "--purpose", "Prints your holiday photos")
-        let ids = try daemon.appIDs(viewer)  // the app hears its own IDs
+        try await daemon.ok("app", "add", viewer, "--uid", String(owner.uid), "--purpose", "Prints your holiday photos")
+        let ids = try await daemon.appIDs(viewer)  // the app hears its own IDs
         let a = try #require(ids["a.jpg"]), b = try #require(ids["b.jpg"])
         let flatpakInfo = "[Application]\nname=\(viewer)\n"
         var answered: [String] = []
@@ -230,14 +230,14 @@ struct EndpointTests {
         // The person: answers each request as it appears (first access with
         // a.jpg, then the review with b.jpg), then edits so the app hears a change.
         let outcome = try await sandboxed(daemon, viewer, flatpakInfo: flatpakInfo, options: ["--ask", "--review"]) {
-            let pending = try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests
+            let pending = try await JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests
             if let request = pending.first {
                 #expect(request.app == viewer && request.purpose == "Prints your holiday photos")
                 let chosen = request.kind == "review" ? "b.jpg" : "a.jpg"
-                try daemon.ok("answer", String(request.request), "limited", chosen)
+                try await daemon.ok("answer", String(request.request), "limited", chosen)
                 answered.append(request.kind)
             } else if answered.count == 2 {
-                try editing()
+                try await editing()
             }
         }
         #expect(outcome.status == 0, "\(outcome.stderr)")

@@ -20,11 +20,11 @@ extension FlatpakTests {
                                    environment: ["XDG_CONFIG_HOME": user.home + "/.config", "XDG_DATA_HOME": user.home + "/.local/share"])
         }
 
-        try daemon.ok("app", "add", app, "--flatpak")
-        try daemon.ok("authorize", app, "limited")
-        try daemon.ok("select", app, "Trip/IMG_1.jpg", "Trip/IMG_3.jpg")
-        #expect(try daemon.ok("status").contains("fuse:     available"))
-        let listed = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        try await daemon.ok("app", "add", app, "--flatpak")
+        try await daemon.ok("authorize", app, "limited")
+        try await daemon.ok("select", app, "Trip/IMG_1.jpg", "Trip/IMG_3.jpg")
+        #expect(try await daemon.ok("status").contains("fuse:     available"))
+        let listed = try await JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
         #expect(listed.first { $0.app == app }?.entries == AppEntries(form: "fuse"), "\(listed)")
         #expect(daemon.log.contains("is its view through FUSE"), "\(daemon.log.suffix(2000))")
 
@@ -41,7 +41,7 @@ extension FlatpakTests {
         #expect(daemon.library.linkCount(daemon.library.path("Trip/IMG_2.jpg")) == 1)
 
         // Every change to what it shows is refused, each on its own; the originals stay byte for byte.
-        try FileManager.default.copyItem(atPath: try Self.realJPEG(in: user.home, name: "saved-src.jpg"), toPath: user.home + "/.var/app/\(app)/saved-src.jpg")
+        try await FileManager.default.copyItem(atPath: try Self.realJPEG(in: user.home, name: "saved-src.jpg"), toPath: user.home + "/.var/app/\(app)/saved-src.jpg")
         try user.owner.own(user.home + "/.var/app/\(app)/saved-src.jpg")
         let (a, b) = (names[0], names[1])
         let attempts = ["chmod 666 \(a)", "sh -c 'echo appended >> \(a)'", "truncate -s 0 \(a)", "mv \(a) renamed.jpg", "rm \(b)",
@@ -70,11 +70,11 @@ extension FlatpakTests {
             for ((i = 0; i < 600; i++)); do [ "$(n)" = 3 ] && { echo seen; exit 0; }; sleep 0.1; done; exit 3
             """, output: user.home + "/running-app.log")
         try await waitUntil("the running app to see its three photos", while: waiting) { FileManager.default.fileExists(atPath: marker) }
-        try daemon.ok("select", app, "Trip/IMG_2.jpg")
+        try await daemon.ok("select", app, "Trip/IMG_2.jpg")
         try await waitUntil("the running app to see the fourth", while: waiting) {
             FileManager.default.fileExists(atPath: user.home + "/.var/app/\(app)/four")
         }
-        try daemon.ok("deselect", app, "Trip/IMG_1.jpg")
+        try await daemon.ok("deselect", app, "Trip/IMG_1.jpg")
         #expect(await waiting.exited(timeout: 90) == 0, "\(waiting.ending)")
         user.stopSessionHelpers()
 
@@ -90,12 +90,12 @@ extension FlatpakTests {
         let held = user.home + "/.var/app/\(app)/holding"
         try await waitUntil("the app to hold a photo open", while: holding) { FileManager.default.fileExists(atPath: held) }
         let heldName = try String(contentsOfFile: held, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        let heldPath = try #require(try daemon.appIDs(app).first { heldName.hasPrefix($0.value) }?.key, "\(heldName)")
-        try daemon.ok("deselect", app, heldPath)
+        let heldPath = try #require(try await daemon.appIDs(app).first { heldName.hasPrefix($0.value) }?.key, "\(heldName)")
+        try await daemon.ok("deselect", app, heldPath)
         _ = FileManager.default.createFile(atPath: user.home + "/.var/app/\(app)/revoked", contents: nil)
         #expect(await holding.exited(timeout: 90) == 0, "\(holding.ending)")
         #expect(holding.printed.contains("read: ") && holding.printed.contains("read error: 3: No such file or directory"), "\(holding.printed)")
-        try daemon.ok("select", app, heldPath)
+        try await daemon.ok("select", app, heldPath)
         user.stopSessionHelpers()
 
         // Stopped: the folder shows nothing (unmounted; what lies beneath was emptied before the mount).
@@ -117,9 +117,9 @@ extension FlatpakTests {
         // Killed with its server and the server's unmounter, as systemd kills a crashed unit's whole
         // cgroup: the mount is left, refusing every look; the next start unmounts it and mounts anew.
         let owner = String(user.owner.uid)
-        _ = try run("/usr/bin/pkill", ["-STOP", "-u", owner, "photolibd-view"])
+        _ = try await run("/usr/bin/pkill", ["-STOP", "-u", owner, "photolibd-view"])
         await daemon.kill()
-        _ = try run("/usr/bin/pkill", ["-KILL", "-u", owner, "photolibd-view"])
+        _ = try await run("/usr/bin/pkill", ["-KILL", "-u", owner, "photolibd-view"])
         #expect(viewMounted(on: user.picturesFolder(app)),
                 "the killed server's mount is left behind")
         try await restart()
@@ -128,7 +128,7 @@ extension FlatpakTests {
         expectOriginalsIntact(daemon, originals)
 
         // No longer limited: unmounted, and the folder is the app's own again (empty of photolibd's).
-        try daemon.ok("authorize", app, "denied")
+        try await daemon.ok("authorize", app, "denied")
         #expect(!viewMounted(on: user.picturesFolder(app)))
         #expect(try await user.runApp(app, count).trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
@@ -154,13 +154,13 @@ extension FlatpakTests {
             daemon.stopLater()
             user.stopSessionHelpers()
             _ = activator?.signal(SIGTERM)  // released, it is reaped by the teardown
-            _ = try? run("/bin/rm", ["-rf", runtime])
+            _ = try? runBlocking("/bin/rm", ["-rf", runtime])
         }
-        try daemon.ok("app", "add", app, "--flatpak")
-        try daemon.ok("authorize", app, "limited")
-        try daemon.ok("select", app, "Trip/IMG_1.jpg", "Trip/IMG_3.jpg")
-        #expect(try daemon.ok("status").contains("fuse:     available"))
-        let listed = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        try await daemon.ok("app", "add", app, "--flatpak")
+        try await daemon.ok("authorize", app, "limited")
+        try await daemon.ok("select", app, "Trip/IMG_1.jpg", "Trip/IMG_3.jpg")
+        #expect(try await daemon.ok("status").contains("fuse:     available"))
+        let listed = try await JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
         #expect(listed.first { $0.app == app }?.entries == AppEntries(form: "fuse"), "\(listed) \(daemon.log.suffix(2000))")
         let script = #"P=$(xdg-user-dir PICTURES); ls -A "$P" | wc -l; stat -c '%h %a' "$P"/* | sort -u; { echo x >> "$P/$(ls "$P" | head -1)"; } 2>/dev/null || echo refused"#
         let lines = try await user.runApp(app, script).split(separator: "\n").map(String.init)

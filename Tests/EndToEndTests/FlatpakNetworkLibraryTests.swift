@@ -12,7 +12,7 @@ extension FlatpakTests {
     @Test("a library on sshfs with the views on the local disk: a limited app's Pictures folder is its view through FUSE, each photo read from the server, nothing copied to the local disk; a rename on the server and a deselection reach it (photolibd-viewfs as its child, and through its socket unit, handed the library)",
           arguments: [false, true])
     func networkLibraryThroughFUSE(throughSocketUnit: Bool) async throws {
-        let owner = try TestOwner()
+        let owner = try await TestOwner()
         let library = try TestLibrary(owner: owner)
         let nas = try await SSHFSServer(owner: owner, mountingAt: library.library)
         // Unmounted after the daemon's stop and before the library's removal (the teardown runs in turn).
@@ -42,15 +42,15 @@ extension FlatpakTests {
             daemon.stopLater()
             user.stopSessionHelpers()
             _ = activator?.signal(SIGTERM)  // released, it is reaped by the teardown
-            if throughSocketUnit { _ = try? run("/bin/rm", ["-rf", runtime]) }
+            if throughSocketUnit { _ = try? runBlocking("/bin/rm", ["-rf", runtime]) }
         }
-        let status = try daemon.ok("status")
+        let status = try await daemon.ok("status")
         #expect(status.contains("entries:  references") && status.contains("another mount"), "\(status)")
 
-        try daemon.ok("app", "add", app, "--flatpak")
-        try daemon.ok("authorize", app, "limited")
-        try daemon.ok("select", app, "Trip/IMG_1.jpg", "Trip/IMG_3.jpg")
-        let listed = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        try await daemon.ok("app", "add", app, "--flatpak")
+        try await daemon.ok("authorize", app, "limited")
+        try await daemon.ok("select", app, "Trip/IMG_1.jpg", "Trip/IMG_3.jpg")
+        let listed = try await JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
         #expect(listed.first { $0.app == app }?.entries == AppEntries(form: "fuse"), "\(listed) \(daemon.log.suffix(2000))")
 
         // Exactly the selection, read from the server, read-only.
@@ -62,17 +62,17 @@ extension FlatpakTests {
         #expect(held.files.isEmpty && held.references.sorted() == ["/Trip/IMG_1.jpg", "/Trip/IMG_3.jpg"], "\(held)")
 
         // Renamed on the server: the photo keeps its ID, its reference follows, the app reads it still.
-        let ids = try daemon.appIDs(app)
+        let ids = try await daemon.appIDs(app)
         #expect(rename(nas.export + "/Trip/IMG_1.jpg", nas.export + "/Trip/renamed.jpg") == 0)
         try await waitUntil("the view's reference to follow the rename on the server", timeout: 60) {
             try viewFiles(library.views).references.contains("/Trip/renamed.jpg")
         }
-        #expect(try daemon.appIDs(app)["Trip/renamed.jpg"] == ids["Trip/IMG_1.jpg"])
+        #expect(try await daemon.appIDs(app)["Trip/renamed.jpg"] == ids["Trip/IMG_1.jpg"])
         let after = try await user.runApp(app, read).split(separator: "\n").map(String.init)
         #expect(after == ["2", "the photo Trip/IMG_1.jpg, on the server", "the photo Trip/IMG_3.jpg, on the server", "1 444"], "\(after)")
 
         // Deselected: gone from the folder at once.
-        try daemon.ok("deselect", app, "Trip/IMG_3.jpg")
+        try await daemon.ok("deselect", app, "Trip/IMG_3.jpg")
         let left = try await user.runApp(app, #"ls -A "$(xdg-user-dir PICTURES)" | wc -l"#)
         #expect(left.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "\(left)")
         #expect(try viewFiles(library.views).references == ["/Trip/renamed.jpg"])

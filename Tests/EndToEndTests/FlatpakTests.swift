@@ -18,8 +18,8 @@ struct FlatpakTests {
     /// `launcher`: run before the daemon (`RunningDaemon.start`); `beforeStart` runs once the user exists.
     func started(fuse: Bool = false, launcher: [String] = [], beforeStart: (FlatpakUser) async throws -> Void = { _ in })
         async throws -> (RunningDaemon, FlatpakUser, originals: [String: Data]) {
-        let library = try TestLibrary(owner: try TestOwner())
-        let photo = try Self.realJPEG(in: library.root)
+        let library = try await TestLibrary(owner: try TestOwner())
+        let photo = try await Self.realJPEG(in: library.root)
         for name in ["Trip/IMG_1.jpg", "Trip/IMG_2.jpg", "Trip/IMG_3.jpg"] {
             try library.copy(photo, to: name)
             // Each its own bytes, so a copy is told from another.
@@ -44,9 +44,9 @@ struct FlatpakTests {
     }
 
     /// A small real JPEG (libvips), so the inbox takes one the app saves.
-    static func realJPEG(in directory: String, name: String = "made.jpg") throws -> String {
+    static func realJPEG(in directory: String, name: String = "made.jpg") async throws -> String {
         let path = directory + "/" + name
-        let result = try run("/usr/bin/vips", ["black", path, "16", "16"])
+        let result = try await run("/usr/bin/vips", ["black", path, "16", "16"])
         guard result.status == 0 else { throw TestFailure("vips black failed: \(result.stderr)") }
         return path
     }
@@ -73,15 +73,15 @@ struct FlatpakTests {
         let folder = user.picturesFolder(app)
         let overridePath = user.overrides + "/" + app
 
-        let added = try daemon.ok("app", "add", app, "--flatpak")
+        let added = try await daemon.ok("app", "add", app, "--flatpak")
         #expect(added.contains("Flatpak app \(app)"))
         // Not yet decided: the app keeps its own access, and the person's override is untouched.
         #expect(try String(contentsOfFile: overridePath, encoding: .utf8) == Self.personsOverride)
         var seen = try await user.runApp(app, "ls -A \"$(xdg-user-dir PICTURES)\"")
         #expect(seen.split(separator: "\n").sorted() == ["Private", "Trip"], "\(seen)")
 
-        try daemon.ok("authorize", app, "limited")
-        try daemon.ok("select", app, "Trip/IMG_1.jpg", "Trip/IMG_3.jpg")
+        try await daemon.ok("authorize", app, "limited")
+        try await daemon.ok("select", app, "Trip/IMG_1.jpg", "Trip/IMG_3.jpg")
         let override = try String(contentsOfFile: overridePath, encoding: .utf8)
         #expect(override == "# mine: downloads for Hello\n[Context]\nfilesystems=xdg-download;!xdg-pictures;\npersistent=lib;\n", "\(override)")
         #expect(entries(folder).count == 2)
@@ -110,7 +110,7 @@ struct FlatpakTests {
             for ((i = 0; i < 600; i++)); do [ "$(ls -A "$P" | wc -l)" = 3 ] && { echo seen; exit 0; }; sleep 0.1; done; exit 1
             """, output: user.home + "/running-app.log")
         try await waitUntil("the running app to start", while: waiting) { FileManager.default.fileExists(atPath: marker) }
-        try daemon.ok("select", app, "Trip/IMG_2.jpg")
+        try await daemon.ok("select", app, "Trip/IMG_2.jpg")
         #expect(await waiting.exited(timeout: 90) == 0, "\(waiting.ending)")
         user.stopSessionHelpers()
         let shared = entries(folder)
@@ -119,7 +119,7 @@ struct FlatpakTests {
         // Everything an app can do to its Pictures folder: chmod (its entries are read-only, but its own), append,
         // truncate, rename, delete, and save a photo. The photo is saved in two writes with the deletion between
         // them, so the daemon looks at the folder while it is half written: it must wait for the app to close it.
-        try FileManager.default.copyItem(atPath: try Self.realJPEG(in: user.home, name: "saved-src.jpg"), toPath: user.home + "/.var/app/\(app)/saved-src.jpg")
+        try await FileManager.default.copyItem(atPath: try Self.realJPEG(in: user.home, name: "saved-src.jpg"), toPath: user.home + "/.var/app/\(app)/saved-src.jpg")
         try user.owner.own(user.home + "/.var/app/\(app)/saved-src.jpg")
         let (a, b, c) = (shared[0], shared[1], shared[2])
         let tampered = try await user.runApp(app, """
@@ -150,21 +150,21 @@ struct FlatpakTests {
         #expect(!now.contains(originals["Private/secret.jpg"]!))
 
         // None: nothing.
-        try daemon.ok("authorize", app, "denied")
+        try await daemon.ok("authorize", app, "denied")
         #expect(entries(folder).isEmpty)
         seen = try await user.runApp(app, "ls -A \"$(xdg-user-dir PICTURES)\" | wc -l")
         #expect(seen.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(seen)")
 
         // Full Access: the app's own permission, and the person's override as they wrote it.
-        try daemon.ok("authorize", app, "authorized")
+        try await daemon.ok("authorize", app, "authorized")
         #expect(try String(contentsOfFile: overridePath, encoding: .utf8) == Self.personsOverride)
         seen = try await user.runApp(app, "ls -A \"$(xdg-user-dir PICTURES)\"")
         #expect(seen.split(separator: "\n").sorted() == ["Imported", "Private", "Trip"], "\(seen)")
         #expect(entries(folder).isEmpty, "Full Access copies nothing into the app's folder")
 
         // Removing the app leaves the person's override as it was.
-        try daemon.ok("authorize", app, "limited")
-        try daemon.ok("app", "remove", app)
+        try await daemon.ok("authorize", app, "limited")
+        try await daemon.ok("app", "remove", app)
         #expect(try String(contentsOfFile: overridePath, encoding: .utf8) == Self.personsOverride)
         expectOriginalsIntact(daemon, originals)
     }
@@ -173,49 +173,49 @@ struct FlatpakTests {
     func listedAndBroad() async throws {
         let (daemon, user, _) = try await started()
         defer { daemon.stopLater(); user.stopSessionHelpers() }
-        let installed = try JSONDecoder().decode([InstalledAppInfo].self, from: Data(try daemon.ok("apps", "--installed", "--json").utf8))
+        let installed = try await JSONDecoder().decode([InstalledAppInfo].self, from: Data(try daemon.ok("apps", "--installed", "--json").utf8))
         let hello = try #require(installed.first { $0.app == Self.hello })
         #expect(hello.name == "Hello" && hello.installation == "user" && !hello.registered && !hello.running)
         #expect(hello.through == ["xdg-pictures"] && hello.broad.isEmpty && hello.reach == "Sees all your photos — its Flatpak permission (xdg-pictures).")
         #expect(hello.icon.map { FileManager.default.fileExists(atPath: $0) && $0.hasSuffix("/\(Self.hello).png") } == true, "\(hello)")
         let home = try #require(installed.first { $0.app == "org.test.Home" })
         #expect(home.through == ["home"] && home.broad == ["home"])
-        let listing = try daemon.ok("apps")
+        let listing = try await daemon.ok("apps")
         #expect(listing.contains("Installed Flatpak apps that see your photos") && listing.contains("Hello  org.test.Hello  Sees all your photos"), "\(listing)")
 
         // Chosen by its ID, as listed: registered on the way, and told when it takes effect.
-        let denied = try daemon.ok("authorize", Self.hello, "denied")
+        let denied = try await daemon.ok("authorize", Self.hello, "denied")
         #expect(denied.contains("Hello finds no photos in its Pictures folder when Hello next starts."), "\(denied)")
-        let registered = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        let registered = try await JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
         #expect(registered.first { $0.app == Self.hello }?.flatpak == true)
         #expect(try String(contentsOfFile: user.overrides + "/" + Self.hello, encoding: .utf8).contains("persistent=lib;"))
 
         // doctor: what holds, and what the person's own 'flatpak override' undid, until the access is chosen again.
-        var doctor = try daemon.ctl("doctor")
+        var doctor = try await daemon.ctl("doctor")
         #expect(doctor.stdout.contains("pass  flatpak-apps: 1 Flatpak app finds only what you chose in its Pictures folder (Flatpak 1."), "\(doctor.stdout)")
-        try user.ok(["/usr/bin/flatpak", "override", "--user", "--filesystem=xdg-pictures", Self.hello])
-        doctor = try daemon.ctl("doctor")
+        try await user.ok(["/usr/bin/flatpak", "override", "--user", "--filesystem=xdg-pictures", Self.hello])
+        doctor = try await daemon.ctl("doctor")
         #expect(doctor.status != 0)
         #expect(doctor.stdout.contains("FAIL  flatpak-apps: Hello (org.test.Hello): its permissions reach your Pictures folder again (xdg-pictures)"), "\(doctor.stdout)")
-        try daemon.ok("authorize", Self.hello, "denied")
-        doctor = try daemon.ctl("doctor")
+        try await daemon.ok("authorize", Self.hello, "denied")
+        doctor = try await daemon.ctl("doctor")
         #expect(doctor.stdout.contains("pass  flatpak-apps:"), "\(doctor.stdout)")
         let seen = try await user.runApp(Self.hello, "ls -A \"$(xdg-user-dir PICTURES)\" | wc -l")
         #expect(seen.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(seen)")
 
-        try daemon.ok("app", "add", "org.test.Home", "--flatpak")
-        let refused = try daemon.ctl("authorize", "org.test.Home", "limited")
+        try await daemon.ok("app", "add", "org.test.Home", "--flatpak")
+        let refused = try await daemon.ctl("authorize", "org.test.Home", "limited")
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("'home'") && refused.stderr.contains("--confirm") && refused.stderr.contains("Full Access"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: user.overrides + "/org.test.Home"))
-        let apps = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        let apps = try await JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
         #expect(apps.first { $0.app == "org.test.Home" }?.readWrite == "notDetermined")
 
         // Confirmed: its home is taken away, the everyday folders given back, and it finds its selection where it looks.
         try user.writeFile("Downloads/list.txt", "groceries")
         try user.writeFile("notes.txt", "private")
-        try daemon.ok("authorize", "org.test.Home", "limited", "--confirm")
-        try daemon.ok("select", "org.test.Home", "Trip/IMG_1.jpg")
+        try await daemon.ok("authorize", "org.test.Home", "limited", "--confirm")
+        try await daemon.ok("select", "org.test.Home", "Trip/IMG_1.jpg")
         #expect(try String(contentsOfFile: user.overrides + "/org.test.Home", encoding: .utf8)
                 == "[Context]\nfilesystems=!xdg-pictures;!home;xdg-desktop;xdg-documents;xdg-download;xdg-music;xdg-videos;\npersistent=lib;\n")
         let inside = try await user.runApp("org.test.Home", """
@@ -223,12 +223,12 @@ struct FlatpakTests {
             """)
         #expect(inside.split(separator: "\n") == ["1", "groceries", "notes-hidden"], "\(inside)")
         // A later change keeps what was confirmed; Full Access gives the home back and leaves no file (none of its lines were the person's).
-        try daemon.ok("authorize", "org.test.Home", "denied")
+        try await daemon.ok("authorize", "org.test.Home", "denied")
         #expect(try String(contentsOfFile: user.overrides + "/org.test.Home", encoding: .utf8).contains("!home;"))
-        try daemon.ok("authorize", "org.test.Home", "authorized")
+        try await daemon.ok("authorize", "org.test.Home", "authorized")
         #expect(!FileManager.default.fileExists(atPath: user.overrides + "/org.test.Home"))
 
-        let missing = try daemon.ctl("app", "add", "org.test.Missing", "--flatpak")
+        let missing = try await daemon.ctl("app", "add", "org.test.Missing", "--flatpak")
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("No Flatpak app org.test.Missing is installed"), "\(missing.stderr)")
     }
@@ -237,7 +237,7 @@ struct FlatpakTests {
     func onThePage() async throws {
         let (daemon, user, originals) = try await started()
         defer { daemon.stopLater(); user.stopSessionHelpers() }
-        let page = try PageSession(daemon)
+        let page = try await PageSession(daemon)
         let shots = daemon.library.root + "/shots"
         let result = try await page.drive(["access", page.url, Self.hello, "Selected Photos", "--shots", shots])
         let before = result["before"] as? [String: Any] ?? [:]
@@ -256,26 +256,26 @@ struct FlatpakTests {
         #expect(home["after"] as? String == "None", "\(home)")
         #expect(try String(contentsOfFile: user.overrides + "/org.test.Home", encoding: .utf8).contains("!home;"))
         // Any other app with a .desktop file is shown by its name and icon too (here the owner's own, in ~/.local/share).
-        try daemon.ok("app", "add", "org.example.Viewer", "--uid", "4242")
+        try await daemon.ok("app", "add", "org.example.Viewer", "--uid", "4242")
         try user.writeFile(".local/share/applications/org.example.Viewer.desktop", "[Desktop Entry]\nType=Application\nName=Viewer\nIcon=org.example.Viewer\nExec=viewer\n")
         try user.writeFile(".local/share/icons/hicolor/64x64/apps/org.example.Viewer.png", "")
-        _ = try run("/bin/cp", ["/usr/libexec/installed-tests/Flatpak/org.test.Hello.png", user.home + "/.local/share/icons/hicolor/64x64/apps/org.example.Viewer.png"])
+        _ = try await run("/bin/cp", ["/usr/libexec/installed-tests/Flatpak/org.test.Hello.png", user.home + "/.local/share/icons/hicolor/64x64/apps/org.example.Viewer.png"])
         let viewer = try await page.drive(["access", try page.freshLink(), "org.example.Viewer", "None", "--shots", shots + "/viewer"])
         let shown = viewer["before"] as? [String: Any] ?? [:]
         #expect(shown["name"] as? String == "Viewer" && shown["identity"] as? String == "org.example.Viewer · uid 4242", "\(viewer)")
         #expect((shown["iconWidth"] as? Int ?? 0) > 0, "\(viewer)")
         if let keep = ProcessInfo.processInfo.environment["PHOTOLIBD_KEEP_SHOTS"] {
-            _ = try? run("/bin/cp", ["-r", shots, keep])
+            _ = try? await run("/bin/cp", ["-r", shots, keep])
         }
 
         // What the person chose is what the app finds at its next start.
-        try daemon.ok("select", Self.hello, "Trip/IMG_2.jpg")
+        try await daemon.ok("select", Self.hello, "Trip/IMG_2.jpg")
         let seen = try await user.runApp(Self.hello, "ls -A \"$(xdg-user-dir PICTURES)\" | wc -l; cat \"$(xdg-user-dir PICTURES)\"/* | wc -c")
         #expect(seen.split(separator: "\n") == ["1", Substring(String(originals["Trip/IMG_2.jpg"]!.count))], "\(seen)")
         #expect(contents(user.picturesFolder(Self.hello)) == [originals["Trip/IMG_2.jpg"]!])
         // On a filesystem that cannot clone (ext4, as /tmp is here), the page can say what the copies take.
-        let installed = try JSONDecoder().decode([InstalledAppInfo].self, from: Data(try daemon.ok("apps", "--installed", "--json").utf8))
-        let filesystem = try run("/usr/bin/stat", ["-f", "-c", "%T", user.home]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let installed = try await JSONDecoder().decode([InstalledAppInfo].self, from: Data(try daemon.ok("apps", "--installed", "--json").utf8))
+        let filesystem = try await run("/usr/bin/stat", ["-f", "-c", "%T", user.home]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let copies = installed.first { $0.app == Self.hello }?.copyBytes
         if filesystem.hasPrefix("ext") {
             #expect(copies == Int64(originals["Trip/IMG_2.jpg"]!.count), "\(installed)")
@@ -284,7 +284,7 @@ struct FlatpakTests {
         }
         // What it opened there is in the access report, as any view's opens are.
         try await waitUntil("Hello's open in the access report") {
-            let report = try JSONDecoder().decode(ReportResult.self, from: Data(try daemon.ok("report", "--json").utf8))
+            let report = try await JSONDecoder().decode(ReportResult.self, from: Data(try daemon.ok("report", "--json").utf8))
             return report.entries.contains { $0.app == Self.hello && $0.how == "open" && $0.path == "Trip/IMG_2.jpg" }
         }
     }

@@ -14,9 +14,9 @@ struct GrantEndTests {
     func now() -> Double { Date().timeIntervalSince1970 }
 
     /// The next event of `kind` whose `reason` is `expired`, and when it came.
-    func nextExpired(_ reader: EventReader, _ kind: String) throws -> (event: ReceivedEvent, at: Double) {
+    func nextExpired(_ reader: EventReader, _ kind: String) async throws -> (event: ReceivedEvent, at: Double) {
         while true {
-            let event = try reader.next()
+            let event = try await reader.next()
             guard event.head.event == kind else { continue }
             let reason: String? = switch kind {
             case "selection": try event.decode(SelectionEvent.self).reason
@@ -33,76 +33,76 @@ struct GrantEndTests {
             try lib.write("a.jpg")
             try lib.write("b.jpg")
         }
-        try daemon.addApp(Self.app, "limited")
-        let ids = try daemon.assets()
+        try await daemon.addApp(Self.app, "limited")
+        let ids = try await daemon.assets()
         let a = try #require(ids["a.jpg"]), b = try #require(ids["b.jpg"])
         // What the app sees and hears names the photos by its own IDs.
-        let shown = try daemon.appIDs(Self.app)
+        let shown = try await daemon.appIDs(Self.app)
         let appA = try #require(shown["a.jpg"]), appB = try #require(shown["b.jpg"])
-        try daemon.ok("select", Self.app, "b.jpg")
+        try await daemon.ok("select", Self.app, "b.jpg")
         let reader = try EventReader(daemon, app: Self.app)
         let granted = now()
-        try daemon.ok("select", Self.app, "a.jpg", "--for", "2s")
-        let selection = try JSONDecoder().decode(SelectionResult.self, from: Data(try daemon.ok("selection", Self.app, "--json").utf8))
+        try await daemon.ok("select", Self.app, "a.jpg", "--for", "2s")
+        let selection = try await JSONDecoder().decode(SelectionResult.self, from: Data(try daemon.ok("selection", Self.app, "--json").utf8))
         let endsAt = try #require(selection.ends?.assets[a])
         #expect(Double(endsAt) >= granted + 1 && Double(endsAt) <= granted + 3, "the end is 2 s after the select")
         #expect(selection.ends?.assets[b] == nil, "a grant without --for lasts")
-        #expect(daemon.viewEntries(Self.app).contains { $0.contains(appA) })
+        #expect(await daemon.viewEntries(Self.app).contains { $0.contains(appA) })
 
         // The selection event first, then the view's change, both saying why.
-        let (event, at) = try nextExpired(reader, "selection")
+        let (event, at) = try await nextExpired(reader, "selection")
         #expect(try event.decode(SelectionEvent.self).removedAssets == [appA])
         #expect(at >= Double(endsAt) - 0.05, "not before its end")
         #expect(at <= Double(endsAt) + 3, "at its end (within the daemon's second and a loaded machine's delay)")
-        let (change, _) = try nextExpired(reader, "change")
+        let (change, _) = try await nextExpired(reader, "change")
         #expect(try change.decode(ChangeEvent.self).removed.map(\.id) == [appA])
-        #expect(!daemon.viewEntries(Self.app).contains { $0.contains(appA) })
-        #expect(daemon.viewEntries(Self.app).contains { $0.contains(appB) })
-        #expect(!(try daemon.ok("selection", Self.app)).contains(a))
+        #expect(await !daemon.viewEntries(Self.app).contains { $0.contains(appA) })
+        #expect(await daemon.viewEntries(Self.app).contains { $0.contains(appB) })
+        #expect(await !(try daemon.ok("selection", Self.app)).contains(a))
 
         // --until in the past is refused with the reason; --for and --until together too.
-        let past = try daemon.ctl("select", Self.app, "a.jpg", "--until", "@1000")
+        let past = try await daemon.ctl("select", Self.app, "a.jpg", "--until", "@1000")
         #expect(past.status != 0 && past.stderr.contains("time to come"), "\(past)")
-        let both = try daemon.ctl("select", Self.app, "a.jpg", "--for", "1h", "--until", "@\(Int(now()) + 60)")
+        let both = try await daemon.ctl("select", Self.app, "a.jpg", "--for", "1h", "--until", "@\(Int(now()) + 60)")
         #expect(both.status != 0)
-        let nonsense = try daemon.ctl("select", Self.app, "a.jpg", "--for", "2 fortnights")
+        let nonsense = try await daemon.ctl("select", Self.app, "a.jpg", "--for", "2 fortnights")
         #expect(nonsense.status != 0 && nonsense.stderr.contains("not a duration"), "\(nonsense)")
     }
 
     @Test("a status for 6 s returns to what it was, with the reason; the view follows")
     func statusEndsOnTime() async throws {
         let daemon = try await RunningDaemon.startedByOwner { lib in try lib.write("a.jpg") }
-        try daemon.addApp(Self.app, "limited")
+        try await daemon.addApp(Self.app, "limited")
         let reader = try EventReader(daemon, app: Self.app)
-        try daemon.ok("authorize", Self.app, "authorized", "--for", "6s")
+        try await daemon.ok("authorize", Self.app, "authorized", "--for", "6s")
         // The reply comes once the view is made: looked at at once, while the status lasts. (With 2 s, a
         // loaded CI machine once spent them all before the first look, and the view was already empty again.)
-        #expect(daemon.viewEntries(Self.app).count == 1, "the whole library in the view")
-        let info = try #require(try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first)
+        #expect(await daemon.viewEntries(Self.app).count == 1, "the whole library in the view")
+        let info = try #require(try await JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first)
         #expect(info.readWrite == "authorized" && info.readWriteReturnsTo == "limited" && info.readWriteEndsAt != nil)
-        let (event, at) = try nextExpired(reader, "authorization")
+        let (event, at) = try await nextExpired(reader, "authorization")
         #expect(try event.decode(AuthorizationEvent.self).status == "limited")
         #expect(at <= Double(try #require(info.readWriteEndsAt)) + 3)
-        try await waitUntil("the view to be the empty selection again") { daemon.viewEntries(Self.app).isEmpty }
-        let after = try #require(try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first)
+        try await waitUntil("the view to be the empty selection again") { await daemon.viewEntries(Self.app).isEmpty }
+        let after = try #require(try await JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first)
         #expect(after.readWrite == "limited" && after.readWriteEndsAt == nil)
     }
 
     @Test("a grant that ended while the daemon was stopped is gone when it is ready, and the app hears it on resuming")
     func endsAcrossARestart() async throws {
         let daemon = try await RunningDaemon.startedByOwner { lib in try lib.write("a.jpg") }
-        try daemon.addApp(Self.app, "limited")
-        let a = try #require(try daemon.assets()["a.jpg"])
+        try await daemon.addApp(Self.app, "limited")
+        let a = try #require(try await daemon.assets()["a.jpg"])
         let token = try EventReader(daemon, app: Self.app).subscribed.token
-        try daemon.ok("select", Self.app, "a.jpg", "--for", "2s")
-        let endsAt = try #require(try JSONDecoder().decode(SelectionResult.self, from: Data(try daemon.ok("selection", Self.app, "--json").utf8)).ends?.assets[a])
+        try await daemon.ok("select", Self.app, "a.jpg", "--for", "2s")
+        let endsAt = try #require(try await JSONDecoder().decode(SelectionResult.self, from: Data(try daemon.ok("selection", Self.app, "--json").utf8)).ends?.assets[a])
         await daemon.stop()
         try await waitUntil("the grant's end to pass while the daemon is stopped", timeout: 10) { now() > Double(endsAt) + 0.2 }
         try await daemon.start()
-        #expect(!(try daemon.ok("selection", Self.app)).contains(a))
-        #expect(daemon.viewEntries(Self.app).isEmpty, "no link at start")
+        #expect(await !(try daemon.ok("selection", Self.app)).contains(a))
+        #expect(await daemon.viewEntries(Self.app).isEmpty, "no link at start")
         let reader = try EventReader(daemon, app: Self.app, since: token)
-        let (event, _) = try nextExpired(reader, "selection")
-        #expect(try event.decode(SelectionEvent.self).removedAssets == [try #require(try daemon.appIDs(Self.app)["a.jpg"])])
+        let (event, _) = try await nextExpired(reader, "selection")
+        #expect(try await event.decode(SelectionEvent.self).removedAssets == [try #require(try daemon.appIDs(Self.app)["a.jpg"])])
     }
 }

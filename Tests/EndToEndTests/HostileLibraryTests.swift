@@ -12,7 +12,7 @@ struct HostileLibraryTests {
             return
         }
         let script = RunningDaemon.script("hostile-library")
-        let result = try await runOffPool("/usr/bin/python3", [script, "--swaps", "500", "--bin", RunningDaemon.buildDirectory])
+        let result = try await run("/usr/bin/python3", [script, "--swaps", "500", "--bin", RunningDaemon.buildDirectory])
         #expect(result.status == 0, "\(result.stderr)")
         let figures = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         #expect((figures?["swaps"] as? Int ?? 0) >= 500, "\(result.stdout)")

@@ -23,7 +23,7 @@ struct ImportTests {
     /// Runs Python as the app's uid, as the app would write: `mode` is
     /// `rename` (written under a hidden name, then renamed in), `direct`,
     /// `symlink`, `fifo` or `hardlink` (to a file of its own elsewhere).
-    func appWrites(_ uid: Int, inbox: String, _ name: String, _ bytes: [UInt8], mode: String = "rename") throws {
+    func appWrites(_ uid: Int, inbox: String, _ name: String, _ bytes: [UInt8], mode: String = "rename") async throws {
         let script = """
             import os, sys
             d, n, source, mode = sys.argv[1:5]
@@ -49,20 +49,20 @@ struct ImportTests {
         try Data(bytes).write(to: URL(fileURLWithPath: payload))
         chmod(payload, 0o644)
         defer { unlink(payload) }
-        let result = try EndToEndTests.run("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups",
+        let result = try await EndToEndTests.run("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups",
                                                                 "/usr/bin/python3", "-c", script, inbox, name, payload, mode])
         guard result.status == 0 else { throw TestFailure("the app (uid \(uid)) could not write \(name) into its inbox: \(result.stderr)") }
     }
 
-    func apps(_ daemon: RunningDaemon) throws -> [AppInfo] {
-        try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+    func apps(_ daemon: RunningDaemon) async throws -> [AppInfo] {
+        try await JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
     }
 
     /// The next `import` events until one per name has come.
-    func imports(_ reader: EventReader, names: Set<String>) throws -> [String: ImportEvent] {
+    func imports(_ reader: EventReader, names: Set<String>) async throws -> [String: ImportEvent] {
         var out: [String: ImportEvent] = [:]
         while !names.isSubset(of: Set(out.keys)) {
-            let event = try reader.next()
+            let event = try await reader.next()
             guard event.head.event == "import" else { continue }
             let decoded = try event.decode(ImportEvent.self)
             out[decoded.name] = decoded
@@ -81,21 +81,21 @@ struct ImportTests {
         }
         await daemon.stop()
         try await daemon.start(extraArguments: ["--config", daemon.library.root + "/photolibd.toml"])
-        try daemon.ok("app", "add", Self.camera.app, "--uid", String(Self.camera.uid), "--location", "precise")
-        try daemon.ok("app", "add", Self.scanner.app, "--uid", String(Self.scanner.uid), "--location", "precise")
-        try daemon.ok("authorize", Self.camera.app, "limited")
-        try daemon.ok("authorize", Self.scanner.app, "authorized", "--access", "add-only")
-        let listed = try apps(daemon)
+        try await daemon.ok("app", "add", Self.camera.app, "--uid", String(Self.camera.uid), "--location", "precise")
+        try await daemon.ok("app", "add", Self.scanner.app, "--uid", String(Self.scanner.uid), "--location", "precise")
+        try await daemon.ok("authorize", Self.camera.app, "limited")
+        try await daemon.ok("authorize", Self.scanner.app, "authorized", "--access", "add-only")
+        let listed = try await apps(daemon)
         let cameraInbox = try #require(listed.first { $0.app == Self.camera.app }?.inbox)
         let scannerInbox = try #require(listed.first { $0.app == Self.scanner.app }?.inbox)
         #expect(cameraInbox != scannerInbox && !cameraInbox.contains(Self.camera.app), "an inbox is named like its view, not by the app ID")
         let reader = try EventReader(daemon, app: nil)
 
         // Three good files, each as the app's own uid.
-        try appWrites(Self.camera.uid, inbox: cameraInbox, "IMG_0001.jpg", Self.jpeg)
-        try appWrites(Self.camera.uid, inbox: cameraInbox, "IMG_0002.heic", Self.heic, mode: "direct")
-        try appWrites(Self.scanner.uid, inbox: scannerInbox, "scan.mp4", Self.mp4)
-        var events = try imports(reader, names: ["IMG_0001.jpg", "IMG_0002.heic", "scan.mp4"])
+        try await appWrites(Self.camera.uid, inbox: cameraInbox, "IMG_0001.jpg", Self.jpeg)
+        try await appWrites(Self.camera.uid, inbox: cameraInbox, "IMG_0002.heic", Self.heic, mode: "direct")
+        try await appWrites(Self.scanner.uid, inbox: scannerInbox, "scan.mp4", Self.mp4)
+        var events = try await imports(reader, names: ["IMG_0001.jpg", "IMG_0002.heic", "scan.mp4"])
         #expect(events["IMG_0001.jpg"]?.state == "added" && events["IMG_0001.jpg"]?.asset != nil)
         #expect(events["IMG_0002.heic"]?.state == "added" && events["IMG_0002.heic"]?.asset?.mediaType == "image")
         let scanned = try #require(events["scan.mp4"])
@@ -112,28 +112,28 @@ struct ImportTests {
 
         // The limited app sees what it added, in its view and its selection; the add-only app sees nothing.
         let cameraID = try #require(events["IMG_0001.jpg"]?.asset?.id)
-        try await waitUntil("the camera's imports are in its view") { daemon.viewEntries(Self.camera.app).count == 2 }
-        #expect(daemon.viewEntries(Self.camera.app).contains { $0.contains(cameraID) })
+        try await waitUntil("the camera's imports are in its view") { await daemon.viewEntries(Self.camera.app).count == 2 }
+        #expect(await daemon.viewEntries(Self.camera.app).contains { $0.contains(cameraID) })
         // The selection is the owner's view of it, by library ID: the same asset.
-        let libraryID = try #require(try daemon.assets()["Imported/\(Self.camera.app)/IMG_0001.jpg"])
-        #expect(try daemon.appIDs(Self.camera.app)["Imported/\(Self.camera.app)/IMG_0001.jpg"] == cameraID)
-        #expect(try daemon.ok("selection", Self.camera.app).contains(libraryID))
-        #expect(daemon.viewEntries(Self.scanner.app).isEmpty)
+        let libraryID = try #require(try await daemon.assets()["Imported/\(Self.camera.app)/IMG_0001.jpg"])
+        #expect(try await daemon.appIDs(Self.camera.app)["Imported/\(Self.camera.app)/IMG_0001.jpg"] == cameraID)
+        #expect(try await daemon.ok("selection", Self.camera.app).contains(libraryID))
+        #expect(await daemon.viewEntries(Self.scanner.app).isEmpty)
 
         // Never overwriting: the same name again becomes "IMG_0001 (2).jpg".
-        try appWrites(Self.camera.uid, inbox: cameraInbox, "IMG_0001.jpg", Self.jpeg)
-        events = try imports(reader, names: ["IMG_0001.jpg"])
+        try await appWrites(Self.camera.uid, inbox: cameraInbox, "IMG_0001.jpg", Self.jpeg)
+        events = try await imports(reader, names: ["IMG_0001.jpg"])
         #expect(events["IMG_0001.jpg"]?.state == "added" && events["IMG_0001.jpg"]?.asset?.id != cameraID)
         #expect(FileManager.default.fileExists(atPath: daemon.library.path("Imported/\(Self.camera.app)/IMG_0001 (2).jpg")))
 
         // Refusals, each with its reason, each file set aside in rejected/.
-        try appWrites(Self.camera.uid, inbox: cameraInbox, "link.jpg", [], mode: "symlink")
-        try appWrites(Self.camera.uid, inbox: cameraInbox, "pipe.jpg", [], mode: "fifo")
-        try appWrites(Self.camera.uid, inbox: cameraInbox, "notes.jpg", Array("just some text, not a photo".utf8))
-        try appWrites(Self.camera.uid, inbox: cameraInbox, "huge.jpg", Self.jpeg + Array(repeating: 0, count: 150_000))
-        try appWrites(Self.camera.uid, inbox: cameraInbox, "linked.jpg", Self.jpeg, mode: "hardlink")
-        try appWrites(Self.camera.uid, inbox: cameraInbox, "video.jpg", Self.mp4)
-        events = try imports(reader, names: ["link.jpg", "pipe.jpg", "notes.jpg", "huge.jpg", "linked.jpg", "video.jpg"])
+        try await appWrites(Self.camera.uid, inbox: cameraInbox, "link.jpg", [], mode: "symlink")
+        try await appWrites(Self.camera.uid, inbox: cameraInbox, "pipe.jpg", [], mode: "fifo")
+        try await appWrites(Self.camera.uid, inbox: cameraInbox, "notes.jpg", Array("just some text, not a photo".utf8))
+        try await appWrites(Self.camera.uid, inbox: cameraInbox, "huge.jpg", Self.jpeg + Array(repeating: 0, count: 150_000))
+        try await appWrites(Self.camera.uid, inbox: cameraInbox, "linked.jpg", Self.jpeg, mode: "hardlink")
+        try await appWrites(Self.camera.uid, inbox: cameraInbox, "video.jpg", Self.mp4)
+        events = try await imports(reader, names: ["link.jpg", "pipe.jpg", "notes.jpg", "huge.jpg", "linked.jpg", "video.jpg"])
         #expect(events["link.jpg"]?.code == "symlink")
         #expect(events["pipe.jpg"]?.code == "notRegularFile")
         #expect(events["notes.jpg"]?.code == "contentMismatch")
@@ -149,17 +149,17 @@ struct ImportTests {
         #expect(!FileManager.default.fileExists(atPath: daemon.library.path("Imported/\(Self.camera.app)/notes.jpg")))
 
         // The quota: 7 files a day; the camera added 3, the scanner's count is its own.
-        for index in 0..<4 { try appWrites(Self.camera.uid, inbox: cameraInbox, "more\(index).jpg", Self.jpeg) }
-        events = try imports(reader, names: ["more0.jpg", "more1.jpg", "more2.jpg", "more3.jpg"])
+        for index in 0..<4 { try await appWrites(Self.camera.uid, inbox: cameraInbox, "more\(index).jpg", Self.jpeg) }
+        events = try await imports(reader, names: ["more0.jpg", "more1.jpg", "more2.jpg", "more3.jpg"])
         #expect(events.values.filter { $0.state == "added" }.count == 4)
-        try appWrites(Self.camera.uid, inbox: cameraInbox, "over.jpg", Self.jpeg)
-        events = try imports(reader, names: ["over.jpg"])
+        try await appWrites(Self.camera.uid, inbox: cameraInbox, "over.jpg", Self.jpeg)
+        events = try await imports(reader, names: ["over.jpg"])
         #expect(events["over.jpg"]?.code == "dailyFileQuota")
 
         // An app that may not add: refused with what to do.
-        try daemon.ok("authorize", Self.scanner.app, "denied", "--access", "add-only")
-        try appWrites(Self.scanner.uid, inbox: scannerInbox, "late.jpg", Self.jpeg)
-        events = try imports(reader, names: ["late.jpg"])
+        try await daemon.ok("authorize", Self.scanner.app, "denied", "--access", "add-only")
+        try await appWrites(Self.scanner.uid, inbox: scannerInbox, "late.jpg", Self.jpeg)
+        events = try await imports(reader, names: ["late.jpg"])
         #expect(events["late.jpg"]?.code == "notAllowed" && events["late.jpg"]?.reason?.contains("requestAuthorization") == true)
     }
 
@@ -169,22 +169,22 @@ struct ImportTests {
             chmod(lib.root, 0o711)
             try lib.write("a.jpg")
         }
-        try daemon.ok("app", "add", Self.camera.app, "--uid", String(Self.camera.uid), "--location", "precise")
-        try daemon.ok("authorize", Self.camera.app, "limited")
-        let inbox = try #require(try apps(daemon).first?.inbox)
+        try await daemon.ok("app", "add", Self.camera.app, "--uid", String(Self.camera.uid), "--location", "precise")
+        try await daemon.ok("authorize", Self.camera.app, "limited")
+        let inbox = try #require(try await apps(daemon).first?.inbox)
         await daemon.stop()
-        try appWrites(Self.camera.uid, inbox: inbox, "offline.jpg", Self.jpeg)
+        try await appWrites(Self.camera.uid, inbox: inbox, "offline.jpg", Self.jpeg)
         try await daemon.start()
         try await waitUntil("the file left while stopped is imported") {
             FileManager.default.fileExists(atPath: daemon.library.path("Imported/\(Self.camera.app)/offline.jpg"))
                 && !FileManager.default.fileExists(atPath: inbox + "/offline.jpg")
         }
-        try await waitUntil("it is in the camera's view") { daemon.viewEntries(Self.camera.app).count == 1 }
+        try await waitUntil("it is in the camera's view") { await daemon.viewEntries(Self.camera.app).count == 1 }
         // Resuming from the start hears the import too: it is in the app's history.
         let resumed = try EventReader(daemon, app: Self.camera.app, since: 0)
         var sawImport = false
         while !sawImport {
-            let event = try resumed.next()
+            let event = try await resumed.next()
             if event.head.event == "import" { sawImport = try event.decode(ImportEvent.self).name == "offline.jpg" }
         }
         await daemon.stop()
@@ -199,10 +199,10 @@ struct ImportTests {
             try lib.write("a.jpg")
         }
         let probe = "org.example.Probe"
-        try daemon.ok("app", "add", Self.camera.app, "--uid", String(Self.camera.uid), "--location", "precise")
-        try daemon.ok("authorize", Self.camera.app, "limited")
-        try daemon.ok("app", "add", probe, "--uid", "4299")
-        let inbox = try #require(try apps(daemon).first { $0.app == Self.camera.app }?.inbox)
+        try await daemon.ok("app", "add", Self.camera.app, "--uid", String(Self.camera.uid), "--location", "precise")
+        try await daemon.ok("authorize", Self.camera.app, "limited")
+        try await daemon.ok("app", "add", probe, "--uid", "4299")
+        let inbox = try #require(try await apps(daemon).first { $0.app == Self.camera.app }?.inbox)
         // 1.5 GiB (a long video's size), written as the app: a hole after an MP4 header, which the copy writes out
         // in full and syncs: a second or more, against milliseconds for an edit.
         let script = """
@@ -214,7 +214,7 @@ struct ImportTests {
                 f.truncate(1536 << 20)
             os.rename(t, os.path.join(d, "big.mp4"))
             """
-        let written = try run("/usr/bin/setpriv", ["--reuid=\(Self.camera.uid)", "--regid=\(Self.camera.uid)", "--clear-groups",
+        let written = try await run("/usr/bin/setpriv", ["--reuid=\(Self.camera.uid)", "--regid=\(Self.camera.uid)", "--clear-groups",
                                                    "/usr/bin/python3", "-c", script, inbox])
         #expect(written.status == 0, "\(written.stderr)")
         let album = daemon.library.path("Imported/\(Self.camera.app)")

@@ -49,10 +49,10 @@ struct InotifyHelperTests {
             try library.write("a/2.jpg")
         }
         defer { daemon.stopLater() }
-        try daemon.addApp("org.example.All", "authorized")
-        let view = daemon.view("org.example.All")
+        try await daemon.addApp("org.example.All", "authorized")
+        let view = await daemon.view("org.example.All")
         try await waitUntil("the view to be built") { daemon.library.files(below: view) == ["a/1.jpg", "a/2.jpg"] }
-        let before = try daemon.assets()
+        let before = try await daemon.assets()
         let events = try EventReader(daemon, app: "org.example.All")
         let helper = try await pinnedHelper(of: daemon)
 
@@ -67,14 +67,14 @@ struct InotifyHelperTests {
         try await waitUntil("the view to catch up after the rescan", timeout: 60) {
             daemon.library.files(below: view) == ["a/1 renamed.jpg", "b/3.jpg"]
         }
-        let after = try daemon.assets()
+        let after = try await daemon.assets()
         #expect(after["a/1 renamed.jpg"] == before["a/1.jpg"], "the renamed photo kept its ID: \(before) → \(after)")
         #expect(after["a/2.jpg"] == nil && after["b/3.jpg"] != nil)
         #expect(daemon.log.contains("photolibd-inotify was killed by signal 9"), "\(daemon.log)")
         #expect(daemon.log.contains("started another"))
         // The subscriber hears the reload a rescan gives.
         var reload = false
-        for _ in 0..<20 where !reload { reload = try !events.nextChange().incremental }
+        for _ in 0..<20 where !reload { reload = try await !events.nextChange().incremental }
         #expect(reload, "no reload after the helper was replaced")
 
         // The new helper follows the library live: a photo in a new album reaches the view.
@@ -82,11 +82,11 @@ struct InotifyHelperTests {
         #expect(try !helper.isAlive() && replacement.pid != helper.pid)
         try daemon.library.write("c/4.jpg")
         try await waitUntil("a new photo after the replacement") { daemon.library.files(below: view).contains("c/4.jpg") }
-        #expect(try daemon.ok("status").contains(": ready"))
+        #expect(try await daemon.ok("status").contains(": ready"))
     }
 
     @Test("without photolibd-inotify beside it or in libexec, the daemon refuses to start and says where it looked")
-    func missingHelper() throws {
+    func missingHelper() async throws {
         let library = try TestLibrary()
         let directory = library.root + "/bin-without-helper"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -104,7 +104,7 @@ struct InotifyHelperTests {
         while outcome == nil {
             attempt += 1
             do {
-                outcome = try run(daemonCopy, arguments, timeout: 60)
+                outcome = try await run(daemonCopy, arguments, timeout: 60)
             } catch where "\(error)".contains("Text file busy") && attempt < 50 {
                 usleep(100_000)  // ETXTBSY lasts only until that child execs
             }
@@ -150,14 +150,14 @@ struct InotifyHelperTests {
 
     @Test("a helper that ends right after its greeting is started again later and later (1, 2, 4 s…), and status says so; once a good one starts, the library is rescanned and nothing is lost")
     func helperThatKeepsDying() async throws {
-        let library = try TestLibrary(owner: try TestOwner())
+        let library = try await TestLibrary(owner: try TestOwner())
         try library.write("a/1.jpg")
         let binaries = try Self.ownBinaries(library)
         let daemon = try RunningDaemon(library)
         try await daemon.start(binary: binaries + "/photolibd")
         defer { daemon.stopLater() }
-        try daemon.addApp("org.example.All", "authorized")
-        let view = daemon.view("org.example.All")
+        try await daemon.addApp("org.example.All", "authorized")
+        let view = await daemon.view("org.example.All")
         try await waitUntil("the view to be built") { daemon.library.files(below: view) == ["a/1.jpg"] }
         // The real helper is set aside; in its place, one that dies as soon as it has greeted
         // (as a helper killed by its filter, or by a preloaded library, would).
@@ -169,7 +169,7 @@ struct InotifyHelperTests {
         try running.signal(SIGKILL)
         let down = Date()
         try await waitUntil("status to say the helper keeps ending", timeout: 30) {
-            try daemon.status().watcherDown?.contains("keeps ending soon after it starts") == true
+            try await daemon.status().watcherDown?.contains("keeps ending soon after it starts") == true
         }
         // Meanwhile the library changes, unseen.
         try library.write("b/2.jpg")
@@ -179,19 +179,19 @@ struct InotifyHelperTests {
         // Started again at once, it would have run hundreds of times; waiting 1, 2, 4, 8 s, at most five.
         #expect((2...5).contains(tries), "the dying helper was started \(tries) times in \(Int(seconds)) s")
         #expect(daemon.log.contains("in a row soon after its start; the next starts in"), "\(daemon.log.suffix(3000))")
-        #expect(try daemon.status().state == "degraded")
+        #expect(try await daemon.status().state == "degraded")
         // The real one back: at the next try it starts, the watches are rebuilt and the library rescanned.
         #expect(rename(binaries + "/real-photolibd-inotify", binaries + "/photolibd-inotify") == 0)
         try await waitUntil("the new photo found by the rescan after a good helper started", timeout: 90) {
             daemon.library.files(below: view) == ["a/1.jpg", "b/2.jpg"]
         }
-        try await waitUntil("status to say all is well", timeout: 30) { try daemon.status().watcherDown == nil }
-        #expect(try daemon.status().state == "ready")
+        try await waitUntil("status to say all is well", timeout: 30) { try await daemon.status().watcherDown == nil }
+        #expect(try await daemon.status().state == "ready")
     }
 
     @Test("a helper whose stream is not inotify records is ended, and the log names the corrupt stream, not photolibd's own kill")
     func corruptStream() async throws {
-        let library = try TestLibrary(owner: try TestOwner())
+        let library = try await TestLibrary(owner: try TestOwner())
         try library.write("a/1.jpg")
         let binaries = try Self.ownBinaries(library)
         let daemon = try RunningDaemon(library)
@@ -210,8 +210,8 @@ struct InotifyHelperTests {
     }
 
     @Test("a helper another user could have put in place is refused, saying whose it is and what to do")
-    func untrustedHelper() throws {
-        let library = try TestLibrary(owner: try TestOwner())
+    func untrustedHelper() async throws {
+        let library = try await TestLibrary(owner: try TestOwner())
         let binaries = try Self.ownBinaries(library)
         // Group- and world-writable: anyone could swap it for a program of their own.
         #expect(unlink(binaries + "/photolibd-inotify") == 0)
@@ -220,7 +220,7 @@ struct InotifyHelperTests {
         let owner = library.owner!
         for path in [library.library, binaries + "/photolibd-inotify"] { try owner.own(path) }
         let command = owner.command(binaries + "/photolibd")
-        let result = try run(command[0], Array(command.dropFirst()) + ["--library", library.library, "--views-dir", library.views,
+        let result = try await run(command[0], Array(command.dropFirst()) + ["--library", library.library, "--views-dir", library.views,
                                                                        "--state-dir", library.state, "--socket", library.socket], timeout: 60)
         #expect(result.status != 0)
         #expect(result.stderr.contains("\(binaries)/photolibd-inotify is writable by its group or by everyone (mode 777); photolibd runs only a helper owned by root or by the user it runs as"),

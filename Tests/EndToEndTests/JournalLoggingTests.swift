@@ -10,15 +10,15 @@ struct JournalLoggingTests {
         try library.write("Private/secret-birthday.jpg")
         let daemon = try RunningDaemon(library)
         try await daemon.start(journal: true)
-        try daemon.addApp("org.example.Viewer", "authorized")
+        try await daemon.addApp("org.example.Viewer", "authorized")
         try library.write("Private/secret-second.jpg")
-        let entry = daemon.view("org.example.Viewer") + "/Private/secret-second.jpg"
+        let entry = await daemon.view("org.example.Viewer") + "/Private/secret-second.jpg"
         try await waitUntil("the new photo in the view") { FileManager.default.fileExists(atPath: entry) }
         rename(library.path("Private/secret-second.jpg"), library.path("Private/secret-renamed.jpg"))
         unlink(library.path("Private/secret-birthday.jpg"))
         try await waitUntil("the view to follow") { !FileManager.default.fileExists(atPath: entry) }
         // A request that fails is logged too (at a level the daemon chooses).
-        _ = try daemon.ctl("select", "org.example.Nobody", "x.jpg")
+        _ = try await daemon.ctl("select", "org.example.Nobody", "x.jpg")
         await daemon.stop()
 
         let lines = daemon.log.split(separator: "\n")

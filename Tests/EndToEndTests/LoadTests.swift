@@ -16,7 +16,7 @@ struct LoadTests {
         let script = RunningDaemon.script("load")
         var rounds: [[String: Any]] = []
         for _ in 0..<2 {
-            let result = try await runOffPool("/usr/bin/python3", [script, "--socket", library.socket, "--pid", String(daemon.pid),
+            let result = try await run("/usr/bin/python3", [script, "--socket", library.socket, "--pid", String(daemon.pid),
                                                                     // The whole suite shares two cores with it: a probe's wait is not what this measures.
                                                                     "--probe-timeout", "60"])
             #expect(result.status == 0, "\(result.stderr)")
@@ -30,6 +30,6 @@ struct LoadTests {
         // The second identical round must not raise the peak much: nothing piles up per connection.
         let firstPeak = rounds[0]["hwmKiB"] as? Int ?? 0, secondPeak = rounds[1]["hwmKiB"] as? Int ?? .max
         #expect(secondPeak < firstPeak + firstPeak / 4, "peak RSS grew from \(firstPeak) KiB to \(secondPeak) KiB")
-        #expect(try daemon.ok("status").contains("ready"))
+        #expect(try await daemon.ok("status").contains("ready"))
     }
 }

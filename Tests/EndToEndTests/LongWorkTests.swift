@@ -27,8 +27,8 @@ struct LongWorkTests {
                 for index in 0..<perAlbum { try lib.write(Array("Roll \(album)/IMG_\(index).jpg".utf8), contents: "photo \(album)/\(index)") }
             }
         }
-        try await waitUntil("the library indexed", timeout: 120) { try daemon.status().assets == files }
-        try daemon.ok("app", "add", app, "--uid", "4242", "--location", "precise")
+        try await waitUntil("the library indexed", timeout: 120) { try await daemon.status().assets == files }
+        try await daemon.ok("app", "add", app, "--uid", "4242", "--location", "precise")
         return daemon
     }
 
@@ -74,9 +74,9 @@ struct LongWorkTests {
         #expect(seconds > 2.5, "the request was answered after \(seconds) s: the daemon was stopped for 2.5 s of it")
         #expect(events.allSatisfy { $0.stage == "view" && $0.total == Int64(Self.files) && $0.done <= $0.total }, "\(events)")
         #expect(zip(events, events.dropFirst()).allSatisfy { $0.done <= $1.done }, "progress goes forward: \(events.map(\.done))")
-        #expect(daemon.viewEntries(Self.app).count == Self.files)
+        #expect(await daemon.viewEntries(Self.app).count == Self.files)
         // photolibctl shows the same on a terminal; not on a pipe, where only the result is printed.
-        let printed = try daemon.ok("authorize", Self.app, "authorized")
+        let printed = try await daemon.ok("authorize", Self.app, "authorized")
         #expect(!printed.contains("Making the view"), "\(printed)")
     }
 
@@ -85,7 +85,7 @@ struct LongWorkTests {
         let daemon = try await Self.started(configuration: "")
         defer { daemon.stopLater() }
         let process = try #require(daemon.process)
-        let view = daemon.view(Self.app)
+        let view = await daemon.view(Self.app)
         // A tenth of one core: the view takes some 20 s, as a library many times this size would on this machine.
         let throttle = try CPUThrottle(process.pid, percent: 10)
         let stoppedAt = Mutex<Date?>(nil)
@@ -115,7 +115,7 @@ struct LongWorkTests {
         withExtendedLifetime(throttle) {}
         #expect(daemon.log.contains("Stopping."))
         try await daemon.start(extraArguments: ["--config", daemon.library.root + "/photolibd.toml"])
-        #expect(try daemon.ok("apps", "--json").contains("\"authorized\""))
-        try await waitUntil("the view finished by the next start", timeout: 120) { daemon.viewEntries(Self.app).count == Self.files }
+        #expect(try await daemon.ok("apps", "--json").contains("\"authorized\""))
+        try await waitUntil("the view finished by the next start", timeout: 120) { await daemon.viewEntries(Self.app).count == Self.files }
     }
 }

@@ -26,7 +26,7 @@ struct NewcomerMistakesTests {
         try library.write("a.jpg")
         let daemon = try RunningDaemon(library)
         try await daemon.start()
-        try daemon.ok("app", "add", "org.example.Viewer", "--uid", "4242")
+        try await daemon.ok("app", "add", "org.example.Viewer", "--uid", "4242")
         let cases: [([String], [String])] = [
             (["stauts"], ["'stauts' is not a command of photolibctl", "Did you mean 'status'?", "photolibctl --help"]),
             (["--json", "selction", "org.example.Viewer"], ["'selction' is not a command", "Did you mean 'selection'?"]),
@@ -41,7 +41,7 @@ struct NewcomerMistakesTests {
             (["authorize", "org.example.Viewer", "maybe"], ["not an authorization status", "limited"]),
         ]
         for (arguments, words) in cases {
-            expectOneLine(try daemon.ctl(arguments), status: 2, saying: words, arguments.joined(separator: " "))
+            await expectOneLine(try daemon.ctl(arguments), status: 2, saying: words, arguments.joined(separator: " "))
         }
         // Not found is 3, and says how to find what exists.
         for (arguments, words) in [
@@ -50,60 +50,60 @@ struct NewcomerMistakesTests {
             (["answer", "99", "authorized"], ["No request 99 is pending", "photolibctl requests"]),
             (["watch", "org.example.Nope"], ["No app org.example.Nope", "photolibctl apps"]),
         ] {
-            expectOneLine(try daemon.ctl(arguments), status: 3, saying: words, arguments.joined(separator: " "))
+            await expectOneLine(try daemon.ctl(arguments), status: 3, saying: words, arguments.joined(separator: " "))
         }
         // Nothing was changed by any of it.
-        #expect(try daemon.ok("selection", "org.example.Viewer", "--json").contains("\"assets\" : [\n\n  ]"))
-        #expect(!(try daemon.ok("apps")).contains("org.example.X"))
+        #expect(try await daemon.ok("selection", "org.example.Viewer", "--json").contains("\"assets\" : [\n\n  ]"))
+        #expect(await !(try daemon.ok("apps")).contains("org.example.X"))
     }
 
     @Test("photolibctl refuses a socket path longer than a Unix socket may have, saying so rather than an errno; status 2")
-    func clientSocketPathTooLong() throws {
+    func clientSocketPathTooLong() async throws {
         let long = "/tmp/" + String(repeating: "s", count: 120)
-        expectOneLine(try run(Self.ctl, ["status", "--socket", long]), status: 2,
+        await expectOneLine(try run(Self.ctl, ["status", "--socket", long]), status: 2,
                       saying: ["is 125 bytes long", "at most 107", "shorter path"], "a 125-byte socket")
     }
 
     @Test("the daemon refuses, in one sentence, a library that is a file, a socket or endpoint path too long, and a config file that is missing or a directory")
-    func daemonStartMistakes() throws {
+    func daemonStartMistakes() async throws {
         let library = try TestLibrary()
         let file = library.root + "/not-a-directory"
         _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
-        func start(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-            try run(Self.daemonBinary, arguments)
+        func start(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+            try await run(Self.daemonBinary, arguments)
         }
         let standard = ["--views-dir", library.views, "--state-dir", library.state]
 
-        let isFile = try start(["--library", file, "--socket", library.socket] + standard)
+        let isFile = try await start(["--library", file, "--socket", library.socket] + standard)
         #expect(isFile.status != 0)
         #expect(isFile.stderr.contains("The library path \(file) is not a directory"), "\(isFile.stderr)")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "x", "the file is left as it was")
 
         let longSocket = library.root + "/" + String(repeating: "s", count: 110)
-        let tooLong = try start(["--library", library.library, "--socket", longSocket] + standard)
+        let tooLong = try await start(["--library", library.library, "--socket", longSocket] + standard)
         #expect(tooLong.status != 0)
         #expect(tooLong.stderr.contains("bytes long, and a Unix socket's path may have at most 107"), "\(tooLong.stderr)")
 
         // The main socket fits, but an app's endpoint beside it (photolibd-endpoints/view-…) would not.
         let deep = library.root + "/" + String(repeating: "d", count: 80 - library.root.utf8.count)
         try library.makeDirectory(deep)
-        let endpoint = try start(["--library", library.library, "--socket", deep + "/s"] + standard)
+        let endpoint = try await start(["--library", library.library, "--socket", deep + "/s"] + standard)
         #expect(endpoint.status != 0)
         #expect(endpoint.stderr.contains("An app's endpoint would be \(deep)/photolibd-endpoints/view-"), "\(endpoint.stderr)")
         #expect(!FileManager.default.fileExists(atPath: deep + "/s"), "it stopped before binding anything")
 
-        let missing = try start(["--config", library.root + "/nope.toml", "--socket", library.socket])
+        let missing = try await start(["--config", library.root + "/nope.toml", "--socket", library.socket])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("The configuration file \(library.root)/nope.toml does not exist"), "\(missing.stderr)")
 
-        let directory = try start(["--config", library.root, "--socket", library.socket])
+        let directory = try await start(["--config", library.root, "--socket", library.socket])
         #expect(directory.status != 0)
         #expect(directory.stderr.contains("it is a directory, not a file"), "\(directory.stderr)")
     }
 
     @Test("as an ordinary user, a library behind a directory it cannot enter is 'cannot be reached', never 'missing'; a config file it cannot look for is a warning, and the flags go on")
-    func unreachableIsNotMissing() throws {
-        let owner = try TestOwner()
+    func unreachableIsNotMissing() async throws {
+        let owner = try await TestOwner()
         let library = try TestLibrary(owner: owner)
         // Root's own, 0700: the owner cannot enter it, so cannot tell what is inside.
         let locked = library.root + "/locked"
@@ -115,7 +115,7 @@ struct NewcomerMistakesTests {
         environment.removeValue(forKey: "XDG_RUNTIME_DIR")
         environment.removeValue(forKey: "XDG_CONFIG_HOME")
         let daemon = owner.command(try ReachableCopies.binary("photolibd"))
-        let result = try run(daemon[0], Array(daemon.dropFirst()) + [
+        let result = try await run(daemon[0], Array(daemon.dropFirst()) + [
             "--library", locked + "/Pictures", "--views-dir", library.views, "--state-dir", library.state, "--socket", library.socket,
         ], environment: environment)
         #expect(result.status != 0)
@@ -126,7 +126,7 @@ struct NewcomerMistakesTests {
 
         // The same warning from doctor, which then goes on with its checks.
         let ctl = owner.command(try ReachableCopies.binary("photolibctl"))
-        let doctor = try run(ctl[0], Array(ctl.dropFirst()) + ["doctor", "--library", library.library, "--socket", library.socket],
+        let doctor = try await run(ctl[0], Array(ctl.dropFirst()) + ["doctor", "--library", library.library, "--socket", library.socket],
                              environment: environment)
         #expect(doctor.stderr.contains("Cannot tell whether the configuration file"), "\(doctor.stderr)")
         #expect(!doctor.stdout.isEmpty, "doctor went on: \(doctor.stderr)")

@@ -29,9 +29,9 @@ struct OutlineTests {
     @Test("the Albums view shows each album with its cover and count (those below it included); clicking one shows its photos; a jump to a month opens the grid on it")
     func albumsAndMonthsOnThePage() async throws {
         let daemon = try await Self.library()
-        try daemon.ok("app", "add", PageTests.viewer.app, "--uid", String(PageTests.viewer.uid))
-        try daemon.ok("authorize", PageTests.viewer.app, "limited")
-        let page = try PageSession(daemon)
+        try await daemon.ok("app", "add", PageTests.viewer.app, "--uid", String(PageTests.viewer.uid))
+        try await daemon.ok("authorize", PageTests.viewer.app, "limited")
+        let page = try await PageSession(daemon)
         let result = try await page.drive(["browse", page.url, PageTests.viewer.app, "Trips/Brittany", "July 2024",
                                            "--shots", ProcessInfo.processInfo.environment["PHOTOLIBD_SHOTS"] ?? daemon.library.root + "/shots"])
         let cards = try #require(result["cards"] as? [[String: Any]], "\(result)")

@@ -37,14 +37,14 @@ struct OverflowTests {
         }
         #expect(try String(contentsOfFile: Self.sysctl, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == original)
 
-        try daemon.addApp("org.example.All", "authorized")
+        try await daemon.addApp("org.example.All", "authorized")
         try library.makeDirectory(library.path("burst"))
         // Once a first file there is linked, the directory is watched: events
         // for the burst must then queue (a directory not yet watched would be
         // listed instead, and nothing would overflow).
         try library.write("burst/first.jpg")
         try await waitUntil("the burst directory to be watched") {
-            library.entries(daemon.view("org.example.All") + "/burst").count == 1
+            await library.entries(daemon.view("org.example.All") + "/burst").count == 1
         }
         let events = try EventReader(daemon, app: "org.example.All")
         // Paused, the daemon cannot read: the 64-event queue must overflow.
@@ -53,14 +53,14 @@ struct OverflowTests {
         for index in 0..<3_000 { try library.write(Array("burst/p\(index).jpg".utf8)) }
         process.signal(SIGCONT)
         try await waitUntil("all 3,001 files after the rescan", timeout: 120) {
-            library.entries(daemon.view("org.example.All") + "/burst").count == 3_001
+            await library.entries(daemon.view("org.example.All") + "/burst").count == 3_001
         }
         #expect(daemon.log.contains("overflowed"))
-        #expect(try daemon.assetList().count == 3_001)
+        #expect(try await daemon.assetList().count == 3_001)
         // Events from before the overflow may come first; then the reload.
         var reload: ChangeEvent?
         for _ in 0..<50 {
-            let change = try events.nextChange()
+            let change = try await events.nextChange()
             if !change.incremental {
                 reload = change
                 break

@@ -12,39 +12,39 @@ struct PageTests {
     static let viewer = (app: "org.example.Viewer", uid: 4281)
 
     /// Real JPEGs made with libvips' own command line (each a different picture), and a library holding them.
-    static func startedWithPhotos(_ names: [String], extra: (TestLibrary) throws -> Void = { _ in }) async throws -> RunningDaemon {
+    static func startedWithPhotos(_ names: [String], extra: (TestLibrary) async throws -> Void = { _ in }) async throws -> RunningDaemon {
         try await RunningDaemon.startedByOwner { lib in
             for (index, name) in names.enumerated() {
                 let made = lib.root + "/made-\(index).jpg"
-                let result = try run("/usr/bin/vips", ["text", made, "photo \(index + 1)", "--dpi", "300"])
+                let result = try await run("/usr/bin/vips", ["text", made, "photo \(index + 1)", "--dpi", "300"])
                 guard result.status == 0 else { throw TestFailure("vips text failed: \(result.stderr)") }
                 try lib.copy(made, to: name)
                 unlink(made)
             }
-            try extra(lib)
+            try await extra(lib)
         }
     }
 
     @Test("clicking two tiles on Edit Selected Photos and saving grants exactly those two photos; the app's view holds them")
     func grantTwoPhotosByClicking() async throws {
         let daemon = try await Self.startedWithPhotos(["Trips/beach.jpg", "Trips/hill.jpg", "Home/cat.jpg", "Home/dog.jpg"])
-        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid), "--purpose", "Shows your holiday photos")
-        try daemon.ok("authorize", Self.viewer.app, "limited")
-        let page = try PageSession(daemon)
+        try await daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid), "--purpose", "Shows your holiday photos")
+        try await daemon.ok("authorize", Self.viewer.app, "limited")
+        let page = try await PageSession(daemon)
         let shots = daemon.library.root + "/shots"
         let result = try await page.drive(["grant", page.url, Self.viewer.app, "beach.jpg", "cat.jpg", "--shots", shots])
         #expect((result["checked"] as? [String])?.count == 2, "\(result)")
         #expect((result["checked"] as? [String])?.allSatisfy { $0.hasPrefix("beach.jpg, ") || $0.hasPrefix("cat.jpg, ") } == true,
                 "each tile is named by its file name, then its date: \(result)")
         #expect(result["access"] as? String == "Selected Photos (2)", "\(result)")
-        let ids = try daemon.assets()
+        let ids = try await daemon.assets()
         let expected = Set([try #require(ids["Trips/beach.jpg"]), try #require(ids["Home/cat.jpg"])])
-        let selection = try JSONDecoder().decode(SelectionResult.self, from: Data(try daemon.ok("selection", Self.viewer.app, "--json").utf8))
+        let selection = try await JSONDecoder().decode(SelectionResult.self, from: Data(try daemon.ok("selection", Self.viewer.app, "--json").utf8))
         #expect(Set(selection.assets.map(\.id)) == expected)
         // The view holds those two photos' bytes and nothing else.
-        try await waitUntil("the view to hold the two photos") { daemon.viewEntries(Self.viewer.app).count == 2 }
-        let view = daemon.view(Self.viewer.app)
-        let held = Set(try daemon.viewEntries(Self.viewer.app).map { try Data(contentsOf: URL(fileURLWithPath: view + "/" + $0)) })
+        try await waitUntil("the view to hold the two photos") { await daemon.viewEntries(Self.viewer.app).count == 2 }
+        let view = await daemon.view(Self.viewer.app)
+        let held = await Set(try daemon.viewEntries(Self.viewer.app).map { try Data(contentsOf: URL(fileURLWithPath: view + "/" + $0)) })
         let originals = Set(try ["Trips/beach.jpg", "Home/cat.jpg"].map { try Data(contentsOf: URL(fileURLWithPath: daemon.library.path($0))) })
         #expect(held == originals)
         // The screenshots a person would see are there (docs/ keeps copies).
@@ -59,54 +59,54 @@ struct PageTests {
     @Test("without the one-time secret nobody gets in: no cookie, a wrong one, a used link, another uid, a sandbox on the network, a rebinding Host, a foreign Origin, no CSRF token")
     func attacksAreRefused() async throws {
         let daemon = try await Self.startedWithPhotos(["a.jpg"])
-        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
-        try daemon.ok("authorize", Self.viewer.app, "limited")
-        let page = try PageSession(daemon)
-        let (cookie, csrf) = try page.signIn()
-        let signedIn = try page.request("GET", "/api/apps", headers: ["Cookie": cookie])
+        try await daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
+        try await daemon.ok("authorize", Self.viewer.app, "limited")
+        let page = try await PageSession(daemon)
+        let (cookie, csrf) = try await page.signIn()
+        let signedIn = try await page.request("GET", "/api/apps", headers: ["Cookie": cookie])
         #expect(signedIn.status == 200 && signedIn.body.contains(Self.viewer.app), "\(signedIn)")
-        let assetID = try #require(try daemon.assets()["a.jpg"])
-        _ = try page.request("GET", "/api/assets?limit=10", headers: ["Cookie": cookie])  // the page lists it, so its thumbnail exists
-        let thumbnail = try page.request("GET", "/thumbs/\(assetID)", headers: ["Cookie": cookie])
+        let assetID = try #require(try await daemon.assets()["a.jpg"])
+        _ = try await page.request("GET", "/api/assets?limit=10", headers: ["Cookie": cookie])  // the page lists it, so its thumbnail exists
+        let thumbnail = try await page.request("GET", "/thumbs/\(assetID)", headers: ["Cookie": cookie])
         #expect(thumbnail.status == 200 && thumbnail.headers["content-type"] == "image/png", "\(thumbnail.status)")
 
         // Every reader without the session gets a refusal and no data, thumbnails included.
         for path in ["/api/apps", "/api/assets", "/thumbs/\(assetID)", "/", "/api/apps/\(Self.viewer.app)/selection"] {
-            let none = try page.request("GET", path)
+            let none = try await page.request("GET", path)
             #expect(none.status == 401 && !none.body.contains(Self.viewer.app) && !none.body.contains("a.jpg"), "\(path): \(none)")
-            let wrong = try page.request("GET", path, headers: ["Cookie": "photolibd_page=" + String(repeating: "0", count: 64)])
+            let wrong = try await page.request("GET", path, headers: ["Cookie": "photolibd_page=" + String(repeating: "0", count: 64)])
             #expect(wrong.status == 401, "\(path) with a wrong cookie: \(wrong.status)")
         }
         // A link works once.
-        let link = try page.freshLink()
-        #expect(try page.request("GET", String(link.dropFirst(page.base.count))).status == 200)
-        #expect(try page.request("GET", String(link.dropFirst(page.base.count))).status == 403, "a used link is refused")
+        let link = try await page.freshLink()
+        #expect(try await page.request("GET", String(link.dropFirst(page.base.count))).status == 200)
+        #expect(try await page.request("GET", String(link.dropFirst(page.base.count))).status == 403, "a used link is refused")
         // Another uid on the machine, and a sandboxed process sharing the network, reach the port and get nothing.
         let stranger = ["/usr/bin/setpriv", "--reuid=54391", "--regid=54391", "--clear-groups"]
-        #expect(try page.request("GET", "/api/apps", as: stranger).status == 401)
+        #expect(try await page.request("GET", "/api/apps", as: stranger).status == 401)
         let owner = try #require(daemon.library.owner)
         let sandbox = owner.command("/usr/bin/bwrap") + ["--unshare-all", "--share-net", "--die-with-parent", "--ro-bind", "/usr", "/usr",
             "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin", "--proc", "/proc",
             "--dev", "/dev", "--ro-bind", try ReachableCopies.browserTool("http_probe.py"), try ReachableCopies.browserTool("http_probe.py"), "--"]
-        let sandboxed = try page.request("GET", "/api/apps", as: sandbox)
+        let sandboxed = try await page.request("GET", "/api/apps", as: sandbox)
         #expect(sandboxed.status == 401 && !sandboxed.body.contains(Self.viewer.app), "\(sandboxed)")
         // DNS rebinding: a page at another name that resolves here is refused, cookie or not.
-        let rebound = try page.request("GET", "/api/apps", headers: ["Cookie": cookie, "Host": "photos.attacker.example:\(page.port)"])
+        let rebound = try await page.request("GET", "/api/apps", headers: ["Cookie": cookie, "Host": "photos.attacker.example:\(page.port)"])
         #expect(rebound.status == 421 && !rebound.body.contains(Self.viewer.app), "\(rebound)")
         // A change from another origin, or without the token, is refused and changes nothing.
         let grant = #"{"select":["\#(assetID)"]}"#
         let path = "/api/apps/\(Self.viewer.app)/selection"
-        let foreign = try page.request("POST", path, headers: ["Cookie": cookie, "Origin": "http://attacker.example", "X-CSRF-Token": csrf,
+        let foreign = try await page.request("POST", path, headers: ["Cookie": cookie, "Origin": "http://attacker.example", "X-CSRF-Token": csrf,
                                                                 "Content-Type": "application/json"], body: grant)
         #expect(foreign.status == 403, "\(foreign)")
-        let tokenless = try page.request("POST", path, headers: ["Cookie": cookie, "Origin": page.base, "Content-Type": "application/json"], body: grant)
+        let tokenless = try await page.request("POST", path, headers: ["Cookie": cookie, "Origin": page.base, "Content-Type": "application/json"], body: grant)
         #expect(tokenless.status == 403, "\(tokenless)")
-        #expect(try daemon.ok("selection", Self.viewer.app, "--json").contains("\"assets\" : [\n\n  ]"), "nothing was granted")
+        #expect(try await daemon.ok("selection", Self.viewer.app, "--json").contains("\"assets\" : [\n\n  ]"), "nothing was granted")
         // The page itself may: same origin, token, session.
-        let allowed = try page.request("POST", path, headers: ["Cookie": cookie, "Origin": page.base, "X-CSRF-Token": csrf,
+        let allowed = try await page.request("POST", path, headers: ["Cookie": cookie, "Origin": page.base, "X-CSRF-Token": csrf,
                                                                 "Content-Type": "application/json"], body: grant)
         #expect(allowed.status == 200, "\(allowed)")
-        #expect(try daemon.ok("selection", Self.viewer.app).contains("a.jpg"))
+        #expect(try await daemon.ok("selection", Self.viewer.app).contains("a.jpg"))
         // No framing, nothing from elsewhere.
         let headers = signedIn.headers
         #expect(headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true && headers["x-frame-options"] == "DENY", "\(headers)")
@@ -115,10 +115,10 @@ struct PageTests {
         // and then even a right link is refused.
         var statuses: [Int] = []
         for attempt in 0..<5 {
-            statuses.append(try page.request("GET", "/sign-in?id=\(String(repeating: "0", count: 31))\(attempt)&secret=" + String(repeating: "f", count: 64)).status)
+            await statuses.append(try page.request("GET", "/sign-in?id=\(String(repeating: "0", count: 31))\(attempt)&secret=" + String(repeating: "f", count: 64)).status)
         }
         #expect(statuses == [403, 403, 403, 403, 429], "\(statuses)")
-        let refused = try page.request("GET", String((try page.freshLink()).dropFirst(page.base.count)))
+        let refused = try await page.request("GET", String((try page.freshLink()).dropFirst(page.base.count)))
         #expect(refused.status == 429 && refused.body.contains("Too many wrong sign-in attempts"), "\(refused.status) \(refused.body)")
     }
 
@@ -137,7 +137,7 @@ struct PageTests {
                                     ("preview.jpg", ["/usr/bin/vips", "resize", source, made + "-preview.jpg", "2"]),
                                     ("photo.dng", ["/usr/bin/python3", RunningDaemon.script("make-raw-with-preview"), made + ".dng",
                                                    made + "-preview.jpg", "6"])] {
-                let result = try run(command[0], Array(command.dropFirst()))
+                let result = try await run(command[0], Array(command.dropFirst()))
                 guard result.status == 0 else { throw TestFailure("\(command[0]) failed: \(result.stderr)") }
                 let output = command.last == made + "-live.heic" ? made + "-live.heic" : name == "photo.dng" ? made + ".dng" : command.last!
                 guard name != "preview.jpg" else { continue }
@@ -147,21 +147,21 @@ struct PageTests {
             unlink(made + "-preview.jpg")
             try lib.write("Live/IMG_7.MOV", contents: "the motion half")
         }
-        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
-        try daemon.ok("authorize", Self.viewer.app, "limited")
-        let page = try PageSession(daemon)
+        try await daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
+        try await daemon.ok("authorize", Self.viewer.app, "limited")
+        let page = try await PageSession(daemon)
         let result = try await page.drive(["search", page.url, Self.viewer.app, ""])
         let expected = ["IMG_7.HEIC", "photo.avif", "photo.dng", "photo.heic", "photo.png", "photo.tif", "photo.webp", "source.jpg"]
         #expect((result["shown"] as? [String: [String]])?[""] == expected, "one tile each, the Live Photo once: \(result)")
         #expect(result["painted"] as? [String] == expected, "each with its thumbnail painted: \(result)")
         #expect((result["badges"] as? [String: String])?["IMG_7.HEIC"] == "Live", "\(result)")
         // The raw file's thumbnail is its camera JPEG's, stood upright: not the grey strip libvips would read as a TIFF.
-        let (cookie, _) = try page.signIn()
-        let raw = try page.request("GET", "/thumbs/\(try #require(try daemon.assets()["photo.dng"]))", headers: ["Cookie": cookie])
+        let (cookie, _) = try await page.signIn()
+        let raw = try await page.request("GET", "/thumbs/\(try #require(try await daemon.assets()["photo.dng"]))", headers: ["Cookie": cookie])
         #expect(raw.status == 200 && raw.headers["content-type"] == "image/png", "\(raw.status) \(raw.headers)")
         let thumbnail = daemon.library.root + "/raw-thumbnail.png"
         try Data(raw.bodyBytes).write(to: URL(fileURLWithPath: thumbnail))
-        let size = try run("/usr/bin/vipsheader", ["-f", "width", thumbnail]).stdout + "x" + run("/usr/bin/vipsheader", ["-f", "height", thumbnail]).stdout
+        let size = try await run("/usr/bin/vipsheader", ["-f", "width", thumbnail]).stdout + "x" + run("/usr/bin/vipsheader", ["-f", "height", thumbnail]).stdout
         let sides = size.split(separator: "x").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         #expect(sides.count == 2 && sides[1] == 256 && sides[0] < sides[1], "the wide JPEG stood upright, 256 high (the strip would be wide): \(size)")
     }
@@ -180,9 +180,9 @@ struct PageTests {
                 guard utimensat(AT_FDCWD, lib.path(name), &times, 0) == 0 else { throw TestFailure("cannot date \(name)") }
             }
         }
-        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
-        try daemon.ok("authorize", Self.viewer.app, "limited")
-        let page = try PageSession(daemon)
+        try await daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
+        try await daemon.ok("authorize", Self.viewer.app, "limited")
+        let page = try await PageSession(daemon)
         let result = try await page.drive(["search", page.url, Self.viewer.app, "trips", "summer", "2024", "2024-07", "July 2024", "2024-08-01", "zebra", ""])
         let shown = try #require(result["shown"] as? [String: [String]], "\(result)")
         #expect(shown["trips"] == ["beach.jpg", "hill.jpg"], "by album: \(shown)")
@@ -198,14 +198,14 @@ struct PageTests {
     @Test("the Apps list follows changes made elsewhere: photolibctl authorize shows on the open page without a reload")
     func appsFollowChanges() async throws {
         let daemon = try await Self.startedWithPhotos(["a.jpg", "b.jpg"])
-        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
-        let page = try PageSession(daemon)
+        try await daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
+        let page = try await PageSession(daemon)
         let output = daemon.library.root + "/follow.out"
-        let link = try page.freshLink()
+        let link = try await page.freshLink()
         let driver = try await page.inBrowserTurn {
-            let driver = try page.browser(["follow", try page.signInLink(link), Self.viewer.app, "Full Access (all 2 photos)"], output: output)
+            let driver = try await page.browser(["follow", try page.signInLink(link), Self.viewer.app, "Full Access (all 2 photos)"], output: output)
             try await waitUntil("the apps page to be open", while: driver) { driver.printed.contains("ready\n") }
-            try daemon.ok("authorize", Self.viewer.app, "authorized")
+            try await daemon.ok("authorize", Self.viewer.app, "authorized")
             guard await driver.exited(timeout: 90) == 0 else { throw TestFailure("the browser driver \(driver.ending): \(driver.printed)") }
             return driver
         }
@@ -218,7 +218,7 @@ struct PageTests {
     @Test("a site that frames the page, in Chromium signed in, gets the browser's refusal in its frame, and nothing of the page")
     func framingIsRefused() async throws {
         let daemon = try await Self.startedWithPhotos(["a.jpg"])
-        let page = try PageSession(daemon)
+        let page = try await PageSession(daemon)
         let framed = try await page.drive(["frame", try page.freshLink()])
         let inside = try #require(framed["frame"] as? [String: Any])
         #expect((inside["url"] as? String)?.hasPrefix("chrome-error://") == true, "the frame holds the browser's refusal: \(framed)")
@@ -228,7 +228,7 @@ struct PageTests {
 
     @Test("a click on a request's desktop notification opens its sheet on the page, where the person answers it")
     func notificationOpensTheSheet() async throws {
-        let library = try TestLibrary(owner: try TestOwner())
+        let library = try await TestLibrary(owner: try TestOwner())
         try library.write("a.jpg")
         let owner = try #require(library.owner)
         // A private session bus and a notification service run by the owner; the service offers
@@ -250,8 +250,8 @@ struct PageTests {
 
         let daemon = try RunningDaemon(library)
         try await daemon.start(environment: ["DBUS_SESSION_BUS_ADDRESS": address, "BROWSER": browser])
-        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid), "--purpose", "Shows your holiday photos")
-        let apps = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        try await daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid), "--purpose", "Shows your holiday photos")
+        let apps = try await JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
         let endpoint = try #require(apps.first { $0.app == Self.viewer.app }?.endpoint)
         let asked = try PhotoLibConnection(socketPath: endpoint, receiveTimeout: 60).requestAuthorization(wait: false)
         let request = try #require(asked.request)
@@ -269,13 +269,13 @@ struct PageTests {
         let signIn = try #require(try String(contentsOfFile: opened, encoding: .utf8).split(separator: "\n").first.map(String.init))
         #expect(try String(contentsOfFile: signIn, encoding: .utf8).contains("request-\(request)"), "the page opens on request \(request)")
         // What the browser then shows: that request's sheet, answered as the person would.
-        let page = try PageSession(daemon)
+        let page = try await PageSession(daemon)
         let sheet = try await page.drive(["sheet", "file://" + signIn, "full"])
         #expect(sheet["title"] as? String == "“\(Self.viewer.app)” Would Like to Access Your Photos", "\(sheet)")
         try await waitUntil("the request to be answered") {
-            try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.isEmpty
+            try await JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.isEmpty
         }
-        let appsNow = try daemon.ok("apps")
+        let appsNow = try await daemon.ok("apps")
         #expect(appsNow.contains("Full Access") || appsNow.contains("authorized"), "\(appsNow)")
     }
 
@@ -290,22 +290,22 @@ struct PageTests {
             try Data(Self.pngClaiming(width: 50_000, height: 50_000)).write(to: URL(fileURLWithPath: lib.path("huge.png")))
             // A real HEIC whose header (its ispe boxes) claims 60,000 x 60,000 pixels.
             let heic = lib.root + "/made.heic"
-            let made = try run("/usr/bin/heif-enc", ["-q", "50", lib.path("source.jpg"), "-o", heic])
+            let made = try await run("/usr/bin/heif-enc", ["-q", "50", lib.path("source.jpg"), "-o", heic])
             guard made.status == 0 else { throw TestFailure("heif-enc failed: \(made.stderr)") }
             try lib.write("huge.heic", contents: "")
             try Data(try Self.heicClaiming(60_000, 60_000, Array(Data(contentsOf: URL(fileURLWithPath: heic)))))
                 .write(to: URL(fileURLWithPath: lib.path("huge.heic")))
             unlink(heic)
         }
-        let page = try PageSession(daemon)
-        let (cookie, _) = try page.signIn()
-        _ = try page.request("GET", "/api/assets?limit=50", headers: ["Cookie": cookie])
-        let ids = try daemon.assets()
+        let page = try await PageSession(daemon)
+        let (cookie, _) = try await page.signIn()
+        _ = try await page.request("GET", "/api/assets?limit=50", headers: ["Cookie": cookie])
+        let ids = try await daemon.assets()
         for name in ["truncated.jpg", "empty.jpg", "huge.png", "huge.heic"] {
-            let answer = try page.request("GET", "/thumbs/\(try #require(ids[name]))", headers: ["Cookie": cookie])
+            let answer = try await page.request("GET", "/thumbs/\(try #require(ids[name]))", headers: ["Cookie": cookie])
             #expect(answer.status == 200 && answer.headers["content-type"] == "image/svg+xml", "\(name): \(answer.status) \(answer.headers)")
         }
-        let good = try page.request("GET", "/thumbs/\(try #require(ids["good.jpg"]))", headers: ["Cookie": cookie])
+        let good = try await page.request("GET", "/thumbs/\(try #require(ids["good.jpg"]))", headers: ["Cookie": cookie])
         #expect(good.status == 200 && good.headers["content-type"] == "image/png")
         let handle = try #require(page.server, "no page server runs")
         let server = handle.pid
@@ -316,7 +316,7 @@ struct PageTests {
         let maps = (try? String(contentsOfFile: "/proc/\(server)/maps", encoding: .utf8)) ?? ""
         #expect(!maps.isEmpty && !maps.contains("libvips"), "the page server itself maps no image decoder")
         for decoder in decoders { try decoder.signal(SIGKILL) }
-        let after = try page.request("GET", "/thumbs/\(try #require(ids["good2.jpg"]))", headers: ["Cookie": cookie])
+        let after = try await page.request("GET", "/thumbs/\(try #require(ids["good2.jpg"]))", headers: ["Cookie": cookie])
         #expect(after.status == 200 && after.headers["content-type"] == "image/png", "\(after.status) \(after.headers)")
         #expect(try handle.isAlive(), "the page server is still up")
     }
@@ -340,19 +340,19 @@ struct PageTests {
     @Test("the Report shows, per app and day, the thumbnail of a photo the app opened through its view, with the time; the Library says all is well in plain words")
     func reportAndLibrary() async throws {
         let daemon = try await Self.startedWithPhotos(["Trips/beach.jpg", "Trips/hill.jpg"])
-        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid), "--location", "precise")
-        try daemon.ok("authorize", Self.viewer.app, "limited")
-        try daemon.ok("select", Self.viewer.app, "Trips/beach.jpg")
+        try await daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid), "--location", "precise")
+        try await daemon.ok("authorize", Self.viewer.app, "limited")
+        try await daemon.ok("select", Self.viewer.app, "Trips/beach.jpg")
         chmod(daemon.library.root, 0o711)
         // The app opens its photo through its view, as its uid.
-        let view = daemon.view(Self.viewer.app)
-        try await waitUntil("the view to hold the photo") { daemon.viewEntries(Self.viewer.app).count == 1 }
-        let entry = try #require(daemon.viewEntries(Self.viewer.app).first)
-        let opened = try run("/usr/bin/setpriv", ["--reuid=\(Self.viewer.uid)", "--regid=\(Self.viewer.uid)", "--clear-groups", "/bin/cat",
+        let view = await daemon.view(Self.viewer.app)
+        try await waitUntil("the view to hold the photo") { await daemon.viewEntries(Self.viewer.app).count == 1 }
+        let entry = try #require(await daemon.viewEntries(Self.viewer.app).first)
+        let opened = try await run("/usr/bin/setpriv", ["--reuid=\(Self.viewer.uid)", "--regid=\(Self.viewer.uid)", "--clear-groups", "/bin/cat",
                                                   view + "/" + entry])
         #expect(opened.status == 0, "\(opened.stderr)")
-        try await waitUntil("the open to be in the report") { try daemon.ok("report", Self.viewer.app).contains("beach.jpg") }
-        let page = try PageSession(daemon)
+        try await waitUntil("the open to be in the report") { try await daemon.ok("report", Self.viewer.app).contains("beach.jpg") }
+        let page = try await PageSession(daemon)
         let report = try await page.drive(["show", page.url, "report", "--shots", daemon.library.root + "/shots"])
         #expect(report["apps"] as? [String] == [Self.viewer.app], "\(report)")
         let entries = try #require(report["entries"] as? [String])
@@ -366,50 +366,50 @@ struct PageTests {
     @Test("from the keyboard alone (Tab into the grid, an arrow, Space, Enter) a photo is granted, with a whole album shared live beside it")
     func keyboardAndAlbum() async throws {
         let daemon = try await Self.startedWithPhotos(["Trips/beach.jpg", "Trips/hill.jpg", "Home/cat.jpg"])
-        try daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
-        try daemon.ok("authorize", Self.viewer.app, "limited")
-        let page = try PageSession(daemon)
+        try await daemon.ok("app", "add", Self.viewer.app, "--uid", String(Self.viewer.uid))
+        try await daemon.ok("authorize", Self.viewer.app, "limited")
+        let page = try await PageSession(daemon)
         let result = try await page.drive(["keys", page.url, Self.viewer.app, "Home"])
         let toggled = try #require(result["toggled"] as? String)
         #expect(toggled != result["first"] as? String, "the arrow moved the focus: \(result)")
         #expect(result["focusRing"] as? String != "none", "the focused tile shows a ring: \(result)")
-        let selection = try JSONDecoder().decode(SelectionResult.self, from: Data(try daemon.ok("selection", Self.viewer.app, "--json").utf8))
+        let selection = try await JSONDecoder().decode(SelectionResult.self, from: Data(try daemon.ok("selection", Self.viewer.app, "--json").utf8))
         #expect(selection.albums == ["Home"], "\(selection)")
         let name = String(toggled.prefix { $0 != "," })
         #expect(selection.assets.map { $0.path.split(separator: "/").last.map(String.init) } == [name], "\(selection) \(result)")
         // The album is live: a photo added to it later joins the app's view.
         try daemon.library.write("Home/new.jpg")
-        try await waitUntil("the new photo to join the view") { daemon.viewEntries(Self.viewer.app).count == 3 }
+        try await waitUntil("the new photo to join the view") { await daemon.viewEntries(Self.viewer.app).count == 3 }
     }
 
     @Test("a video's thumbnail is a frame from it (ffmpegthumbnailer), in the freedesktop cache with its URI and mtime; a video with no frame gets a placeholder")
     func videoThumbnail() async throws {
         let daemon = try await RunningDaemon.startedByOwner { lib in
             let made = lib.root + "/clip.mp4"
-            let result = try run("/usr/bin/ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-t", "2",
+            let result = try await run("/usr/bin/ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-t", "2",
                                                      "-pix_fmt", "yuv420p", made])
             guard result.status == 0 else { throw TestFailure("ffmpeg could not make a test video: \(result.stderr)") }
             try lib.copy(made, to: "Home/clip.mp4")
             try lib.write("Home/broken.mp4", contents: "not a video at all")
             // Its header intact, its media data gone: no frame, but it still says how long it is.
             let header = lib.root + "/header-first.mp4"
-            let remux = try run("/usr/bin/ffmpeg", ["-loglevel", "error", "-i", made, "-c", "copy", "-movflags", "+faststart", header])
+            let remux = try await run("/usr/bin/ffmpeg", ["-loglevel", "error", "-i", made, "-c", "copy", "-movflags", "+faststart", header])
             guard remux.status == 0 else { throw TestFailure("ffmpeg could not remux: \(remux.stderr)") }
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: header)))
             let mdat = try #require(Self.topLevelBox("mdat", in: bytes), "no mdat box in \(header)")
             try lib.write("Home/cut.mp4", contents: "")
             try Data(bytes[..<mdat]).write(to: URL(fileURLWithPath: lib.path("Home/cut.mp4")))
         }
-        let page = try PageSession(daemon)
-        let (cookie, _) = try page.signIn()
-        _ = try page.request("GET", "/api/assets?limit=50", headers: ["Cookie": cookie])
-        let ids = try daemon.assets()
-        let frame = try page.request("GET", "/thumbs/\(try #require(ids["Home/clip.mp4"]))", headers: ["Cookie": cookie])
+        let page = try await PageSession(daemon)
+        let (cookie, _) = try await page.signIn()
+        _ = try await page.request("GET", "/api/assets?limit=50", headers: ["Cookie": cookie])
+        let ids = try await daemon.assets()
+        let frame = try await page.request("GET", "/thumbs/\(try #require(ids["Home/clip.mp4"]))", headers: ["Cookie": cookie])
         #expect(frame.status == 200 && frame.headers["content-type"] == "image/png", "\(frame.status) \(frame.headers)")
-        let broken = try page.request("GET", "/thumbs/\(try #require(ids["Home/broken.mp4"]))", headers: ["Cookie": cookie])
+        let broken = try await page.request("GET", "/thumbs/\(try #require(ids["Home/broken.mp4"]))", headers: ["Cookie": cookie])
         #expect(broken.headers["content-type"] == "image/svg+xml" && broken.body.contains("Video"), "\(broken.headers)")
         #expect(!broken.body.contains("y=\"164\""), "a file that is no video has no length to show")
-        let cut = try page.request("GET", "/thumbs/\(try #require(ids["Home/cut.mp4"]))", headers: ["Cookie": cookie])
+        let cut = try await page.request("GET", "/thumbs/\(try #require(ids["Home/cut.mp4"]))", headers: ["Cookie": cookie])
         #expect(cut.headers["content-type"] == "image/svg+xml" && cut.body.contains("Video") && cut.body.contains(">0:02<"),
                 "a video with no frame to show says how long it is: \(cut.body)")
         // The cache entry names the video's URI, as every desktop thumbnailer would.
@@ -417,25 +417,25 @@ struct PageTests {
         let cached = try #require((try? FileManager.default.contentsOfDirectory(atPath: cache))?.first { $0.hasSuffix(".png") })
         let bytes = try Data(contentsOf: URL(fileURLWithPath: cache + "/" + cached))
         #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        let info = try run("/usr/bin/vipsheader", ["-a", cache + "/" + cached])
+        let info = try await run("/usr/bin/vipsheader", ["-a", cache + "/" + cached])
         #expect(info.stdout.contains("Thumb::URI") && info.stdout.contains("file://" + daemon.library.path("Home/clip.mp4")), "\(info.stdout)")
     }
 
     @Test("the freedesktop cache is shared: a file manager's current thumbnail is served as it is; a stale one is made again, with the file's URI and MTime as plain tEXt fields")
     func sharedThumbnailCache() async throws {
         let daemon = try await Self.startedWithPhotos(["current.jpg", "stale.jpg"])
-        let page = try PageSession(daemon)
-        let (cookie, _) = try page.signIn()
-        _ = try page.request("GET", "/api/assets?limit=50", headers: ["Cookie": cookie])
-        let ids = try daemon.assets()
+        let page = try await PageSession(daemon)
+        let (cookie, _) = try await page.signIn()
+        _ = try await page.request("GET", "/api/assets?limit=50", headers: ["Cookie": cookie])
+        let ids = try await daemon.assets()
         let cache = daemon.library.root + "/.cache/thumbnails/large"
         let owner = try #require(daemon.library.owner)
         // What a file manager run by the owner leaves: a 7 x 5 PNG named by the MD5 of the file's URI.
-        func fileManagerThumbnail(of name: String, mtime: Int64) throws -> String {
+        func fileManagerThumbnail(of name: String, mtime: Int64) async throws -> String {
             let uri = "file://" + daemon.library.path(name)
-            let md5 = try run("/bin/sh", ["-c", "printf %s \"$0\" | md5sum", uri]).stdout.prefix(32)
+            let md5 = try await run("/bin/sh", ["-c", "printf %s \"$0\" | md5sum", uri]).stdout.prefix(32)
             let plain = daemon.library.root + "/plain-\(name).png"
-            guard try run("/usr/bin/vips", ["black", plain, "7", "5"]).status == 0 else { throw TestFailure("vips black failed") }
+            guard try await run("/usr/bin/vips", ["black", plain, "7", "5"]).status == 0 else { throw TestFailure("vips black failed") }
             let path = cache + "/" + md5 + ".png"
             try Data(Self.withTextFields(Array(try Data(contentsOf: URL(fileURLWithPath: plain))),
                                          ["Thumb::URI": uri, "Thumb::MTime": String(mtime)])).write(to: URL(fileURLWithPath: path))
@@ -443,23 +443,23 @@ struct PageTests {
             return path
         }
         let currentTime = try #require(PathInspection.status(daemon.library.path("current.jpg"))).modificationTime / 1_000_000_000
-        let current = try fileManagerThumbnail(of: "current.jpg", mtime: currentTime)
-        let stale = try fileManagerThumbnail(of: "stale.jpg", mtime: 1_000)
-        let served = try page.request("GET", "/thumbs/\(try #require(ids["current.jpg"]))", headers: ["Cookie": cookie])
+        let current = try await fileManagerThumbnail(of: "current.jpg", mtime: currentTime)
+        let stale = try await fileManagerThumbnail(of: "stale.jpg", mtime: 1_000)
+        let served = try await page.request("GET", "/thumbs/\(try #require(ids["current.jpg"]))", headers: ["Cookie": cookie])
         #expect(served.status == 200 && served.headers["content-type"] == "image/png")
-        let reused = try run("/usr/bin/vipsheader", [current]).stdout
+        let reused = try await run("/usr/bin/vipsheader", [current]).stdout
         #expect(reused.contains("7x5"), "the file manager's thumbnail is left as it was: \(reused)")
         #expect(served.bodyBytes == Array(try Data(contentsOf: URL(fileURLWithPath: current))), "and served as it is")
 
-        let remade = try page.request("GET", "/thumbs/\(try #require(ids["stale.jpg"]))", headers: ["Cookie": cookie])
+        let remade = try await page.request("GET", "/thumbs/\(try #require(ids["stale.jpg"]))", headers: ["Cookie": cookie])
         #expect(remade.status == 200 && remade.headers["content-type"] == "image/png")
         let staleTime = try #require(PathInspection.status(daemon.library.path("stale.jpg"))).modificationTime / 1_000_000_000
         let rewritten = Array(try Data(contentsOf: URL(fileURLWithPath: stale)))
         #expect(PNGText.value(of: "Thumb::MTime", in: rewritten) == String(staleTime), "made again, for the file as it is now")
         #expect(PNGText.value(of: "Thumb::URI", in: rewritten) == "file://" + daemon.library.path("stale.jpg"))
-        #expect(!(try run("/usr/bin/vipsheader", [stale]).stdout.contains("7x5")))
+        #expect(await !(try run("/usr/bin/vipsheader", [stale]).stdout.contains("7x5")))
         // What every desktop reader sees too (libvips reads the same fields).
-        let fields = try run("/usr/bin/vipsheader", ["-a", stale]).stdout
+        let fields = try await run("/usr/bin/vipsheader", ["-a", stale]).stdout
         #expect(fields.contains("Thumb::MTime") && fields.contains(String(staleTime)), "\(fields)")
     }
 
@@ -488,8 +488,8 @@ struct PageTests {
     @Test("asked to stop with a page open, the page server ends the page's event stream and exits at once; photolibctl ui then starts a new one")
     func stopsWithAPageOpen() async throws {
         let daemon = try await Self.startedWithPhotos(["a.jpg"])
-        let page = try PageSession(daemon)
-        let (cookie, _) = try page.signIn()
+        let page = try await PageSession(daemon)
+        let (cookie, _) = try await page.signIn()
         let reader = """
             import http.client, sys
             c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=60)
@@ -513,9 +513,9 @@ struct PageTests {
         }
         #expect(Date().timeIntervalSince(started) < 10, "it stopped within seconds, not at the next ping")
         // The next photolibctl ui gets a server that answers.
-        let next = try PageSession(daemon)
+        let next = try await PageSession(daemon)
         #expect(next.serverPID != pid)
-        #expect(try next.request("GET", "/api/apps").status == 401, "a fresh server answers (and wants a sign-in)")
+        #expect(try await next.request("GET", "/api/apps").status == 401, "a fresh server answers (and wants a sign-in)")
     }
 
     /// A PNG whose header claims `width` × `height` pixels, with almost no pixel data behind it.

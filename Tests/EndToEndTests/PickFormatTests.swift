@@ -33,33 +33,33 @@ struct PickFormatTests {
         let daemon = try await PageTests.startedWithPhotos(["Trip/photo.jpg", "Trip/source.jpg"]) { lib in
             chmod(lib.root, 0o711)  // like /home: the app passes through to the socket, and sees no file
             let source = lib.path("Trip/source.jpg")
-            let tagged = try run("/usr/bin/exiftool", ["-q", "-overwrite_original_in_place", "-SerialNumber=CAM-0042",
+            let tagged = try await run("/usr/bin/exiftool", ["-q", "-overwrite_original_in_place", "-SerialNumber=CAM-0042",
                                                        "-ImageDescription=Alice at the beach", "-GPSLatitude=48.112", "-GPSLatitudeRef=N",
                                                        "-GPSLongitude=1.68", "-GPSLongitudeRef=W", source])
             guard tagged.status == 0 else { throw TestFailure("exiftool: \(tagged.stderr)") }
             let made = lib.root + "/made.heic"
-            let heic = try run("/usr/bin/heif-enc", ["-q", "60", source, "-o", made])
+            let heic = try await run("/usr/bin/heif-enc", ["-q", "60", source, "-o", made])
             guard heic.status == 0 else { throw TestFailure("heif-enc: \(heic.stderr)") }
             try lib.copy(made, to: "Trip/IMG_1.HEIC")  // the owner's, as a photo copied off a phone is
             unlink(made)
             try lib.write("Trip/raw.cr3", contents: "a camera's raw file")
         }
-        #expect(try PickMetadataTests.tags(of: daemon.library.path("Trip/IMG_1.HEIC"))["ExifIFD:SerialNumber"] as? String == "CAM-0042",
+        #expect(try await PickMetadataTests.tags(of: daemon.library.path("Trip/IMG_1.HEIC"))["ExifIFD:SerialNumber"] as? String == "CAM-0042",
                 "the HEIC carries the JPEG's Exif")
-        try daemon.ok("app", "add", Self.app.id, "--uid", String(Self.app.uid))  // location none, captions removed
+        try await daemon.ok("app", "add", Self.app.id, "--uid", String(Self.app.uid))  // location none, captions removed
 
         let converted = try await pick(daemon, accepts: "image/jpeg", answer: ["Trip/IMG_1.HEIC"])
         #expect(converted.file["name"] as? String == "IMG_1.jpg" && converted.file["converted"] as? String == "image/heic", "\(converted.file)")
         #expect(Self.firstBytes(converted.saved, 3) == [0xFF, 0xD8, 0xFF], "a JPEG")
-        #expect(try run("/usr/bin/vipsheader", [converted.saved]).stdout.contains("jpegload"), "that decodes")
-        let tags = try PickMetadataTests.tags(of: converted.saved)
+        #expect(try await run("/usr/bin/vipsheader", [converted.saved]).stdout.contains("jpegload"), "that decodes")
+        let tags = try await PickMetadataTests.tags(of: converted.saved)
         #expect(tags["GPS:GPSLatitude"] == nil && tags["ExifIFD:SerialNumber"] == nil && tags["IFD0:ImageDescription"] == nil,
                 "the JPEG follows the same rules as the original would: \(tags)")
 
         let asItIs = try await pick(daemon, accepts: "image/heic,image/jpeg", answer: ["Trip/IMG_1.HEIC"])
         #expect(asItIs.file["name"] as? String == "IMG_1.HEIC" && asItIs.file["converted"] as? String == nil, "\(asItIs.file)")
         #expect(Self.firstBytes(asItIs.saved, 12).suffix(8).starts(with: Array("ftyp".utf8)), "still a HEIF file")
-        #expect(try PickMetadataTests.tags(of: asItIs.saved)["GPS:GPSLatitude"] == nil, "without location all the same")
+        #expect(try await PickMetadataTests.tags(of: asItIs.saved)["GPS:GPSLatitude"] == nil, "without location all the same")
 
         let jpeg = try await pick(daemon, accepts: "image/jpeg", answer: ["Trip/photo.jpg"])
         #expect(jpeg.file["name"] as? String == "photo.jpg" && jpeg.file["converted"] as? String == nil && jpeg.file["copy"] as? Bool == false,
@@ -77,13 +77,13 @@ struct PickFormatTests {
                                                              "--accepts", "image/jpeg"], output: output)
         var request: Int64?
         try await waitUntil("the pick to be pending", timeout: 30, while: process) {
-            request = try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.first?.request
+            request = try await JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.first?.request
             return request != nil
         }
         let id = String(try #require(request))
-        let answer = try daemon.ctl("answer", id, refused)
+        let answer = try await daemon.ctl("answer", id, refused)
         #expect(answer.status != 0 && saying.allSatisfy { answer.stderr.contains($0) }, "\(answer.stderr)")
-        _ = try daemon.ctlOK(["answer", id, then])
+        _ = try await daemon.ctlOK(["answer", id, then])
         #expect(await process.exited(timeout: 30) == 0)
     }
 
@@ -93,11 +93,11 @@ struct PickFormatTests {
             chmod(lib.root, 0o711)
             for (name, width, height) in [("IMG_2.DNG", 1536, 1024), ("small.dng", 160, 120)] {
                 let preview = lib.root + "/preview.jpg", made = lib.root + "/made.dng"
-                let drawn = try run("/usr/bin/vips", ["gaussnoise", preview + "[Q=85]", String(width), String(height)])
+                let drawn = try await run("/usr/bin/vips", ["gaussnoise", preview + "[Q=85]", String(width), String(height)])
                 guard drawn.status == 0 else { throw TestFailure("vips: \(drawn.stderr)") }
-                let raw = try run("/usr/bin/python3", [RunningDaemon.script("make-raw-with-preview"), made, preview, "6"])
+                let raw = try await run("/usr/bin/python3", [RunningDaemon.script("make-raw-with-preview"), made, preview, "6"])
                 guard raw.status == 0 else { throw TestFailure("make-raw-with-preview: \(raw.stderr)") }
-                let tagged = try run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-SerialNumber=CAM-0042", "-ImageDescription=Alice at the beach",
+                let tagged = try await run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-SerialNumber=CAM-0042", "-ImageDescription=Alice at the beach",
                                                            "-DateTimeOriginal=2024:07:14 10:00:00", "-GPSLatitude=48.112", "-GPSLatitudeRef=N",
                                                            "-GPSLongitude=1.68", "-GPSLongitudeRef=W", made])
                 guard tagged.status == 0 else { throw TestFailure("exiftool: \(tagged.stderr)") }
@@ -106,16 +106,16 @@ struct PickFormatTests {
                 unlink(preview)
             }
         }
-        let original = try PickMetadataTests.tags(of: daemon.library.path("Trip/IMG_2.DNG"))
+        let original = try await PickMetadataTests.tags(of: daemon.library.path("Trip/IMG_2.DNG"))
         #expect(original["IFD1:ThumbnailLength"] != nil && original["ExifIFD:SerialNumber"] as? String == "CAM-0042", "a raw file with its JPEG: \(original)")
-        try daemon.ok("app", "add", Self.app.id, "--uid", String(Self.app.uid))  // location none, captions removed
+        try await daemon.ok("app", "add", Self.app.id, "--uid", String(Self.app.uid))  // location none, captions removed
 
         let raw = try await pick(daemon, accepts: "image/jpeg", answer: ["Trip/IMG_2.DNG"])
         #expect(raw.file["name"] as? String == "IMG_2.jpg" && raw.file["converted"] as? String == "image/x-adobe-dng", "\(raw.file)")
         #expect(Self.firstBytes(raw.saved, 3) == [0xFF, 0xD8, 0xFF], "a JPEG")
-        let header = try run("/usr/bin/vipsheader", [raw.saved]).stdout
+        let header = try await run("/usr/bin/vipsheader", [raw.saved]).stdout
         #expect(header.contains("1536x1024") && header.contains("jpegload"), "the camera's full-size JPEG, which decodes: \(header)")
-        let tags = try PickMetadataTests.tags(of: raw.saved)
+        let tags = try await PickMetadataTests.tags(of: raw.saved)
         #expect(tags["IFD0:Orientation"] as? String == "Rotate 90 CW" && tags["ExifIFD:DateTimeOriginal"] as? String == "2024:07:14 10:00:00"
                 && tags["IFD0:Make"] as? String == "Testcam", "the raw file's orientation, date and camera: \(tags)")
         #expect(tags["GPS:GPSLatitude"] == nil && tags["ExifIFD:SerialNumber"] == nil && tags["IFD0:ImageDescription"] == nil,

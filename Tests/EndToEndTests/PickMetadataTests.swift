@@ -24,8 +24,8 @@ struct PickMetadataTests {
     ]
 
     /// What exiftool reads in a file: each tag's value, lists as arrays.
-    static func tags(of path: String) throws -> [String: Any] {
-        let result = try run("/usr/bin/exiftool", ["-j", "-G1", "-struct", path])
+    static func tags(of path: String) async throws -> [String: Any] {
+        let result = try await run("/usr/bin/exiftool", ["-j", "-G1", "-struct", path])
         guard result.status == 0, let first = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first else {
             throw TestFailure("exiftool could not read \(path): \(result.stderr)")
         }
@@ -50,20 +50,20 @@ struct PickMetadataTests {
         let picked = try #require(PickTests().step(run.lines, "picked"), "\(run.output); the daemon: \(daemon.log.suffix(2000))")
         let file = try #require(((picked["assets"] as? [[String: Any]])?.first?["files"] as? [[String: Any]])?.first)
         let saved = try #require(try FileManager.default.contentsOfDirectory(atPath: save).first)
-        return (try Self.tags(of: save + "/" + saved), file["copy"] as? Bool, save + "/" + saved)
+        return await (try Self.tags(of: save + "/" + saved), file["copy"] as? Bool, save + "/" + saved)
     }
 
     @Test("by the app's settings, then as the person chooses per pick: serials never leave; captions and people only when shared; location only when chosen, and only for an app that may have it")
     func whatLeavesWithAPick() async throws {
         let daemon = try await PageTests.startedWithPhotos(["Trip/photo.jpg"]) { lib in
             chmod(lib.root, 0o711)  // like /home: the app passes through to the socket, and sees no file
-            let result = try run("/usr/bin/exiftool", ["-q", "-overwrite_original_in_place"] + Self.tags + [lib.path("Trip/photo.jpg")])
+            let result = try await run("/usr/bin/exiftool", ["-q", "-overwrite_original_in_place"] + Self.tags + [lib.path("Trip/photo.jpg")])
             guard result.status == 0 else { throw TestFailure("exiftool failed: \(result.stderr)") }
         }
-        let original = try Self.tags(of: daemon.library.path("Trip/photo.jpg"))
+        let original = try await Self.tags(of: daemon.library.path("Trip/photo.jpg"))
         #expect(original["ExifIFD:SerialNumber"] as? String == "CAM-0042" && original["XMP-iptcExt:PersonInImage"] != nil, "the test photo: \(original)")
-        try daemon.ok("app", "add", Self.app.id, "--uid", String(Self.app.uid), "--location", "precise")
-        let apps = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        try await daemon.ok("app", "add", Self.app.id, "--uid", String(Self.app.uid), "--location", "precise")
+        let apps = try await JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
         #expect(apps.first { $0.app == Self.app.id }?.captions == "removed", "captions are removed by default")
 
         // The app's settings: location precise, captions removed.
@@ -79,7 +79,7 @@ struct PickMetadataTests {
         #expect(Self.list(tags["XMP-dc:Subject"]) == ["beach"], "the person's name leaves the keywords, the beach stays: \(tags)")
         #expect(Self.list(tags["IPTC:Keywords"]) == ["beach"], "\(tags)")
         #expect(tags["IFD0:Make"] as? String == "Canon" && tags["IFD0:Model"] as? String == "EOS R6", "the camera's make and model stay")
-        #expect(try run("/usr/bin/vipsheader", [byDefault.file]).status == 0, "and it is still a photo")
+        #expect(try await run("/usr/bin/vipsheader", [byDefault.file]).status == 0, "and it is still a photo")
 
         // This pick: location off, captions and people on.
         let chosen = try await pick(daemon, ["--location", "off", "--captions", "on"])
@@ -90,13 +90,13 @@ struct PickMetadataTests {
         #expect(chosen.tags["ExifIFD:SerialNumber"] == nil, "a serial number never leaves, whatever is chosen")
 
         // The app's setting changes what a pick shares when the person says nothing.
-        #expect(try daemon.ok("app", "set", Self.app.id, "--captions", "shared").contains("captions and people's names are shared"))
+        #expect(try await daemon.ok("app", "set", Self.app.id, "--captions", "shared").contains("captions and people's names are shared"))
         let shared = try await pick(daemon, [])
         #expect(shared.tags["IPTC:Caption-Abstract"] as? String == "\(Self.person) at the beach", "\(shared.tags)")
         #expect(shared.tags["GPS:GPSLatitude"] != nil && shared.tags["ExifIFD:LensSerialNumber"] == nil, "\(shared.tags)")
 
         // Location cannot be chosen for an app that may not have it: an error that says what to do, and the pick waits on.
-        try daemon.ok("app", "set", Self.app.id, "--location", "none")
+        try await daemon.ok("app", "set", Self.app.id, "--location", "none")
         let save = daemon.library.root + "/refused"
         try FileManager.default.createDirectory(atPath: save, withIntermediateDirectories: true)
         let examples = try ReachableCopies.examples()
@@ -105,32 +105,32 @@ struct PickMetadataTests {
                                          output: daemon.library.root + "/refused.out")
         var request: Int64?
         try await waitUntil("the pick to be pending", timeout: 30, while: process) {
-            request = try JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.first?.request
+            request = try await JSONDecoder().decode(RequestsResult.self, from: Data(try daemon.ok("requests", "--json").utf8)).requests.first?.request
             return request != nil
         }
         let id = String(try #require(request))
-        let refused = try daemon.ctl("answer", id, "Trip/photo.jpg", "--location", "on")
+        let refused = try await daemon.ctl("answer", id, "Trip/photo.jpg", "--location", "on")
         #expect(refused.status != 0 && refused.stderr.contains("may not have location") && refused.stderr.contains("photolibctl app set \(Self.app.id) --location precise"),
                 "\(refused.stderr)")
-        _ = try daemon.ctlOK(["answer", id, "Trip/photo.jpg"])
+        _ = try await daemon.ctlOK(["answer", id, "Trip/photo.jpg"])
         #expect(await process.exited(timeout: 30) == 0)
         #expect(daemon.log.contains("1 assets handed to \(Self.app.id) once"), "the pick waited for a right answer")
     }
 
     @Test("a Canon CR3, which exiv2 cannot write, leaves without its body's, lens's and Canon's serial numbers and, unless shared, its caption; nothing else in it changes")
     func canonRawPick() async throws {
-        let media = try LocationTests.media()
-        defer { _ = try? run("/bin/rm", ["-rf", media]) }
+        let media = try await LocationTests.media()
+        defer { _ = try? runBlocking("/bin/rm", ["-rf", media]) }
         let daemon = try await PageTests.startedWithPhotos([]) { lib in
             chmod(lib.root, 0o711)
             try lib.copy(media + "/photo.cr3", to: "Raw/IMG_0001.CR3")
         }
         let originalPath = daemon.library.path("Raw/IMG_0001.CR3")
-        let original = try Self.tags(of: originalPath)
+        let original = try await Self.tags(of: originalPath)
         let serials = ["ExifIFD:SerialNumber", "ExifIFD:LensSerialNumber", "Canon:SerialNumber", "Canon:InternalSerialNumber", "Canon:LensSerialNumber"]
         #expect(serials.allSatisfy { original[$0] != nil } && original["IFD0:ImageDescription"] != nil && original["ExifIFD:UserComment"] != nil,
                 "the test's CR3 holds what is to go: \(original)")
-        try daemon.ok("app", "add", Self.app.id, "--uid", String(Self.app.uid))
+        try await daemon.ok("app", "add", Self.app.id, "--uid", String(Self.app.uid))
 
         // The app's settings: no location, captions removed.
         let byDefault = try await pick(daemon, [], asset: "Raw/IMG_0001.CR3")
@@ -159,6 +159,6 @@ struct PickMetadataTests {
         #expect(shared.tags["IFD0:ImageDescription"] as? String == "Ana at the beach" && shared.tags["ExifIFD:UserComment"] as? String == "Ana at the beach",
                 "\(shared.tags)")
         #expect(serials.allSatisfy { shared.tags[$0] == nil }, "\(shared.tags)")
-        #expect(try Self.tags(of: originalPath)["Canon:SerialNumber"] != nil, "the original keeps everything")
+        #expect(try await Self.tags(of: originalPath)["Canon:SerialNumber"] != nil, "the original keeps everything")
     }
 }

@@ -62,14 +62,14 @@ struct ProtocolRobustnessTests {
         let library = try TestLibrary()
         let daemon = try RunningDaemon(library)
         try await daemon.start()
-        try daemon.ok("app", "add", "org.x.Viewer", "--uid", "4242")
+        try await daemon.ok("app", "add", "org.x.Viewer", "--uid", "4242")
         let client = try RawClient(library.socket)
         try client.send(request)
         #expect(try client.errorCode() == code)
         // The same connection still answers, and so does the daemon.
         try client.send("{\"id\":2,\"method\":\"status\"}\n")
         #expect(try client.line().map { String(decoding: $0, as: UTF8.self).contains("\"result\"") } == true)
-        #expect(try daemon.ok("status").contains("ready"))
+        #expect(try await daemon.ok("status").contains("ready"))
     }
 
     @Test("params may be left out, or null, when a method needs none; a method that needs one names what is missing")
@@ -116,7 +116,7 @@ struct ProtocolRobustnessTests {
         }
         #expect(lines.contains { $0.contains("MiB of them are waiting for replies") }, "\(lines.map { $0.prefix(100) })")
         #expect(lines.count < 9, "every piled-up request was answered: nothing bounded them")
-        #expect(try daemon.ok("status").contains("ready"))
+        #expect(try await daemon.ok("status").contains("ready"))
     }
 
     @Test("an over-long line gets an error and a clean disconnect; a byte at a time still works")
@@ -132,7 +132,7 @@ struct ProtocolRobustnessTests {
         let trickle = try RawClient(library.socket)
         for byte in "{\"id\":9,\"method\":\"status\"}\n".utf8 { try trickle.socket.write([byte]) }
         #expect(try trickle.line().map { String(decoding: $0, as: UTF8.self).contains("\"id\":9") } == true)
-        #expect(try daemon.ok("status").contains("ready"))
+        #expect(try await daemon.ok("status").contains("ready"))
     }
 
     @Test("a subscriber that stops reading during a 20,000-file burst: memory stays bounded, another subscriber gets every event")
@@ -140,7 +140,7 @@ struct ProtocolRobustnessTests {
         let library = try TestLibrary()
         let daemon = try RunningDaemon(library)
         try await daemon.start()
-        try daemon.addApp("org.x.All", "authorized")
+        try await daemon.addApp("org.x.All", "authorized")
         let pid = daemon.pid
 
         let stalled = try RawClient(library.socket)
@@ -158,7 +158,7 @@ struct ProtocolRobustnessTests {
         var inserted = Set<String>()
         var reloads = 0
         while inserted.count < 20_000 {
-            let change = try reader.nextChange()
+            let change = try await reader.nextChange()
             if !change.incremental { reloads += 1 }
             for asset in change.inserted { inserted.insert(asset.entry) }
             peak = max(peak, residentKiB(pid))
@@ -169,7 +169,7 @@ struct ProtocolRobustnessTests {
         print("stalled subscriber, 20,000-file burst: daemon resident \(baseline / 1024) MiB before, peak \(peak / 1024) MiB (+\(growth / 1024) MiB)")
         // The stalled subscriber may hold its 4 MiB budget; the rest is the burst's own work.
         #expect(growth < 96 * 1024)
-        #expect(try daemon.ok("status").contains("ready"))
+        #expect(try await daemon.ok("status").contains("ready"))
     }
 
     func residentKiB(_ pid: Int32) -> Int {

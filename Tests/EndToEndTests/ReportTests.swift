@@ -12,12 +12,12 @@ struct ReportTests {
     static let viewer = (app: "org.example.Viewer", uid: 4271)   // authorized: the whole library
     static let frame = (app: "org.example.Frame", uid: 4272)     // limited: one photo
 
-    func read(as uid: Int, _ path: String) throws -> Bool {
-        try EndToEndTests.run("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/bin/cat", path]).status == 0
+    func read(as uid: Int, _ path: String) async throws -> Bool {
+        try await EndToEndTests.run("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/bin/cat", path]).status == 0
     }
 
-    func report(_ daemon: RunningDaemon, _ arguments: String...) throws -> ReportResult {
-        try JSONDecoder().decode(ReportResult.self, from: Data(try daemon.ctlOK(["report"] + arguments + ["--json"]).utf8))
+    func report(_ daemon: RunningDaemon, _ arguments: String...) async throws -> ReportResult {
+        try await JSONDecoder().decode(ReportResult.self, from: Data(try daemon.ctlOK(["report"] + arguments + ["--json"]).utf8))
     }
 
     @Test("each app's opens through its view are reported, once a minute per photo; opens through the library are not; the report is admin-only",
@@ -30,38 +30,39 @@ struct ReportTests {
             try lib.write("Trips/a.jpg")
             try lib.write("b.jpg")
         }
-        try daemon.addApp(Self.viewer.app, "authorized", uid: Self.viewer.uid)
-        try daemon.addApp(Self.frame.app, "limited", uid: Self.frame.uid)
-        try daemon.ok("select", Self.frame.app, "b.jpg")
-        let ids = try daemon.assets()
+        try await daemon.addApp(Self.viewer.app, "authorized", uid: Self.viewer.uid)
+        try await daemon.addApp(Self.frame.app, "limited", uid: Self.frame.uid)
+        try await daemon.ok("select", Self.frame.app, "b.jpg")
+        let ids = try await daemon.assets()
         let a = try #require(ids["Trips/a.jpg"]), b = try #require(ids["b.jpg"])
         try await waitUntil("both views to be made") {
-            daemon.viewEntries(Self.viewer.app).count == 2 && daemon.viewEntries(Self.frame.app).count == 1
+            let viewer = await daemon.viewEntries(Self.viewer.app), frame = await daemon.viewEntries(Self.frame.app)
+            return viewer.count == 2 && frame.count == 1
         }
-        #expect(try report(daemon).entries.isEmpty, "making the views opens nothing")
-        #expect(try daemon.status().viewMode == (asClones ? "clones" : "links"))
+        #expect(try await report(daemon).entries.isEmpty, "making the views opens nothing")
+        #expect(try await daemon.status().viewMode == (asClones ? "clones" : "links"))
 
         // The owner reads the originals: not an app's access.
-        #expect(try read(as: Int(try #require(daemon.library.owner).uid), daemon.library.path("Trips/a.jpg")))
+        #expect(try await read(as: Int(try #require(daemon.library.owner).uid), daemon.library.path("Trips/a.jpg")))
         // Each app reads through its own view; the viewer twice (one line).
-        let viewerView = daemon.view(Self.viewer.app), frameView = daemon.view(Self.frame.app)
-        #expect(try read(as: Self.viewer.uid, viewerView + "/Trips/a.jpg"))
-        #expect(try read(as: Self.viewer.uid, viewerView + "/Trips/a.jpg"))
-        let frameEntry = try #require(daemon.viewEntries(Self.frame.app).first)
-        #expect(try read(as: Self.frame.uid, frameView + "/" + frameEntry))
+        let viewerView = await daemon.view(Self.viewer.app), frameView = await daemon.view(Self.frame.app)
+        #expect(try await read(as: Self.viewer.uid, viewerView + "/Trips/a.jpg"))
+        #expect(try await read(as: Self.viewer.uid, viewerView + "/Trips/a.jpg"))
+        let frameEntry = try #require(await daemon.viewEntries(Self.frame.app).first)
+        #expect(try await read(as: Self.frame.uid, frameView + "/" + frameEntry))
 
-        try await waitUntil("both apps' opens in the report") { try report(daemon).entries.count >= 2 }
-        let lines = try report(daemon).entries
+        try await waitUntil("both apps' opens in the report") { try await report(daemon).entries.count >= 2 }
+        let lines = try await report(daemon).entries
         #expect(lines.count == 2, "\(lines)")
         #expect(lines.contains { $0.app == Self.viewer.app && $0.asset == a && $0.how == "open" && $0.path == "Trips/a.jpg" })
         #expect(lines.contains { $0.app == Self.frame.app && $0.asset == b && $0.how == "open" && $0.path == "b.jpg" })
-        #expect(try report(daemon, Self.frame.app).entries.map(\.asset) == [b])
-        #expect(try report(daemon).retention == 7 * 86_400)
-        let text = try daemon.ok("report", "--since", "1h")
+        #expect(try await report(daemon, Self.frame.app).entries.map(\.asset) == [b])
+        #expect(try await report(daemon).retention == 7 * 86_400)
+        let text = try await daemon.ok("report", "--since", "1h")
         #expect(text.contains("opened") && text.contains(Self.viewer.app) && text.contains("Trips/a.jpg"), "\(text)")
 
         // An app cannot read the report, even its own lines.
-        let endpoint = try #require(try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        let endpoint = try #require(try await JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
             .first { $0.app == Self.frame.app }?.endpoint)
         let connection = try PhotoLibConnection(socketPath: endpoint, receiveTimeout: 10)
         #expect(throws: PhotoLibError.self) { _ = try connection.call(.report, ReportParams(), returning: ReportResult.self) }
@@ -77,14 +78,14 @@ struct ReportTests {
         }
         await daemon.stop()
         try await daemon.start(extraArguments: ["--config", daemon.library.root + "/photolibd.toml"])
-        try daemon.addApp(Self.viewer.app, "authorized", uid: Self.viewer.uid)
-        try await waitUntil("the view") { daemon.viewEntries(Self.viewer.app).count == 1 }
-        #expect(try read(as: Self.viewer.uid, daemon.view(Self.viewer.app) + "/a.jpg"))
-        try await waitUntil("the open in the report") { try report(daemon).entries.count == 1 }
-        let at = try #require(try report(daemon).entries.first?.at)
+        try await daemon.addApp(Self.viewer.app, "authorized", uid: Self.viewer.uid)
+        try await waitUntil("the view") { await daemon.viewEntries(Self.viewer.app).count == 1 }
+        #expect(try await read(as: Self.viewer.uid, daemon.view(Self.viewer.app) + "/a.jpg"))
+        try await waitUntil("the open in the report") { try await report(daemon).entries.count == 1 }
+        let at = try #require(try await report(daemon).entries.first?.at)
         await daemon.stop()
         try await waitUntil("the line to be older than the retention", timeout: 10) { Date().timeIntervalSince1970 > Double(at + 3) }
         try await daemon.start(extraArguments: ["--config", daemon.library.root + "/photolibd.toml"])
-        #expect(try report(daemon).entries.isEmpty)
+        #expect(try await report(daemon).entries.isEmpty)
     }
 }

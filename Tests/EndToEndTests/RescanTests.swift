@@ -10,14 +10,14 @@ struct RescanTests {
         for name in ["a/1.jpg", "a/2.jpg", "b/3.png"] { try library.write(name) }
         let daemon = try RunningDaemon(library)
         try await daemon.start()
-        try daemon.addApp("org.example.Viewer", "authorized")
-        let entry = daemon.view("org.example.Viewer") + "/a/1.jpg"
+        try await daemon.addApp("org.example.Viewer", "authorized")
+        let entry = await daemon.view("org.example.Viewer") + "/a/1.jpg"
         try await waitUntil("the view to be built") { FileManager.default.fileExists(atPath: entry) }
         unlink(entry)
-        let output = try daemon.ok("rescan")
+        let output = try await daemon.ok("rescan")
         #expect(output.hasPrefix("Rescanned 3 assets in 3 directories in "), "\(output)")
         #expect(library.inode(entry) == library.inode(library.path("a/1.jpg")))
-        let json = try JSONSerialization.jsonObject(with: Data(try daemon.ok("rescan", "--json").utf8)) as? [String: Any]
+        let json = try await JSONSerialization.jsonObject(with: Data(try daemon.ok("rescan", "--json").utf8)) as? [String: Any]
         #expect(json?["assets"] as? Int == 3)
         #expect(json?["failedWatches"] as? Int == 0)
     }
@@ -37,26 +37,26 @@ struct RescanTests {
         // 5 watches for 13 directories.
         try await daemon.start(launcher: ["/usr/bin/unshare", "-U", "-r", "/bin/sh", "-c",
                                           "echo 5 > /proc/sys/user/max_inotify_watches && exec \"$0\" \"$@\""])
-        try daemon.addApp("org.example.Viewer", "authorized")
-        let status = try daemon.ok("status")
+        try await daemon.addApp("org.example.Viewer", "authorized")
+        let status = try await daemon.ok("status")
         #expect(status.contains(": degraded"), "\(status)")
         #expect(status.contains("failed: raise fs.inotify.max_user_watches"))
         #expect(daemon.log.contains("raise fs.inotify.max_user_watches"))
-        let doctor = try daemon.ctl("doctor")
+        let doctor = try await daemon.ctl("doctor")
         #expect(doctor.status == 1)
         #expect(doctor.stdout.contains("FAIL  inotify-watches: photolibd could not watch"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("sysctl -w fs.inotify.max_user_watches="))
 
         let pid = String(daemon.pid)
-        let raised = try run("/usr/bin/nsenter", ["-t", pid, "-U", "--preserve-credentials", "/bin/sh", "-c",
+        let raised = try await run("/usr/bin/nsenter", ["-t", pid, "-U", "--preserve-credentials", "/bin/sh", "-c",
                                                   "echo 1000 > /proc/sys/user/max_inotify_watches"])
         #expect(raised.status == 0, "\(raised.stderr)")
-        let output = try daemon.ok("rescan")
+        let output = try await daemon.ok("rescan")
         #expect(output.hasPrefix("Rescanned 12 assets in 13 directories"), "\(output)")
-        #expect(try daemon.ok("status").contains(": ready"))
+        #expect(try await daemon.ok("status").contains(": ready"))
         // Every directory is watched again: a new photo in the last album reaches the view.
         try library.write("album11/new.jpg")
-        let entry = daemon.view("org.example.Viewer") + "/album11/new.jpg"
+        let entry = await daemon.view("org.example.Viewer") + "/album11/new.jpg"
         try await waitUntil("the new photo in the view") { FileManager.default.fileExists(atPath: entry) }
     }
 
@@ -76,12 +76,12 @@ struct RescanTests {
                                launcher: ["/usr/bin/unshare", "-U", "-r", "/bin/sh", "-c",
                                           "echo 5 > /proc/sys/user/max_inotify_watches && exec \"$0\" \"$@\""])
         defer { daemon.stopLater() }
-        try daemon.addApp("org.example.Viewer", "authorized")
-        let view = daemon.view("org.example.Viewer")
-        try await waitUntil("a verification round, in status", timeout: 30) { (try? daemon.ok("status"))?.contains("rounds:   every") == true }
-        let status = try daemon.ok("status")
+        try await daemon.addApp("org.example.Viewer", "authorized")
+        let view = await daemon.view("org.example.Viewer")
+        try await waitUntil("a verification round, in status", timeout: 30) { await (try? daemon.ok("status"))?.contains("rounds:   every") == true }
+        let status = try await daemon.ok("status")
         #expect(status.contains("no inotify watch"), "\(status)")
-        let before = try daemon.assets()
+        let before = try await daemon.assets()
 
         for album in albums {
             try library.write("\(album)/new.jpg", contents: String(repeating: "x", count: 2_000))
@@ -94,7 +94,7 @@ struct RescanTests {
                     && !FileManager.default.fileExists(atPath: "\(view)/\(album)/photo.jpg")
             }
         }
-        let after = try daemon.assets()
+        let after = try await daemon.assets()
         for album in albums {
             #expect(after["\(album)/renamed.jpg"] == before["\(album)/photo.jpg"], "\(album): renamed where no watch saw it, it keeps its ID")
         }
@@ -102,7 +102,7 @@ struct RescanTests {
         try await waitUntil("every removed photo gone from the view", timeout: 60) {
             albums.allSatisfy { !FileManager.default.fileExists(atPath: "\(view)/\($0)/new.jpg") }
         }
-        #expect(try daemon.assets().count == 12)
+        #expect(try await daemon.assets().count == 12)
         #expect(daemon.log.contains("raise fs.inotify.max_user_watches"))
     }
 }

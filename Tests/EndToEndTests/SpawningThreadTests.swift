@@ -70,7 +70,7 @@ struct SpawningThreadTests {
         // A command that hangs fails with its name and what it printed, within its deadline.
         let before = Date()
         #expect {
-            try run("/bin/sh", ["-c", "echo waiting for nothing; exec sleep 600"], timeout: 1, onPool: false)
+            try runBlocking("/bin/sh", ["-c", "echo waiting for nothing; exec sleep 600"], timeout: 1)
         } throws: { error in
             "\(error)".contains("/bin/sh -c echo waiting for nothing; exec sleep 600 did not end within 1 s")
                 && "\(error)".contains("it printed: waiting for nothing")

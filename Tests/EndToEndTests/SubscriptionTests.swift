@@ -24,11 +24,11 @@ struct SubscriptionTests {
     @Test("an admin following every app hears each app's events, through the client's AsyncSequence")
     func adminFollowsEveryApp() async throws {
         let daemon = try await started()
-        try daemon.addApp("org.example.A", "authorized")
+        try await daemon.addApp("org.example.A", "authorized")
         let connection = try PhotoLibConnection(socketPath: daemon.library.socket, receiveTimeout: 60)
         let result = try connection.subscribe(app: nil, since: nil)
         #expect(result.apps == ["org.example.A"])
-        try daemon.addApp("org.example.B", "authorized", uid: 4243)  // added later: followed too
+        try await daemon.addApp("org.example.B", "authorized", uid: 4243)  // added later: followed too
         try daemon.library.write("new.jpg")
         var heard: Set<String> = []
         for try await event in connection.events() where event.head.event == "change" {
@@ -42,7 +42,7 @@ struct SubscriptionTests {
     @Test("photolibctl watch --json prints each event as one JSON line")
     func watchPrintsEvents() async throws {
         let daemon = try await started()
-        try daemon.addApp("org.example.A", "authorized")
+        try await daemon.addApp("org.example.A", "authorized")
         let outputPath = daemon.library.root + "/watch.out"
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         let process = try SpawnedProcess(RunningDaemon.buildDirectory + "/photolibctl",
@@ -92,13 +92,13 @@ struct SubscriptionTests {
     @Test("a half-open client (a line left unfinished) is closed after the idle timeout; a silent subscriber is not")
     func idleTimeout() async throws {
         let daemon = try await started(config: "[protocol]\nidle_timeout_seconds = 1\n")
-        try daemon.addApp("org.example.A", "authorized")
+        try await daemon.addApp("org.example.A", "authorized")
         let halfOpen = try RawClient(daemon.library.socket)
         try halfOpen.send("{\"id\":1,\"method\":")
         let subscriber = try EventReader(daemon, app: "org.example.A")
         #expect(try halfOpen.line() == nil)  // closed by the daemon within about a second
         try daemon.library.write("late.jpg")
-        #expect(try subscriber.nextChange().inserted.map(\.entry) == ["late.jpg"])
+        #expect(try await subscriber.nextChange().inserted.map(\.entry) == ["late.jpg"])
     }
 }
 

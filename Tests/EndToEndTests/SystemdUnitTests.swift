@@ -41,16 +41,16 @@ struct SystemdUnitTests {
     }
 
     @Test("systemd-analyze verify passes on every unit, system and user")
-    func verify() throws {
+    func verify() async throws {
         let library = try TestLibrary()
         try Self.stageUnits(in: library.root)
-        let system = try run("/usr/bin/systemd-analyze", ["verify", library.root + "/photolibd@.service", library.root + "/photolibd@.socket"])
+        let system = try await run("/usr/bin/systemd-analyze", ["verify", library.root + "/photolibd@.service", library.root + "/photolibd@.socket"])
         #expect(system.status == 0, "\(system.stdout)\(system.stderr)")
         try FileManager.default.createDirectory(atPath: library.root + "/runtime", withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o700])
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = library.root + "/runtime"
-        let user = try run("/usr/bin/systemd-analyze", ["--user", "verify", library.root + "/photolibd.service", library.root + "/photolibd.socket",
+        let user = try await run("/usr/bin/systemd-analyze", ["--user", "verify", library.root + "/photolibd.service", library.root + "/photolibd.socket",
                                                          library.root + "/photolibd-endpoint@view-TEST0000000000000.socket",
                                                          library.root + "/photolibd-portal.service"],
                            environment: environment)
@@ -58,10 +58,10 @@ struct SystemdUnitTests {
     }
 
     @Test("systemd-analyze security --offline=true: the system template scores 0.5 or lower, each user unit too once 'runs as root' is set aside")
-    func security() throws {
+    func security() async throws {
         let library = try TestLibrary()
         try Self.stageUnits(in: library.root)
-        let system = try run("/usr/bin/systemd-analyze", ["security", "--offline=true", "--threshold=5", library.root + "/photolibd@tester.service"])
+        let system = try await run("/usr/bin/systemd-analyze", ["security", "--offline=true", "--threshold=5", library.root + "/photolibd@tester.service"])
         #expect(system.status == 0, "\(system.stdout)\(system.stderr)")
         let systemScore = Self.exposure(system.stdout)
         #expect(systemScore.overall <= 0.5, "\(system.stdout)")
@@ -72,7 +72,7 @@ struct SystemdUnitTests {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = library.root + "/runtime"
         for unit in ["photolibd.service", "photolibd-portal.service"] {
-            let user = try run("/usr/bin/systemd-analyze", ["--user", "security", "--offline=true", library.root + "/" + unit],
+            let user = try await run("/usr/bin/systemd-analyze", ["--user", "security", "--offline=true", library.root + "/" + unit],
                                environment: environment)
             let userScore = Self.exposure(user.stdout)
             // Read offline, a user unit looks as if it ran as root; a user manager runs it as the user.
@@ -140,7 +140,7 @@ struct SystemdUnitTests {
         }
         let daemon = try RunningDaemon(library)
         try await daemon.start()
-        #expect(try daemon.status().assets == 50)
+        #expect(try await daemon.status().assets == 50)
         await daemon.stop()
     }
 
@@ -150,8 +150,8 @@ struct SystemdUnitTests {
         try library.write("a.jpg")
         let daemon = try RunningDaemon(library)
         try await daemon.start()
-        try daemon.addApp("org.example.Viewer", "authorized")
-        let apps = try JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
+        try await daemon.addApp("org.example.Viewer", "authorized")
+        let apps = try await JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8))
         let endpoint = try #require(apps.first?.endpoint)
         let view = URL(fileURLWithPath: endpoint).lastPathComponent
         await daemon.stop()

@@ -19,8 +19,8 @@ struct ViewFileSystemTests {
         var original: String { root + "/library/a.jpg" }
         var inbox: String { root + "/inbox" }
 
-        init() throws {
-            owner = try TestOwner()
+        init() async throws {
+            owner = try await TestOwner()
             var template = Array("/tmp/photolibd-viewfs-XXXXXX".utf8CString)
             guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp: errno \(errno)") }
             root = String(cString: made)
@@ -42,14 +42,14 @@ struct ViewFileSystemTests {
 
         deinit {
             // Lazily, in case a failed test left it mounted: never a wait on a dead server.
-            _ = try? run("/bin/umount", ["--lazy", mountPoint], timeout: 30)
-            _ = try? run("/bin/rm", ["-rf", root], timeout: 60)
+            _ = try? runBlocking("/bin/umount", ["--lazy", mountPoint], timeout: 30)
+            _ = try? runBlocking("/bin/rm", ["-rf", root], timeout: 60)
         }
 
         /// A shell command run as the owner (the uid the Flatpak app runs as), with a deadline.
-        func asOwner(_ script: String) throws -> (status: Int32, stdout: String, stderr: String) {
+        func asOwner(_ script: String) async throws -> (status: Int32, stdout: String, stderr: String) {
             let command = owner.command("/bin/sh")
-            return try run(command[0], Array(command.dropFirst()) + ["-c", script, "sh", mountPoint], timeout: 30)
+            return try await run(command[0], Array(command.dropFirst()) + ["-c", script, "sh", mountPoint], timeout: 30)
         }
 
         var mounted: Bool {
@@ -94,14 +94,14 @@ struct ViewFileSystemTests {
 
     @Test("the owner sees the view's photos read-only, linked once, without its staging names; nothing is written, renamed, chmodded or deleted through it")
     func readOnlyMirror() async throws {
-        let scene = try Scene()
+        let scene = try await Scene()
         let server = try await Server(scene)
         defer { close(server.channel) }
         #expect(scene.mounted)
         // Mounted, it has confined itself: no new privileges, a seccomp filter (and it still serves).
         let confinement = try String(contentsOfFile: "/proc/\(server.process.pid)/status", encoding: .utf8)
         #expect(confinement.contains("Seccomp:\t2") && confinement.contains("NoNewPrivs:\t1"), "\(confinement)")
-        let listing = try scene.asOwner(#"ls -A "$1"; ls -A "$1/Trip"; cat "$1/a.jpg"; echo; stat -c '%h %A' "$1/a.jpg" "$1/Trip/b.jpg""#)
+        let listing = try await scene.asOwner(#"ls -A "$1"; ls -A "$1/Trip"; cat "$1/a.jpg"; echo; stat -c '%h %A' "$1/a.jpg" "$1/Trip/b.jpg""#)
         #expect(listing.status == 0, "\(listing.stderr)")
         // Read-only whatever the original's mode (0644 here), linked once though the original has two links.
         #expect(listing.stdout == "Trip\na.jpg\nb.jpg\nthe original photo a\n1 -r--r--r--\n1 -r--r--r--\n", "\(listing.stdout)")
@@ -109,20 +109,20 @@ struct ViewFileSystemTests {
         for attempt in [#"echo changed > "$1/a.jpg""#, #"echo more >> "$1/a.jpg""#, #": > "$1/new.jpg""#, #"rm -f "$1/a.jpg""#,
                         #"mv "$1/a.jpg" "$1/renamed.jpg""#, #"chmod 666 "$1/a.jpg""#, #"truncate -s 0 "$1/Trip/b.jpg""#,
                         #"touch "$1/a.jpg""#, #"mkdir "$1/album""#, #"ln "$1/a.jpg" "$1/a2.jpg""#, #"rm -rf "$1/Trip""#] {
-            let result = try scene.asOwner(attempt)
+            let result = try await scene.asOwner(attempt)
             #expect(result.status != 0 && result.stderr.contains("Read-only file system"), "\(attempt): \(result.status) \(result.stderr)")
         }
         #expect(try String(contentsOfFile: scene.original, encoding: .utf8) == "the original photo a")
         var status = stat()
         #expect(stat(scene.original, &status) == 0 && status.st_mode & 0o777 == 0o644 && status.st_nlink == 2)
         // Only the owner's uid reaches it (no allow_other): not root, not another user.
-        let byRoot = try run("/bin/cat", [scene.mountPoint + "/a.jpg"], timeout: 30)
+        let byRoot = try await run("/bin/cat", [scene.mountPoint + "/a.jpg"], timeout: 30)
         #expect(byRoot.status != 0 && byRoot.stderr.contains("Permission denied"), "\(byRoot)")
     }
 
     @Test("a view of references (a library on a network filesystem, the views on the local disk): each entry is served as the photo it names, opened beneath the library; a reference out of it, through a symlink, or to a file others may write is refused; an edit in the library is read at the next open")
     func references() async throws {
-        let scene = try Scene()
+        let scene = try await Scene()
         let library = scene.root + "/library"
         for (path, text, mode) in [(library + "/open.jpg", "writable by the group", 0o664), (scene.root + "/outside.jpg", "not in the library", 0o644)] {
             try text.write(toFile: path, atomically: false, encoding: .utf8)
@@ -135,31 +135,31 @@ struct ViewFileSystemTests {
         for (entry, target) in [("a.jpg", "/a.jpg"), ("Trip/b.jpg", "/b.jpg"), ("escape.jpg", "/../outside.jpg"),
                                 ("through-link.jpg", "/link.jpg"), ("open.jpg", "/open.jpg"), ("relative.jpg", "a.jpg")] {
             #expect(symlink(target, scene.view + "/" + entry) == 0, "\(entry): errno \(errno)")
-            _ = try run("/bin/chown", ["-h", "\(scene.owner.uid):\(scene.owner.gid)", scene.view + "/" + entry], timeout: 10)
+            _ = try await run("/bin/chown", ["-h", "\(scene.owner.uid):\(scene.owner.gid)", scene.view + "/" + entry], timeout: 10)
         }
         let server = try await Server(scene, references: true)
         defer { close(server.channel) }
-        let read = try scene.asOwner(#"cat "$1/a.jpg"; echo; cat "$1/Trip/b.jpg"; echo; stat -c '%h %A %s' "$1/a.jpg""#)
+        let read = try await scene.asOwner(#"cat "$1/a.jpg"; echo; cat "$1/Trip/b.jpg"; echo; stat -c '%h %A %s' "$1/a.jpg""#)
         #expect(read.status == 0 && read.stdout == "the original photo a\nphoto b\n1 -r--r--r-- 20\n", "\(read)")
         for entry in ["escape.jpg", "through-link.jpg", "open.jpg", "relative.jpg"] {
-            let refused = try scene.asOwner(#"cat "$1/\#(entry)""#)
+            let refused = try await scene.asOwner(#"cat "$1/\#(entry)""#)
             #expect(refused.status != 0 && !refused.stdout.contains("not in the library") && !refused.stdout.contains("writable"),
                     "\(entry): \(refused)")
         }
-        #expect(try scene.asOwner(#"echo x > "$1/a.jpg""#).stderr.contains("Read-only file system"))
+        #expect(try await scene.asOwner(#"echo x > "$1/a.jpg""#).stderr.contains("Read-only file system"))
         // Edited in the library (a server's sync rewriting it): the next open reads the edit.
         try "the original photo a, edited".write(toFile: scene.original, atomically: false, encoding: .utf8)
-        let edited = try scene.asOwner(#"cat "$1/a.jpg""#)
+        let edited = try await scene.asOwner(#"cat "$1/a.jpg""#)
         #expect(edited.stdout == "the original photo a, edited", "\(edited)")
         #expect(try String(contentsOfFile: scene.root + "/outside.jpg", encoding: .utf8) == "not in the library")
     }
 
     @Test("with an inbox, what the app saves at the top of its folder (at once, or written hidden and renamed, as an atomic save does) goes to its inbox; nothing the view shows can be replaced, and nothing goes deeper")
     func savesGoToTheInbox() async throws {
-        let scene = try Scene()
+        let scene = try await Scene()
         let server = try await Server(scene, inbox: true)
         defer { close(server.channel) }
-        let saved = try scene.asOwner(#"printf 'a new photo' > "$1/new.jpg" && printf 'half' > "$1/.saving-x" && printf ' and more' >> "$1/.saving-x" && mv "$1/.saving-x" "$1/edited.jpg""#)
+        let saved = try await scene.asOwner(#"printf 'a new photo' > "$1/new.jpg" && printf 'half' > "$1/.saving-x" && printf ' and more' >> "$1/.saving-x" && mv "$1/.saving-x" "$1/edited.jpg""#)
         #expect(saved.status == 0, "\(saved.stderr)")
         // Once closed (FUSE's release follows a close, a moment later) or renamed, a save has left the
         // folder for the inbox; photolibd takes it in from there, on the inbox's own events.
@@ -167,14 +167,14 @@ struct ViewFileSystemTests {
         try await waitUntil("both saves in the inbox", timeout: 30) { inInbox("new.jpg") != nil && inInbox("edited.jpg") != nil }
         #expect(inInbox("new.jpg") == "a new photo")
         #expect(inInbox("edited.jpg") == "half and more")
-        try await waitUntil("the saves gone from the folder", timeout: 30) { try scene.asOwner(#"ls -A "$1""#).stdout == "Trip\na.jpg\n" }
+        try await waitUntil("the saves gone from the folder", timeout: 30) { try await scene.asOwner(#"ls -A "$1""#).stdout == "Trip\na.jpg\n" }
         // A second save of a name the inbox still holds lands beside it.
-        let again = try scene.asOwner(#"printf 'another' > "$1/new.jpg""#)
+        let again = try await scene.asOwner(#"printf 'another' > "$1/new.jpg""#)
         #expect(again.status == 0, "\(again.stderr)")
         try await waitUntil("the second save beside the first", timeout: 30) { inInbox("2-new.jpg") == "another" }
         for attempt in [#"echo changed > "$1/a.jpg""#, #"printf x > "$1/.t" && mv "$1/.t" "$1/a.jpg""#, #"rm "$1/a.jpg""#,
                         #"echo x > "$1/Trip/new.jpg""#, #"mkdir "$1/Album""#, #"mv "$1/a.jpg" "$1/b.jpg""#] {
-            let result = try scene.asOwner(attempt)
+            let result = try await scene.asOwner(attempt)
             // The mount takes new files here, so the kernel refuses some of these itself, by the modes shown (EACCES).
             let refused = result.stderr.contains("Read-only file system") || result.stderr.contains("Permission denied")
             #expect(result.status != 0 && refused, "\(attempt): \(result.status) \(result.stderr)")
@@ -187,7 +187,7 @@ struct ViewFileSystemTests {
 
     @Test("what the kernel caches of an entry goes when the entry changes in the view: a photo removed while the app holds it open reads no more, not even what it read before; an edited photo's next open reads the edit at once, while a reader of the old one reads it to its end, as through a link")
     func changesReachOpenFiles() async throws {
-        let scene = try Scene()
+        let scene = try await Scene()
         let server = try await Server(scene)
         defer { close(server.channel) }
         // Run as the owner: the app's side in the mount, photolibd's side in the view (replaced as
@@ -233,7 +233,7 @@ struct ViewFileSystemTests {
             seen = lambda data: "".join(sorted(set(data.decode()))) + " " + str(len(data))
             print("edited: old reader", seen(rest), "| new open", seen(new), "| after", seen(again))
             """#.write(toFile: script, atomically: false, encoding: .utf8)
-        let result = try scene.asOwner(#"python3 "\#(script)" "$1" "\#(scene.view)""#)
+        let result = try await scene.asOwner(#"python3 "\#(script)" "$1" "\#(scene.view)""#)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "revoked: cut off: No such file or directory\nedited: old reader A 300000 | new open B 300000 | after B 300000\n",
                 "\(result.stdout)")
@@ -243,7 +243,7 @@ struct ViewFileSystemTests {
 
     @Test("a server's end takes down its own mount and no other: when photolibd has already unmounted it and a new server serves the folder, the old one's unmounter leaves the new mount alone")
     func unmountsOnlyItsOwnMount() async throws {
-        let scene = try Scene()
+        let scene = try await Scene()
         let old = try await Server(scene)
         // Something of the owner's still inside the old mount keeps it (and its server) alive once
         // detached, as an app holding a photo open does; photolibd then detaches it, as a new start does.
@@ -260,19 +260,19 @@ struct ViewFileSystemTests {
         #expect(await old.process.exited(timeout: 30) == .exited(0), "the old server did not end when its channel closed")
         try await Task.sleep(for: .seconds(1))  // its unmounter has run by now
         #expect(scene.mounted, "the old server's unmounter took the new server's mount down")
-        let listing = try scene.asOwner(#"ls -A "$1""#)
+        let listing = try await scene.asOwner(#"ls -A "$1""#)
         #expect(listing.status == 0 && listing.stdout == "Trip\na.jpg\n", "\(listing)")
     }
 
     @Test("closed, not open: when photolibd's end of the socket closes, or the server is killed outright, the view is unmounted and the folder shows nothing")
     func goneWithItsDaemon() async throws {
-        let scene = try Scene()
+        let scene = try await Scene()
         var server = try await Server(scene)
         close(server.channel)
         server.channel = -1
         #expect(await server.process.exited(timeout: 30) == .exited(0), "the server did not end when photolibd's end closed")
         try await waitUntil("the mount to go once its server ended", timeout: 30) { !scene.mounted }
-        let empty = try scene.asOwner(#"ls -A "$1""#)
+        let empty = try await scene.asOwner(#"ls -A "$1""#)
         #expect(empty.status == 0 && empty.stdout.isEmpty, "\(empty)")
 
         // Killed, as a crash would end it: its unmounter (a process of its own, waiting for the server's
@@ -283,7 +283,7 @@ struct ViewFileSystemTests {
         server.process.signal(SIGKILL)
         #expect(await server.process.exited(timeout: 30) == .killed(signal: SIGKILL))
         try await waitUntil("the mount to go after its server was killed", timeout: 30) { !scene.mounted }
-        let after = try scene.asOwner(#"ls -A "$1""#)
+        let after = try await scene.asOwner(#"ls -A "$1""#)
         #expect(after.status == 0 && after.stdout.isEmpty, "\(after)")
     }
 }

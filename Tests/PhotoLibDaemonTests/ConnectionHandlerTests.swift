@@ -264,6 +264,61 @@ struct ConnectionArrivalsTests {
     }
 }
 
+/// The socket server itself, on a real Unix socket: its run ended by cancellation (as when another of the
+/// daemon's services fails) while connections pour in, none of them dropped unclosed.
+@Suite("The socket server")
+struct SocketServerTests {
+    @Test("cancelled while 300 clients connect: its run returns, and every client is answered or closed, none left hanging")
+    func cancelledUnderArrivals() async throws {
+        var template = Array("/tmp/photolibd-server-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
+        let directory = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/photolibd.sock"
+        let server = try await SocketServer(path: path, passed: nil, router: ConnectionHandlerTests.FakeServer(),
+                                            limits: ConnectionLimits(.init()), logger: Logger(label: "server-test"))
+        let running = Task { await server.run() }
+        let clients = Mutex<[UnixStreamSocket]>([])
+        // On a thread of its own: blocking calls on Swift's pool of two threads would stall the server's tasks.
+        let connecting = onThread {
+            for _ in 0..<300 {
+                guard let client = try? UnixStreamSocket(connectingTo: path) else { continue }  // refused once closed
+                clients.withLock { $0.append(client) }
+            }
+        }
+        try await waitFor("the first clients") { clients.withLock { $0.count } >= 50 }
+        let cancelled = ContinuousClock.now
+        running.cancel()
+        let ended = Mutex<Duration?>(nil)
+        Task { await running.value; ended.withLock { $0 = ContinuousClock.now - cancelled } }
+        // Under `make test`'s load a second or more; a minute means it waits for something that never comes.
+        try await waitFor("the cancelled run to return", within: .seconds(60)) { ended.withLock { $0 } != nil }
+        try await connecting.value
+        // Each client reads its greeting or nothing, then the end: the server's loops are shut down, so a read
+        // cannot wait.
+        let read = onThread { try clients.withLock { $0 }.map { client in try Self.readToEnd(client) } }
+        for received in try await read.value {
+            #expect(received.isEmpty || String(decoding: received, as: UTF8.self) == "hello\n")
+        }
+    }
+
+    /// What a client receives until the end, the end being a reset for one never accepted.
+    static func readToEnd(_ client: UnixStreamSocket) throws -> [UInt8] {
+        var received: [UInt8] = []
+        do {
+            while true {
+                let bytes = try client.read()
+                if bytes.isEmpty { break }
+                received += bytes
+            }
+        } catch {
+            // Still in the socket's backlog, never accepted, when it closed: the kernel resets it.
+            guard error.errno == ECONNRESET else { throw error }
+        }
+        return received
+    }
+}
+
 /// Waits up to `limit` (10 s unless said) for `condition`, failing with what never came.
 func waitFor(_ what: String, within limit: Duration = .seconds(10), _ condition: @Sendable () async -> Bool) async throws {
     let deadline = ContinuousClock.now + limit

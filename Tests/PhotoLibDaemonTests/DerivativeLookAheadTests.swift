@@ -19,7 +19,7 @@ struct DerivativeLookAheadTests {
         let media: FileDescriptor
         let catalog: DerivativeCatalog
 
-        init() throws {
+        init() async throws {
             var template = Array("/tmp/photolibd-derivatives-XXXXXX".utf8CString)
             guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
             root = String(cString: made)
@@ -27,7 +27,7 @@ struct DerivativeLookAheadTests {
             try FileManager.default.createDirectory(atPath: root + "/views", withIntermediateDirectories: false)
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("scripts/make-geotagged-media").path
-            try ChildProcess.runSuccessfully(script, [root + "/media"], timeout: 300)
+            try await ChildProcess.runSuccessfully(script, [root + "/media"], timeout: 300)
             media = try Directory.open(path: root + "/media")
             catalog = try DerivativeCatalog(viewsRoot: try Directory.open(path: root + "/views"), checks: [:], logger: Logger(label: "test"))
         }
@@ -48,8 +48,8 @@ struct DerivativeLookAheadTests {
     }
 
     @Test("a geotagged photo looked at ahead is adopted by its member and, once committed, is that member's derivative, without location")
-    func adoptedAndCommitted() throws {
-        let bench = try Bench()
+    func adoptedAndCommitted() async throws {
+        let bench = try await Bench()
         let name = FileName("photo.jpg")!
         bench.catalog.lookAhead(name, in: bench.media)
         #expect(try bench.derivatives().count == 1, "the stripped copy is made, under a hidden name")
@@ -74,8 +74,8 @@ struct DerivativeLookAheadTests {
     }
 
     @Test("a copy adopted in a transaction that rolls back is removed, and so is one no member adopted; a photo without location gets none")
-    func rolledBackAndUnused() throws {
-        let bench = try Bench()
+    func rolledBackAndUnused() async throws {
+        let bench = try await Bench()
         bench.catalog.lookAhead(FileName("photo.jpg")!, in: bench.media)
         bench.catalog.lookAhead(FileName("photo.heic")!, in: bench.media)
         bench.catalog.lookAhead(FileName("plain.jpg")!, in: bench.media)
@@ -91,8 +91,8 @@ struct DerivativeLookAheadTests {
     }
 
     @Test("a file changed after its look ahead is not matched: the transaction leaves it to be looked at, and the look after the commit makes its copy")
-    func changedAfterTheLook() throws {
-        let bench = try Bench()
+    func changedAfterTheLook() async throws {
+        let bench = try await Bench()
         let name = FileName("photo.jpg")!
         bench.catalog.lookAhead(name, in: bench.media)
         // An edit between the look and the transaction: another size and time.
@@ -115,8 +115,8 @@ struct DerivativeLookAheadTests {
     }
 
     @Test("what is known of the copies on disk decides under the write lock: listed at start, made and removed since; a look outside it corrects it")
-    func knownCopiesOnDisk() throws {
-        let bench = try Bench()
+    func knownCopiesOnDisk() async throws {
+        let bench = try await Bench()
         let name = FileName("photo.jpg")!
         let file = try bench.facts("photo.jpg")
         _ = bench.catalog.source(policy: .none, rowID: 4, file: file, album: bench.media, name: name)

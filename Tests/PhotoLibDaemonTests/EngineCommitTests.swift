@@ -139,7 +139,7 @@ struct EngineCommitTests {
         let (fixture, app) = try await limitedViewer(location: .none)
         _ = try await fixture.engine.editSelection(Self.viewer, try fixture.named([], ["Trip"]), adding: true, by: TemporaryEngine.owner)
         fixture.audit.reset()
-        try fixture.writeGeotagged("Trip/geo.jpg")
+        try await fixture.writeGeotagged("Trip/geo.jpg")
         await fixture.engine.process([.fileWritten(TemporaryEngine.path("Trip/geo.jpg"))])
         #expect(try fixture.view(of: app).count == 3)
         func inode(_ path: String) -> UInt64 {
@@ -155,8 +155,8 @@ struct EngineCommitTests {
     @Test("an app without location, its copies already made: a photo renamed, one deselected and selected again, one removed; each transaction decides from what is known and looks at nothing")
     func withoutLocationCopiesKnown() async throws {
         let (fixture, app) = try await limitedViewer(location: .none)
-        try fixture.writeGeotagged("Trip/geo.jpg")
-        try fixture.writeGeotagged("Far/far.jpg")
+        try await fixture.writeGeotagged("Trip/geo.jpg")
+        try await fixture.writeGeotagged("Far/far.jpg")
         await fixture.engine.process([.fileWritten(TemporaryEngine.path("Trip/geo.jpg")), .directoryCreated(TemporaryEngine.path("Far"))])
         _ = try await fixture.engine.editSelection(Self.viewer, try fixture.named(["Far/far.jpg"], ["Trip"]), adding: true, by: TemporaryEngine.owner)
         // Entries are named by the app's IDs: a copy is one whose inode is no original's.
@@ -191,7 +191,7 @@ struct EngineCommitTests {
     func importFromInbox() async throws {
         let (fixture, app) = try await limitedViewer()
         let inbox = fixture.root + "/state/inboxes/" + app.viewName.description
-        try FileManager.default.copyItem(atPath: try fixture.media("plain.jpg"), toPath: inbox + "/beach.jpg")
+        try await FileManager.default.copyItem(atPath: try fixture.media("plain.jpg"), toPath: inbox + "/beach.jpg")
         await fixture.engine.receive(InboxWatcher.Arrival(app: Self.viewer, name: FileName("beach.jpg")!))
         #expect(FileManager.default.fileExists(atPath: fixture.library + "/Imported/org.example.Viewer/beach.jpg"))
         #expect(!FileManager.default.fileExists(atPath: inbox + "/beach.jpg"), "taken from the inbox once indexed")
@@ -239,7 +239,7 @@ struct EngineCommitTests {
     @Test("the location and captions settings: an app set to location none has its geotagged photo's entry replaced by a copy without location (looked at after the commit), and hears to reload; captions change nothing on disk")
     func locationAndCaptions() async throws {
         let (fixture, app) = try await limitedViewer()
-        try fixture.writeGeotagged("Trip/geo.jpg")
+        try await fixture.writeGeotagged("Trip/geo.jpg")
         await fixture.engine.process([.fileWritten(TemporaryEngine.path("Trip/geo.jpg"))])
         _ = try await fixture.engine.editSelection(Self.viewer, try fixture.named([], ["Trip"]), adding: true, by: TemporaryEngine.owner)
         func inode(_ path: String) -> UInt64 {

@@ -126,7 +126,7 @@ struct EngineProbeTests {
         }
         try await waitForHeldLook(held)
 
-        try FileManager.default.copyItem(atPath: try fixture.media("plain.jpg"), toPath: inbox + "/beach.jpg")
+        try await FileManager.default.copyItem(atPath: try fixture.media("plain.jpg"), toPath: inbox + "/beach.jpg")
         let imported = Task { await engine.receive(InboxWatcher.Arrival(app: Self.viewer, name: FileName("beach.jpg")!)) }
         try await Task.sleep(for: .milliseconds(300))
         #expect(!FileManager.default.fileExists(atPath: fixture.library + "/Imported/org.example.Viewer/beach.jpg"),

@@ -91,20 +91,20 @@ final class TemporaryEngine {
     }
 
     /// The geotagged photo of the location tests, at `path` in the library.
-    func writeGeotagged(_ path: String) throws {
+    func writeGeotagged(_ path: String) async throws {
         let url = URL(fileURLWithPath: library + "/" + path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: try media("photo.jpg"), toPath: url.path)
+        try await FileManager.default.copyItem(atPath: try media("photo.jpg"), toPath: url.path)
     }
 
     /// One of the location tests' media (`photo.jpg`, `plain.jpg`, …), made on first use.
-    func media(_ name: String) throws -> String {
+    func media(_ name: String) async throws -> String {
         let media = root + "/media"
         if !FileManager.default.fileExists(atPath: media + "/photo.jpg") {
             try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("scripts/make-geotagged-media").path
-            try ChildProcess.runSuccessfully(script, [media], timeout: 300)
+            try await ChildProcess.runSuccessfully(script, [media], timeout: 300)
         }
         return media + "/" + name
     }

@@ -27,15 +27,15 @@ struct PrefixInspectionTests {
         deinit { try? FileManager.default.removeItem(atPath: root) }
 
         /// Runs a tool, failing the test with what it printed.
-        func run(_ tool: String, _ arguments: [String]) throws {
-            try ChildProcess.runSuccessfully(tool, arguments)
+        func run(_ tool: String, _ arguments: [String]) async throws {
+            try await ChildProcess.runSuccessfully(tool, arguments)
         }
 
         /// A picture of `width`×`height` noise (which compresses badly: the file is large), geotagged.
-        func geotagged(_ name: String, width: Int, height: Int) throws -> String {
+        func geotagged(_ name: String, width: Int, height: Int) async throws -> String {
             let path = root + "/" + name
-            try run("/usr/bin/vips", ["gaussnoise", path, String(width), String(height)])
-            try run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-GPSLatitude=\(PrefixInspectionTests.latitude)", "-GPSLatitudeRef=N",
+            try await run("/usr/bin/vips", ["gaussnoise", path, String(width), String(height)])
+            try await run("/usr/bin/exiftool", ["-q", "-overwrite_original", "-GPSLatitude=\(PrefixInspectionTests.latitude)", "-GPSLatitudeRef=N",
                                           "-GPSLongitude=\(PrefixInspectionTests.longitude)", "-GPSLongitudeRef=E",
                                           "-DateTimeOriginal=2024:07:14 10:00:00", path])
             return path
@@ -70,9 +70,9 @@ struct PrefixInspectionTests {
     }
 
     @Test("a small JPEG is read whole from its bytes: place and date as exiv2 reads them from the file")
-    func smallJPEG() throws {
+    func smallJPEG() async throws {
         let photos = try Photos()
-        let path = try photos.geotagged("small.jpg", width: 64, height: 48)
+        let path = try await photos.geotagged("small.jpg", width: 64, height: 48)
         let bytes = try photos.bytes(path)
         #expect(bytes.count < LocationStripper.prefixLength)
         guard case .inspected(let inspection)? = Exiv2Metadata.inspect(prefix: bytes, whole: true) else {
@@ -86,9 +86,9 @@ struct PrefixInspectionTests {
     }
 
     @Test("a large JPEG is read from its first 128 KiB, its metadata being before its image data")
-    func largeJPEG() throws {
+    func largeJPEG() async throws {
         let photos = try Photos()
-        let path = try photos.geotagged("large.jpg", width: 1200, height: 900)
+        let path = try await photos.geotagged("large.jpg", width: 1200, height: 900)
         let bytes = try photos.bytes(path)
         #expect(bytes.count > 2 * LocationStripper.prefixLength, "the test photo is large: \(bytes.count) bytes")
         guard case .inspected(let inspection)? = Exiv2Metadata.inspect(prefix: Array(bytes.prefix(LocationStripper.prefixLength)), whole: false) else {
@@ -101,9 +101,9 @@ struct PrefixInspectionTests {
     }
 
     @Test("a JPEG whose location comes after 180 KB of other segments: its first bytes cannot tell, and the file is read")
-    func locationPastThePrefix() throws {
+    func locationPastThePrefix() async throws {
         let photos = try Photos()
-        let tagged = try photos.bytes(try photos.geotagged("tagged.jpg", width: 64, height: 48))
+        let tagged = try await photos.bytes(try photos.geotagged("tagged.jpg", width: 64, height: 48))
         // Three application segments (APP15, 60,000 bytes each) between the start marker and the Exif segment.
         var padded: [UInt8] = [0xFF, 0xD8]
         for _ in 0..<3 {
@@ -121,9 +121,9 @@ struct PrefixInspectionTests {
     }
 
     @Test("a large TIFF, whose metadata may lie anywhere, is read from the file")
-    func largeTIFF() throws {
+    func largeTIFF() async throws {
         let photos = try Photos()
-        let path = try photos.geotagged("large.tif", width: 400, height: 300)
+        let path = try await photos.geotagged("large.tif", width: 400, height: 300)
         let bytes = try photos.bytes(path)
         #expect(bytes.count > LocationStripper.prefixLength)
         #expect(Exiv2Metadata.inspect(prefix: Array(bytes.prefix(LocationStripper.prefixLength)), whole: false) == nil)
@@ -132,10 +132,10 @@ struct PrefixInspectionTests {
     }
 
     @Test("a file in no format exiv2 knows, read whole, has no location; a JPEG cut short is read from the file, which fails the same way")
-    func unknownAndCut() throws {
+    func unknownAndCut() async throws {
         let photos = try Photos()
         #expect(Exiv2Metadata.inspect(prefix: Array("just text, named .jpg".utf8), whole: true).map { if case .unknownFormat = $0 { true } else { false } } == true)
-        let tagged = try photos.bytes(try photos.geotagged("whole.jpg", width: 64, height: 48))
+        let tagged = try await photos.bytes(try photos.geotagged("whole.jpg", width: 64, height: 48))
         let path = photos.root + "/cut.jpg"
         try Data(tagged.prefix(40)).write(to: URL(fileURLWithPath: path))
         #expect(Exiv2Metadata.inspect(prefix: Array(tagged.prefix(40)), whole: true) == nil)

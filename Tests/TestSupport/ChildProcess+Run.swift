@@ -6,9 +6,10 @@ extension ChildProcess {
     /// seconds, after which it and its process group are killed and this throws, naming the tool
     /// and what it printed.
     ///
-    /// Blocks the calling thread while the tool runs, waiting on its pidfd and on no other thread:
-    /// for a moment's tool (exiftool, install); anything longer belongs off the pool.
-    public static func runToEnd(_ executable: String, _ arguments: [String], timeout: Double = 120) throws -> (ending: Ending, printed: String) {
+    /// The test's task waits for the tool's end on a thread of its own, holding no thread of Swift's
+    /// cooperative pool: one per core, shared by every test of the process, where a tool taking seconds
+    /// under load (exiftool, a media script) stalled every other test.
+    public static func runToEnd(_ executable: String, _ arguments: [String], timeout: Double = 120) async throws -> (ending: Ending, printed: String) {
         var template = Array("/tmp/photolibd-tool-output-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer in
             let made = mkstemp(buffer.baseAddress!)
@@ -18,7 +19,7 @@ extension ChildProcess {
         guard descriptor >= 0 else { throw ChildProcessError("mkstemp for \(executable)'s output: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         let child = try ChildProcess(executable, arguments, streams: .descriptors(output: descriptor, error: descriptor), ownProcessGroup: true)
-        let ending = child.wait(timeout: timeout)
+        let ending = await child.exited(timeout: timeout)
         let printed = Self.contents(descriptor)
         guard let ending else {
             child.signalGroup(SIGKILL)
@@ -30,8 +31,8 @@ extension ChildProcess {
 
     /// Runs a tool as `runToEnd` does and throws unless it exits with status 0.
     @discardableResult
-    public static func runSuccessfully(_ executable: String, _ arguments: [String], timeout: Double = 120) throws -> String {
-        let (ending, printed) = try runToEnd(executable, arguments, timeout: timeout)
+    public static func runSuccessfully(_ executable: String, _ arguments: [String], timeout: Double = 120) async throws -> String {
+        let (ending, printed) = try await runToEnd(executable, arguments, timeout: timeout)
         guard ending == .exited(0) else {
             throw ChildProcessError("\(([executable] + arguments).joined(separator: " ")) \(ending); it printed: \(printed.suffix(2000))")
         }

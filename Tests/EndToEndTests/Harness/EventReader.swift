@@ -12,18 +12,25 @@ final class EventReader: @unchecked Sendable {
     let connection: PhotoLibConnection
     let subscribed: SubscribeResult
 
-    init(_ daemon: RunningDaemon, app: String?, since: Int64? = nil) throws {
-        connection = try PhotoLibConnection(socketPath: daemon.library.socket, receiveTimeout: 60)
+    convenience init(_ daemon: RunningDaemon, app: String?, since: Int64? = nil) throws {
+        try self.init(socketPath: daemon.library.socket, app: app, since: since)
+    }
+
+    /// A subscriber on another socket: an app's endpoint.
+    init(socketPath: String, app: String?, since: Int64? = nil) throws {
+        connection = try PhotoLibConnection(socketPath: socketPath, receiveTimeout: 60)
         subscribed = try connection.subscribe(app: app, since: since)
     }
 
-    /// The next event (fails after 60 s without one).
-    func next() throws -> ReceivedEvent { try connection.nextEvent() }
+    /// The next event (fails after 60 s without one), awaited on a thread of its own: the read blocks.
+    func next() async throws -> ReceivedEvent {
+        try await onThread { [self] in try connection.nextEvent() }.value
+    }
 
     /// The next change event, skipping authorization and selection events.
-    func nextChange() throws -> ChangeEvent {
+    func nextChange() async throws -> ChangeEvent {
         while true {
-            let event = try next()
+            let event = try await next()
             if event.head.event == "change" { return try event.decode(ChangeEvent.self) }
         }
     }

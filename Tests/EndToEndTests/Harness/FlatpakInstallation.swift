@@ -43,17 +43,16 @@ enum FlatpakRepository {
         // folders: both in the repository's own folder, removed with it, never in the checkout.
         let environment = ["PATH": path, "HOME": root, "LANG": "C.UTF-8", "TMPDIR": root]
         func inRoot(_ arguments: [String], _ extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-            try run("/bin/sh", ["-c", "cd \"$0\" && exec /bin/bash \"$@\"", root] + arguments, environment: environment.merging(extra) { $1 },
-                    onPool: false)
+            try runBlocking("/bin/sh", ["-c", "cd \"$0\" && exec /bin/bash \"$@\"", root] + arguments, environment: environment.merging(extra) { $1 })
         }
         try check(inRoot([scripts + "/make-test-runtime.sh", repo, "org.test.Platform", "master", "", ""] + tools), "make-test-runtime.sh")
         for app in apps {
             try check(inRoot([scripts + "/make-test-app.sh", repo, app.id, "master", "", ""], ["BUILD_FINISH_ARGS": app.finishArguments]),
                       "make-test-app.sh \(app.id)")
         }
-        try check(run("/usr/bin/flatpak", ["build-update-repo", repo], environment: ["PATH": path, "HOME": root], onPool: false),
+        try check(runBlocking("/usr/bin/flatpak", ["build-update-repo", repo], environment: ["PATH": path, "HOME": root]),
                   "flatpak build-update-repo")
-        try check(run("/bin/chmod", ["-R", "a+rX", root]), "chmod")
+        try check(runBlocking("/bin/chmod", ["-R", "a+rX", root]), "chmod")
         return repo
     }
 
@@ -99,13 +98,13 @@ struct FlatpakUser {
         }
         chmod(runtimeDirectory, 0o700)
         try writeFile(".config/user-dirs.dirs", "XDG_PICTURES_DIR=\"$HOME/lib\"\nXDG_DOWNLOAD_DIR=\"$HOME/Downloads\"\n")
-        try ok(["/usr/bin/flatpak", "--user", "remote-add", "--no-gpg-verify", "test", "file://" + repo])
+        try await ok(["/usr/bin/flatpak", "--user", "remote-add", "--no-gpg-verify", "test", "file://" + repo])
         // Installing asks the system bus (for the system helper): one of its own, which nothing else sees.
         let bus = try await PrivateSystemBus.start(in: runtimeDirectory)
         defer { bus.stop() }
         let command = owner.command("/usr/bin/env") + ["-i"] + environment.map { "\($0.key)=\($0.value)" }
             + ["DBUS_SYSTEM_BUS_ADDRESS=" + bus.address, "/usr/bin/flatpak", "--user", "install", "-y", "--noninteractive", "test"] + apps
-        let installed = try await runOffPool(command[0], Array(command.dropFirst()))
+        let installed = try await EndToEndTests.run(command[0], Array(command.dropFirst()))
         guard installed.status == 0 else { throw TestFailure("flatpak install failed (\(installed.status)): \(installed.stderr)") }
     }
 
@@ -125,9 +124,9 @@ struct FlatpakUser {
 
     /// Runs a command as the owner with the owner's environment and nothing else.
     @discardableResult
-    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
         let command = ownersCommand(arguments)
-        return try EndToEndTests.run(command[0], Array(command.dropFirst()))
+        return try await EndToEndTests.run(command[0], Array(command.dropFirst()))
     }
 
     /// `arguments` as the owner runs them: their uid, and their environment alone.
@@ -136,8 +135,8 @@ struct FlatpakUser {
     }
 
     @discardableResult
-    func ok(_ arguments: [String]) throws -> String {
-        let result = try run(arguments)
+    func ok(_ arguments: [String]) async throws -> String {
+        let result = try await run(arguments)
         guard result.status == 0 else { throw TestFailure("\(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)") }
         return result.stdout
     }
@@ -169,7 +168,7 @@ struct FlatpakUser {
     /// Stops what a `flatpak run` session started and left behind (the session helper, the document
     /// portal and its FUSE mount, the permission store): the owner is removed at the end of the test.
     func stopSessionHelpers() {
-        _ = try? EndToEndTests.run("/usr/bin/pkill", ["-KILL", "-u", String(owner.uid), "-f",
+        _ = try? runBlocking("/usr/bin/pkill", ["-KILL", "-u", String(owner.uid), "-f",
                                                       "flatpak-session-helper|xdg-document-portal|xdg-permission-store|p11-kit"])
     }
 

@@ -15,9 +15,9 @@ final class PageSession {
     let url: String
     let port: Int
 
-    init(_ daemon: RunningDaemon) throws {
+    init(_ daemon: RunningDaemon) async throws {
         self.daemon = daemon
-        url = try Self.link(daemon)
+        url = try await Self.link(daemon)
         guard let port = URLComponents(string: url)?.port else { throw TestFailure("photolibctl ui --url printed no port: \(url)") }
         self.port = port
         let first = url
@@ -25,14 +25,14 @@ final class PageSession {
     }
 
     /// A one-time sign-in link from `photolibctl ui --url` run by the owner (which starts the page server when needed).
-    static func link(_ daemon: RunningDaemon) throws -> String {
+    static func link(_ daemon: RunningDaemon) async throws -> String {
         guard let owner = daemon.library.owner else { throw TestFailure("the page runs as the library's owner: start the daemon with one") }
         let ctl = owner.command(try ReachableCopies.binary("photolibctl"))
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = daemon.library.root
         environment.removeValue(forKey: "XDG_CACHE_HOME")
         environment.removeValue(forKey: "XDG_RUNTIME_DIR")
-        let result = try run(ctl[0], Array(ctl.dropFirst()) + ["ui", "--url", "--socket", daemon.library.socket], environment: environment)
+        let result = try await run(ctl[0], Array(ctl.dropFirst()) + ["ui", "--url", "--socket", daemon.library.socket], environment: environment)
         guard result.status == 0, let line = result.stdout.split(separator: "\n").first else {
             throw TestFailure("photolibctl ui --url failed (\(result.status)): \(result.stderr)")
         }
@@ -40,8 +40,8 @@ final class PageSession {
     }
 
     /// Another one-time link, as a second `photolibctl ui --url` gives (the same server answers it).
-    func freshLink() throws -> String {
-        let link = try Self.link(daemon)
+    func freshLink() async throws -> String {
+        let link = try await Self.link(daemon)
         issued.withLock { $0[link] = Date() }
         return link
     }
@@ -53,14 +53,14 @@ final class PageSession {
     /// The link a drive signs in with once its turn came: the one given, unless it is one this session
     /// took (or a sign-in file the portal or daemon wrote) more than 30 s ago, which the page server may
     /// refuse by now; then a fresh link, which shows every pending request's sheet just the same.
-    func signInLink(_ given: String) throws -> String {
+    func signInLink(_ given: String) async throws -> String {
         if given.hasPrefix("file://") {
             var status = stat()
             let old = stat(String(given.dropFirst("file://".count)), &status) == 0 && time(nil) - status.st_mtim.tv_sec > 30
-            return old ? try freshLink() : given
+            return await old ? try freshLink() : given
         }
         guard let taken = issued.withLock({ $0[given] }), Date().timeIntervalSince(taken) > 30 else { return given }
-        return try freshLink()
+        return try await freshLink()
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
@@ -113,7 +113,7 @@ final class PageSession {
 
     private func driveNow(_ arguments: [String]) async throws -> [String: Any] {
         var arguments = arguments
-        if arguments.count > 1 { arguments[1] = try signInLink(arguments[1]) }
+        if arguments.count > 1 { arguments[1] = try await signInLink(arguments[1]) }
         let output = daemon.library.root + "/driver-\(UInt32.random(in: 0..<UInt32.max)).out"
         var driver = try browser(arguments, output: output)
         guard await driver.exited(timeout: 240) != nil else {
@@ -128,7 +128,7 @@ final class PageSession {
            arguments[1].hasPrefix("http") || arguments[1].hasPrefix("file://") {
             FileHandle.standardError.write(Data("chromium died under page_driver \(arguments[0]); driving again: \(driver.printed.suffix(300))\n".utf8))
             var again = arguments
-            again[1] = try freshLink()
+            again[1] = try await freshLink()
             driver = try browser(again, output: output + ".again")
             guard await driver.exited(timeout: 240) != nil else {
                 driver.signal(SIGKILL)
@@ -148,14 +148,14 @@ final class PageSession {
 
     /// One raw HTTP request, as any client could send it; `as` runs it as another command prefix (a uid, a sandbox).
     func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil,
-                 as prefix: [String] = []) throws -> (status: Int, headers: [String: String], body: String, bodyBytes: [UInt8]) {
+                 as prefix: [String] = []) async throws -> (status: Int, headers: [String: String], body: String, bodyBytes: [UInt8]) {
         var arguments = [method, path.hasPrefix("http") ? path : base + path]
         var headers = headers
         if headers["Host"] == nil { headers["Host"] = "127.0.0.1:\(port)" }
         for (name, value) in headers { arguments += ["--header", "\(name): \(value)"] }
         if let body { arguments += ["--body", body] }
         let command = prefix + ["/usr/bin/python3", try ReachableCopies.browserTool("http_probe.py")] + arguments
-        let result = try run(command[0], Array(command.dropFirst()))
+        let result = try await run(command[0], Array(command.dropFirst()))
         guard let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
             throw TestFailure("http_probe.py failed (\(result.status)): \(result.stderr)")
         }
@@ -164,14 +164,14 @@ final class PageSession {
     }
 
     /// Signs in with a fresh one-time link and returns the session cookie and the CSRF token, as the browser holds them.
-    func signIn() throws -> (cookie: String, csrf: String) {
-        let link = try freshLink()
-        let answer = try request("GET", String(link.dropFirst(base.count)))
+    func signIn() async throws -> (cookie: String, csrf: String) {
+        let link = try await freshLink()
+        let answer = try await request("GET", String(link.dropFirst(base.count)))
         guard answer.status == 200, let setCookie = answer.headers["set-cookie"],
               let cookie = setCookie.split(separator: ";").first.map(String.init) else {
             throw TestFailure("signing in failed: \(answer.status) \(answer.body)")
         }
-        let session = try request("GET", "/api/session", headers: ["Cookie": cookie])
+        let session = try await request("GET", "/api/session", headers: ["Cookie": cookie])
         guard let object = try? JSONSerialization.jsonObject(with: Data(session.body.utf8)) as? [String: Any],
               let csrf = object["csrf"] as? String else { throw TestFailure("no CSRF token: \(session.body)") }
         return (cookie, csrf)

@@ -110,27 +110,27 @@ final class PortalDesktop {
     /// Has the bus start `name` now, as a person's session does at login, and waits until it owns its name.
     /// Fails with the session's log when it cannot start, so a backend that died at its start is named as such
     /// rather than met later as another program's crash.
-    func started(_ name: String) throws {
+    func started(_ name: String) async throws {
         let asked = command("/usr/bin/gdbus", ["call", "--session", "-d", "org.freedesktop.DBus", "-o", "/org/freedesktop/DBus",
                                               "-m", "org.freedesktop.DBus.StartServiceByName", name, "0"])
-        let result = try run(asked[0], Array(asked.dropFirst()))
+        let result = try await run(asked[0], Array(asked.dropFirst()))
         guard result.status == 0 else { throw TestFailure("the bus could not start \(name): \(result.stderr); the session: \(log)") }
     }
 
     /// The Documents portal started and mounted, as a Flatpak's sandbox needs it before the app runs.
-    func documentsMounted() throws -> String {
+    func documentsMounted() async throws -> String {
         let asked = command("/usr/bin/gdbus", ["call", "--session", "-d", "org.freedesktop.portal.Documents", "-o", "/org/freedesktop/portal/documents",
                                               "-m", "org.freedesktop.portal.Documents.GetMountPoint"])
-        let result = try run(asked[0], Array(asked.dropFirst()))
+        let result = try await run(asked[0], Array(asked.dropFirst()))
         guard result.status == 0 else { throw TestFailure("the Documents portal did not start: \(result.stderr); the bus: \(log)") }
         return runtime + "/doc"
     }
 
     /// The documents the Documents portal exports to `app` (its `List`), as gdbus prints them.
-    func documents(of app: String) throws -> String {
+    func documents(of app: String) async throws -> String {
         let asked = command("/usr/bin/gdbus", ["call", "--session", "-d", "org.freedesktop.portal.Documents", "-o", "/org/freedesktop/portal/documents",
                                               "-m", "org.freedesktop.portal.Documents.List", app])
-        let result = try run(asked[0], Array(asked.dropFirst()))
+        let result = try await run(asked[0], Array(asked.dropFirst()))
         guard result.status == 0 else { throw TestFailure("Documents.List failed: \(result.stderr)") }
         return result.stdout
     }
@@ -138,12 +138,12 @@ final class PortalDesktop {
     /// `Tests/Browser/portal_client.py ARGUMENTS` as a Flatpak app `app` runs it: in bubblewrap, with a
     /// `.flatpak-info` naming it, the session bus, its own view of the Documents portal at `runtime/doc`
     /// (as flatpak binds `doc/by-app/APP`), and `out` writable at /out. Nothing else of the host's files but /usr.
-    func sandboxed(app: String, _ arguments: [String], out: String, output: String) throws -> SpawnedProcess {
+    func sandboxed(app: String, _ arguments: [String], out: String, output: String) async throws -> SpawnedProcess {
         let info = library.root + "/flatpak-info-\(app)"
         try "[Application]\nname=\(app)\n\n[Instance]\ninstance-id=\(UInt32.random(in: 1..<UInt32.max))\n"
             .write(toFile: info, atomically: true, encoding: .utf8)
         chmod(info, 0o644)
-        let documents = try documentsMounted()
+        let documents = try await documentsMounted()
         let bwrap = ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
                      "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", info, "/.flatpak-info",
                      "--bind", runtime + "/bus", runtime + "/bus", "--bind", documents + "/by-app/" + app, documents,
@@ -203,7 +203,7 @@ final class PortalDesktop {
         for process in extras { process.signal(SIGTERM) }
         bus.signal(SIGTERM)
         // What the bus started outlives it briefly; the mount must not outlive the test's directory.
-        _ = try? run("/usr/bin/pkill", ["-TERM", "-u", String(owner.uid), "-f", "xdg-desktop-portal|xdg-document-portal|xdg-permission-store|photolibd-portal|photolibd-page"])
-        _ = try? run("/bin/umount", ["-l", runtime + "/doc"])
+        _ = try? runBlocking("/usr/bin/pkill", ["-TERM", "-u", String(owner.uid), "-f", "xdg-desktop-portal|xdg-document-portal|xdg-permission-store|photolibd-portal|photolibd-page"])
+        _ = try? runBlocking("/bin/umount", ["-l", runtime + "/doc"])
     }
 }

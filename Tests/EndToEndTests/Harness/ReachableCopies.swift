@@ -53,9 +53,9 @@ enum ReachableCopies {
         }
         // The page server finds its files beside itself, as the build leaves them.
         let site = "/photolibd_PhotoLibPage.resources"
-        let copied = try? run("/bin/cp", ["-R", RunningDaemon.buildDirectory + site, root + "/bin" + site])
+        let copied = try? runBlocking("/bin/cp", ["-R", RunningDaemon.buildDirectory + site, root + "/bin" + site])
         if copied?.status != 0 { problems.append("Cannot copy the page's files to \(root)/bin: \(copied?.stderr ?? "cp did not run").") }
-        _ = try? run("/bin/chmod", ["-R", "a+rX", root + "/bin" + site])
+        _ = try? runBlocking("/bin/chmod", ["-R", "a+rX", root + "/bin" + site])
         return (root, problems.isEmpty ? nil : problems.joined(separator: " "))
     }()
 
@@ -65,7 +65,7 @@ enum ReachableCopies {
     private static func removeCopies() {
         let root = madeRoot
         guard root.hasPrefix("/tmp/photolibd-reachable-") else { return }
-        _ = try? run("/bin/rm", ["-rf", root])
+        _ = try? runBlocking("/bin/rm", ["-rf", root])
     }
 
     /// The directory, or the reason (fails the test) when the copies could not be made.

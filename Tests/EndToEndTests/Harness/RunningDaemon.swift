@@ -142,19 +142,19 @@ final class RunningDaemon {
 
     /// Runs photolibctl against this daemon.
     @discardableResult
-    func ctl(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
-        try ctl(arguments)
+    func ctl(_ arguments: String...) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await ctl(arguments)
     }
 
     @discardableResult
-    func ctl(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try run(Self.buildDirectory + "/photolibctl", arguments + ["--socket", library.socket])
+    func ctl(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await run(Self.buildDirectory + "/photolibctl", arguments + ["--socket", library.socket])
     }
 
     /// Runs photolibctl and fails the test unless it succeeds.
     @discardableResult
-    func ok(_ arguments: String...) throws -> String {
-        let result = try ctl(arguments)
+    func ok(_ arguments: String...) async throws -> String {
+        let result = try await ctl(arguments)
         guard result.status == 0 else {
             throw TestFailure("photolibctl \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
         }
@@ -162,26 +162,26 @@ final class RunningDaemon {
     }
 
     /// Registers an app under a test uid and sets its read-write authorization.
-    func addApp(_ app: String, _ status: String, uid: Int = 4242) throws {
-        try ok("app", "add", app, "--uid", String(uid))
-        try ok("authorize", app, status)
+    func addApp(_ app: String, _ status: String, uid: Int = 4242) async throws {
+        try await ok("app", "add", app, "--uid", String(uid))
+        try await ok("authorize", app, status)
     }
 
     /// The library's assets as (path → id), from `photolibctl assets --json`.
-    func assets() throws -> [String: String] {
-        let data = Data(try ok("assets", "--json").utf8)
+    func assets() async throws -> [String: String] {
+        let data = Data(try await ok("assets", "--json").utf8)
         let list = try JSONDecoder().decode([Asset].self, from: data)
         return Dictionary(list.map { ($0.path, $0.id) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The library's assets as (path → the ID `app` knows it by), from `photolibctl assets --app APP --json`.
-    func appIDs(_ app: String) throws -> [String: String] {
-        let list = try JSONDecoder().decode([AssetInfo].self, from: Data(try ok("assets", "--app", app, "--json").utf8))
+    func appIDs(_ app: String) async throws -> [String: String] {
+        let list = try JSONDecoder().decode([AssetInfo].self, from: Data(try await ok("assets", "--app", app, "--json").utf8))
         return Dictionary(list.compactMap { info in info.appID.map { (info.path, $0) } }, uniquingKeysWith: { first, _ in first })
     }
 
-    func assetList() throws -> [Asset] {
-        try JSONDecoder().decode([Asset].self, from: Data(try ok("assets", "--json").utf8))
+    func assetList() async throws -> [Asset] {
+        try JSONDecoder().decode([Asset].self, from: Data(try await ok("assets", "--json").utf8))
     }
 
     struct Asset: Decodable {
@@ -194,9 +194,9 @@ final class RunningDaemon {
     /// The app's view directory, as `photolibctl apps --json` names it (view names
     /// are random, never the app ID). Asked once per app and remembered while the
     /// directory exists; an app removed and added again gets a new one.
-    func view(_ app: String) -> String {
+    func view(_ app: String) async -> String {
         if let known = knownViews[app], FileManager.default.fileExists(atPath: known) { return known }
-        guard let output = try? ok("apps", "--json"),
+        guard let output = try? await ok("apps", "--json"),
               let apps = try? JSONDecoder().decode([AppInfo].self, from: Data(output.utf8)),
               let info = apps.first(where: { $0.app == app }) else {
             return library.views + "/(no view: \(app) is not registered)"
@@ -208,18 +208,18 @@ final class RunningDaemon {
 
 extension RunningDaemon {
     /// `photolibctl status --json`, decoded.
-    func status() throws -> StatusResult {
-        try JSONDecoder().decode(StatusResult.self, from: Data(try ok("status", "--json").utf8))
+    func status() async throws -> StatusResult {
+        try JSONDecoder().decode(StatusResult.self, from: Data(try await ok("status", "--json").utf8))
     }
 
     /// `photolibctl assets --json`, decoded in full.
-    func assetInfos(_ extra: String...) throws -> [AssetInfo] {
-        try JSONDecoder().decode([AssetInfo].self, from: Data(try ctlOK(["assets", "--json"] + extra).utf8))
+    func assetInfos(_ extra: String...) async throws -> [AssetInfo] {
+        try JSONDecoder().decode([AssetInfo].self, from: Data(try await ctlOK(["assets", "--json"] + extra).utf8))
     }
 
     /// Runs photolibctl with these arguments and fails the test unless it succeeds.
-    func ctlOK(_ arguments: [String]) throws -> String {
-        let result = try ctl(arguments)
+    func ctlOK(_ arguments: [String]) async throws -> String {
+        let result = try await ctl(arguments)
         guard result.status == 0 else {
             throw TestFailure("photolibctl \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
         }
@@ -230,22 +230,22 @@ extension RunningDaemon {
 extension RunningDaemon {
     /// A daemon run by a fresh ordinary user who owns the library (root would
     /// hide permission bugs), on a library `setUp` fills first; ready when returned.
-    static func startedByOwner(ownFilesystem: Bool = false, _ setUp: (TestLibrary) throws -> Void) async throws -> RunningDaemon {
+    static func startedByOwner(ownFilesystem: Bool = false, _ setUp: (TestLibrary) async throws -> Void) async throws -> RunningDaemon {
         try await startedByOwner(on: ownFilesystem ? try ScratchFilesystem() : nil, setUp)
     }
 
     /// The same, on a filesystem of its own, with a configuration file holding `configuration` (TOML) when given.
     static func startedByOwner(on filesystem: ScratchFilesystem?, configuration: String? = nil,
-                               _ setUp: (TestLibrary) throws -> Void) async throws -> RunningDaemon {
-        let library = try TestLibrary(owner: try TestOwner(), filesystem: filesystem)
-        try setUp(library)
+                               _ setUp: (TestLibrary) async throws -> Void) async throws -> RunningDaemon {
+        let library = try await TestLibrary(owner: try TestOwner(), filesystem: filesystem)
+        try await setUp(library)
         let daemon = try RunningDaemon(library)
         try await daemon.start(extraArguments: try configuration.map { ["--config", try library.writeConfiguration($0)] } ?? [])
         return daemon
     }
 
     /// Every file in an app's view, by path relative to it.
-    func viewEntries(_ app: String) -> Set<String> {
-        library.files(below: view(app))
+    func viewEntries(_ app: String) async -> Set<String> {
+        library.files(below: await view(app))
     }
 }

@@ -45,10 +45,10 @@ final class SSHFSServer: @unchecked Sendable {
         try owner.own(export)
         try owner.own(mountPoint)
         // sshd refuses a locked account ('!' in /etc/shadow, as useradd leaves it): no password, but not locked.
-        let unlocked = try run("/usr/sbin/usermod", ["-p", "*", owner.name])
+        let unlocked = try await run("/usr/sbin/usermod", ["-p", "*", owner.name])
         guard unlocked.status == 0 else { throw TestFailure("usermod -p '*' \(owner.name): \(unlocked.stderr)") }
         for key in ["host", "client"] {
-            let made = try run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", "\(keys)/\(key)"])
+            let made = try await run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", "\(keys)/\(key)"])
             guard made.status == 0 else { throw TestFailure("ssh-keygen: \(made.stderr)") }
         }
         try owner.own(keys + "/client")
@@ -86,11 +86,11 @@ final class SSHFSServer: @unchecked Sendable {
         Teardown.later("unmount \(mountPoint), stop sshfs and sshd") { [mountPoint, owner, sshfs, sshd, root] in
             withExtendedLifetime(owner) {}
             sshd?.signalGroup(SIGCONT)
-            _ = try? run("/bin/umount", ["-l", mountPoint], onPool: false)
+            _ = try? runBlocking("/bin/umount", ["-l", mountPoint])
             _ = sshfs?.stop(grace: 10)
             sshd?.signalGroup(SIGKILL)
             _ = sshd?.stop(grace: 10)
-            _ = try? run("/bin/rm", ["-rf", root], onPool: false)
+            _ = try? runBlocking("/bin/rm", ["-rf", root])
         }
     }
 
@@ -100,7 +100,7 @@ final class SSHFSServer: @unchecked Sendable {
     /// Unmounts the export in the teardown, in turn: after what was handed to it before (a daemon
     /// using the mount, stopped first), before what comes after (the directory the mount is in, removed).
     func unmountLater() {
-        Teardown.later("unmount \(mountPoint)") { [mountPoint] in _ = try? run("/bin/umount", ["-l", mountPoint], onPool: false) }
+        Teardown.later("unmount \(mountPoint)") { [mountPoint] in _ = try? runBlocking("/bin/umount", ["-l", mountPoint]) }
     }
 
     func startServer() async throws {
@@ -173,9 +173,9 @@ final class SSHFSServer: @unchecked Sendable {
     }
 
     /// Whether `path`, on the mount, exists as the owner sees it (root cannot look there).
-    func ownerSees(_ path: String) throws -> Bool {
+    func ownerSees(_ path: String) async throws -> Bool {
         let command = owner.command("/usr/bin/test")
-        return try run(command[0], Array(command.dropFirst()) + ["-e", path], timeout: 10).status == 0
+        return try await run(command[0], Array(command.dropFirst()) + ["-e", path], timeout: 10).status == 0
     }
 
     /// Whether the mount table names `path` as a mount point (read from /proc: the mount is never looked at).

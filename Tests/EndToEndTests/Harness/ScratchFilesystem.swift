@@ -37,7 +37,7 @@ final class ScratchFilesystem: @unchecked Sendable {
     let kind: Kind
     private let image: String
 
-    init(_ kind: Kind = .ext4, megabytes: Int = 64) throws {
+    init(_ kind: Kind = .ext4, megabytes: Int = 64) async throws {
         self.kind = kind
         let megabytes = max(megabytes, kind.minimumMegabytes)
         guard getuid() == 0 else { throw TestFailure("mounting a scratch filesystem needs root (CI runs the tests as root)") }
@@ -51,9 +51,9 @@ final class ScratchFilesystem: @unchecked Sendable {
         guard sized == 0 else { throw TestFailure("cannot size \(image): errno \(errno)") }
         let (tool, arguments) = kind.mkfs
         guard access(tool, X_OK) == 0 else { throw TestFailure("\(tool) is missing: scripts/install-deps --test installs it") }
-        let mkfs = try run(tool, arguments + [image])
+        let mkfs = try await run(tool, arguments + [image])
         guard mkfs.status == 0 else { throw TestFailure("\(tool) failed: \(mkfs.stderr)") }
-        let mount = try run("/bin/mount", ["-o", "loop", image, mountPoint])
+        let mount = try await run("/bin/mount", ["-o", "loop", image, mountPoint])
         guard mount.status == 0 else {
             throw TestFailure("mount -o loop \(image) failed (\(mount.status)): \(mount.stderr). This test needs loop devices.")
         }
@@ -62,8 +62,8 @@ final class ScratchFilesystem: @unchecked Sendable {
     }
 
     /// Bytes in use on the filesystem, after everything written so far has reached it.
-    func bytesUsed() throws -> Int64 {
-        _ = try run("/bin/sync", ["-f", mountPoint])
+    func bytesUsed() async throws -> Int64 {
+        _ = try await run("/bin/sync", ["-f", mountPoint])
         var info = statvfs()
         guard statvfs(mountPoint, &info) == 0 else { throw TestFailure("statvfs \(mountPoint): errno \(errno)") }
         return Int64(info.f_blocks - info.f_bfree) * Int64(info.f_frsize)
@@ -72,7 +72,7 @@ final class ScratchFilesystem: @unchecked Sendable {
     deinit {
         // Lazily: the test process may still hold a file there open; the kernel lets go of
         // the filesystem when the last descriptor closes.
-        _ = try? run("/bin/umount", ["--lazy", mountPoint])
+        _ = try? runBlocking("/bin/umount", ["--lazy", mountPoint])
         rmdir(mountPoint)
         unlink(image)
     }

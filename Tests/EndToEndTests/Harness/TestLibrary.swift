@@ -42,7 +42,7 @@ final class TestLibrary: @unchecked Sendable {
         // Removed on the teardown thread, then its owner and filesystem let go there: never a wait
         // on the cooperative pool, and never before a daemon that used it has stopped.
         Teardown.later("remove \(root)") { [root, owner, filesystem] in
-            _ = try? run("/bin/rm", ["-rf", root], onPool: false)
+            _ = try? runBlocking("/bin/rm", ["-rf", root])
             withExtendedLifetime((owner, filesystem)) {}
         }
     }
@@ -165,42 +165,58 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs a program to completion, returning its exit status and output.
+/// Runs a program to completion, returning its exit status and output; the test's task waits for the
+/// child's end (its pidfd, on a thread of its own) without holding a thread of Swift's cooperative pool.
 ///
 /// Its output goes to files, not pipes: a daemon it leaves behind (dbus-daemon --fork, a Flatpak
 /// session helper) holding a pipe's end would keep a reader waiting for an end that never comes.
 /// It runs in a process group of its own, killed whole after `timeout` seconds, so a program that
-/// hangs fails its test with what it printed instead of holding the run until CI's limit. This
-/// blocks its thread until the child ends (waiting on its pidfd, depending on no other thread):
-/// a long call from an async test belongs in `runOffPool`.
+/// hangs fails its test with what it printed instead of holding the run until CI's limit.
+///
+/// Why async: the pool has one thread per core, two here, shared by every test of the process. A
+/// test blocked in a photolibctl that takes 10 s under load held one of them; two such tests stalled
+/// every other, and unit tests' deadlines ran out while nothing of theirs ran.
 @discardableResult
 func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-         timeout: Double = 300, onPool: Bool = true) throws -> (status: Int32, stdout: String, stderr: String) {
-    let started = Date()
-    let stdout = try TemporaryOutput()
-    let stderr = try TemporaryOutput()
-    let child = try ChildProcess(executable, arguments, environment: environment,
-                                 streams: .descriptors(output: stdout.descriptor, error: stderr.descriptor), ownProcessGroup: true)
-    guard let ending = child.wait(timeout: timeout) else {
-        child.signalGroup(SIGKILL)
-        child.signal(SIGKILL)
-        let ending = child.wait(timeout: 30).map { "\($0)" } ?? "is still running 30 s after SIGKILL"
-        throw TestFailure("\(executable) \(arguments.joined(separator: " ")) did not end within \(Int(timeout)) s and was killed (it \(ending)); "
-                          + "it printed: \(stdout.text.suffix(2000)) \(stderr.text.suffix(2000))")
-    }
-    let seconds = Date().timeIntervalSince(started)
-    if onPool, seconds > 5 {
-        // A blocking call this long on Swift's two-thread cooperative pool stalls other tests: say so, to find it.
-        FileHandle.standardError.write(Data("slow run: \(String(format: "%.1f", seconds)) s for \(executable) \(arguments.prefix(4).joined(separator: " "))\n".utf8))
-    }
-    return (ending.shellStatus, stdout.text, stderr.text)
+         timeout: Double = 300) async throws -> (status: Int32, stdout: String, stderr: String) {
+    let (stdout, stderr, child) = try ChildRun.start(executable, arguments, environment: environment)
+    let ending = await child.exited(timeout: timeout)
+    return try ChildRun.finish(child, ending, executable, arguments, timeout: timeout, stdout: stdout, stderr: stderr)
 }
 
-/// `run` on a thread of its own, for async tests: the wait holds no thread of the cooperative pool.
+/// `run`, blocking the calling thread until the child ends: only where no task can wait, on the
+/// teardown thread (`Teardown.later`) or in a deinit, never in a test's task.
 @discardableResult
-func runOffPool(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                timeout: Double = 300) async throws -> (status: Int32, stdout: String, stderr: String) {
-    try await onThread { try run(executable, arguments, environment: environment, timeout: timeout, onPool: false) }.value
+func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                 timeout: Double = 300) throws -> (status: Int32, stdout: String, stderr: String) {
+    let (stdout, stderr, child) = try ChildRun.start(executable, arguments, environment: environment)
+    let ending = child.wait(timeout: timeout)
+    return try ChildRun.finish(child, ending, executable, arguments, timeout: timeout, stdout: stdout, stderr: stderr)
+}
+
+/// The start and the end of `run` and `runBlocking`, which differ only in how they wait.
+private enum ChildRun {
+    static func start(_ executable: String, _ arguments: [String], environment: [String: String]?) throws
+        -> (TemporaryOutput, TemporaryOutput, ChildProcess) {
+        let stdout = try TemporaryOutput()
+        let stderr = try TemporaryOutput()
+        let child = try ChildProcess(executable, arguments, environment: environment,
+                                     streams: .descriptors(output: stdout.descriptor, error: stderr.descriptor), ownProcessGroup: true)
+        return (stdout, stderr, child)
+    }
+
+    static func finish(_ child: ChildProcess, _ ending: ChildProcess.Ending?, _ executable: String, _ arguments: [String], timeout: Double,
+                       stdout: TemporaryOutput, stderr: TemporaryOutput) throws -> (status: Int32, stdout: String, stderr: String) {
+        guard let ending else {
+            child.signalGroup(SIGKILL)
+            child.signal(SIGKILL)
+            // Reaped at once unless it is stuck in the kernel (a dead FUSE server's mount): then said, not waited on.
+            let after = child.wait(timeout: 5).map { "\($0)" } ?? "is still running 5 s after SIGKILL"
+            throw TestFailure("\(executable) \(arguments.joined(separator: " ")) did not end within \(Int(timeout)) s and was killed (it \(after)); "
+                              + "it printed: \(stdout.text.suffix(2000)) \(stderr.text.suffix(2000))")
+        }
+        return (ending.shellStatus, stdout.text, stderr.text)
+    }
 }
 
 /// An unlinked temporary file a child writes its output to; read back once it has ended.
@@ -223,24 +239,24 @@ private final class TemporaryOutput {
 }
 
 /// Polls `condition` until it holds or `seconds` pass; the test waits for an outcome, never for a fixed time.
-func waitUntil(_ what: String, timeout seconds: Double = 60, _ condition: () throws -> Bool) async throws {
+func waitUntil(_ what: String, timeout seconds: Double = 60, _ condition: () async throws -> Bool) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
-        if try condition() { return }
+        if try await condition() { return }
         try await Task.sleep(for: .milliseconds(20))
     }
-    if try condition() { return }
+    if try await condition() { return }
     throw TestFailure("timed out after \(seconds) s waiting for \(what)")
 }
 
 /// Polls `condition` like `waitUntil`, but fails at once, with what the child
 /// printed, when `child` exits before the condition holds: a child that died
 /// says why now, not after a timeout.
-func waitUntil(_ what: String, timeout seconds: Double = 60, while child: SpawnedProcess, _ condition: () throws -> Bool) async throws {
+func waitUntil(_ what: String, timeout seconds: Double = 60, while child: SpawnedProcess, _ condition: () async throws -> Bool) async throws {
     try await waitUntil(what, timeout: seconds) {
-        if try condition() { return true }
+        if try await condition() { return true }
         guard child.isRunning else {
-            if try condition() { return true }
+            if try await condition() { return true }
             throw TestFailure("while waiting for \(what), the child process \(child.ending)")
         }
         return false

@@ -13,7 +13,7 @@ final class TestOwner: @unchecked Sendable {
     let uid: UInt32
     let gid: UInt32
 
-    init() throws {
+    init() async throws {
         guard getuid() == 0 else { throw TestFailure("making a test user needs root (CI runs the tests as root)") }
         let suffix = String(UInt32.random(in: 0..<UInt32.max), radix: 36)
         name = "plbd-e2e-" + suffix
@@ -24,7 +24,7 @@ final class TestOwner: @unchecked Sendable {
         var attempt = 0
         while true {
             let uid = UInt32.random(in: 200_000..<2_000_000)
-            let result = try run("/usr/sbin/useradd", ["--system", "--uid", String(uid), "--no-create-home", "--user-group",
+            let result = try await run("/usr/sbin/useradd", ["--system", "--uid", String(uid), "--no-create-home", "--user-group",
                                                        "--shell", "/usr/sbin/nologin", name])
             if result.status == 0 {
                 RunRecord.madeUser(name)
@@ -34,7 +34,7 @@ final class TestOwner: @unchecked Sendable {
             guard result.status == 10 || result.status == 4 || result.stderr.contains("lock"), attempt < 50 else {
                 throw TestFailure("useradd \(name) failed (\(result.status)): \(result.stderr)")
             }
-            usleep(100_000)
+            try await Task.sleep(for: .milliseconds(100))
         }
         guard let entry = getpwnam(name) else { throw TestFailure("useradd made \(name), but getpwnam cannot find it") }
         uid = entry.pointee.pw_uid
@@ -44,7 +44,7 @@ final class TestOwner: @unchecked Sendable {
     deinit {
         var last = ""
         for _ in 0..<50 {
-            guard let result = try? run("/usr/sbin/userdel", [name]), result.status != 0 else { return }
+            guard let result = try? runBlocking("/usr/sbin/userdel", [name]), result.status != 0 else { return }
             last = result.stderr
             // 10: another test holds /etc/passwd's lock; 8: a process of this user (a daemon
             // stopped a moment ago) has not exited yet. Both pass: try again, rather than leave the user behind.
@@ -52,7 +52,7 @@ final class TestOwner: @unchecked Sendable {
             usleep(100_000)
         }
         // Left behind: say so, with what still runs as it, so the test that leaks a process can be found.
-        let running = (try? run("/usr/bin/ps", ["-o", "pid=,args=", "-u", String(uid)]).stdout) ?? ""
+        let running = (try? runBlocking("/usr/bin/ps", ["-o", "pid=,args=", "-u", String(uid)]).stdout) ?? ""
         FileHandle.standardError.write(Data("test user \(name) (uid \(uid)) could not be removed: \(last)still running: \(running)\n".utf8))
     }
 
