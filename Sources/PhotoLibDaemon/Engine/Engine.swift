@@ -27,8 +27,8 @@ actor Engine {
     let journal: ChangeJournal
     /// Who waits for the person: requests' answers, picks, the desktop prompt.
     let requests: RequestDesk
-    /// Every app's inbox, and the thread that watches them.
-    let inboxes: InboxDirectories
+    /// Files apps leave in their inboxes, taken into the library; every app's inbox, and the thread that watches them.
+    let imports: InboxImports
     /// What each app opened and was handed, and the views' open watcher.
     let report: AccessReport
     /// Installed Flatpak apps: which are, what each reaches, the lines photolibd keeps in their overrides.
@@ -72,7 +72,10 @@ actor Engine {
         flatpak = FlatpakApps(store: store, pictures: configuration.flatpakPictures, logger: logger)
         requests = RequestDesk(prompter: DesktopPrompter(logger: logger, socket: configuration.socket))
         do {
-            inboxes = InboxDirectories(path: configuration.inboxes, ownerUID: ownerUID, watcher: try InboxWatcher(logger: logger), logger: logger)
+            let directories = InboxDirectories(path: configuration.inboxes, ownerUID: ownerUID, watcher: try InboxWatcher(logger: logger),
+                                               logger: logger)
+            imports = InboxImports(store: store, directories: directories, journal: journal, configuration: configuration, clock: clock,
+                                   logger: logger)
             report = AccessReport(watcher: configuration.reportWatchesOpens ? try ViewOpenWatcher(logger: logger, clock: clock) : nil,
                                   store: store, clock: clock, retention: configuration.reportRetention, logger: logger)
         } catch {
@@ -114,7 +117,7 @@ actor Engine {
         } catch {
             throw PhotoLibError.systemCall(name: error.call, path: configuration.state, errno: error.errno)
         }
-        let inboxes = self.inboxes
+        let inboxes = imports.directories
         views.inboxOf = { inboxes.directory(of: $0) }
         views.inboxPathOf = { inboxes.path(of: $0) }
     }
@@ -310,7 +313,7 @@ actor Engine {
         // `.every` collects every derivative no view links; the inboxes are made and watched, and then
         // what arrived in them while the daemon was stopped (or the library was away) is swept in.
         try settle(ChangeSet(acts: LibraryPlan.scanned, events: published))
-        inboxes.watcher.sweepAll()
+        imports.directories.watcher.sweepAll()
         store.releaseMemory()
         ProcessIdentity.releaseFreeMemory()
         board.update { $0.phase = .ready }
@@ -331,7 +334,7 @@ actor Engine {
     }
 
     /// The inbox watcher, for the service that runs its thread.
-    func inboxWatcher() -> InboxWatcher { inboxes.watcher }
+    func inboxWatcher() -> InboxWatcher { imports.directories.watcher }
 
     /// Answers once the engine has a turn: the watchdog pings only a live engine.
     func ping() {}

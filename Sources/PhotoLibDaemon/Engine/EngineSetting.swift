@@ -8,7 +8,7 @@ import PhotoLibStore
 /// uid, the status board, the log, the alarm a grant's end rings and the place finder's wake.
 ///
 /// Dependencies, not state: the engine's state lives in its owners (`LibraryIndex`,
-/// `ViewMaintainer`, `RequestDesk`, `InboxDirectories`, `AccessReport`, `EngineLifecycle`).
+/// `ViewMaintainer`, `RequestDesk`, `InboxImports`, `AccessReport`, `EngineLifecycle`).
 struct EngineSetting: Sendable {
     let configuration: DaemonConfiguration
     let store: Store

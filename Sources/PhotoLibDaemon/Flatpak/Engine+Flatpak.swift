@@ -11,7 +11,7 @@ extension Engine {
         for app in apps where app.flatpakPictures && app.heldLayout != .empty && !views.isMirrored(app) {
             do {
                 let view = try views.openView(app)
-                inboxes.watcher.watchPictures(app.id, view.root)
+                imports.directories.watcher.watchPictures(app.id, view.root)
             } catch {
                 logger.error("Cannot open the Pictures folder of \(app.id) to watch it: \(error). What it saves there is taken in only at the next start.")
             }
@@ -21,7 +21,7 @@ extension Engine {
     /// Brings the Pictures folders that changed back to their views: what an app saved is taken
     /// in (limited) or kept, an entry it renamed, deleted or edited is put back (`SavedInPictures`).
     func reconcilePictures() {
-        let changed = inboxes.watcher.takePicturesChanges()
+        let changed = imports.directories.watcher.takePicturesChanges()
         guard !changed.isEmpty, lifecycle.libraryAvailable else { return }
         do {
             let apps = try store.read { tx in try changed.compactMap { try tx.app($0) } }.filter(\.flatpakPictures)

@@ -18,14 +18,16 @@ import PhotoLibSystem
 /// 4. one transaction indexes it, joins a limited app's selection, and logs
 ///    the events;
 /// 5. only then is the inbox file removed.
-/// At start, `recoverImports` drops a copy that was never renamed (the inbox
-/// file is still there, and is taken again) and finishes one that was; a
-/// sweep removes inbox files whose import was recorded.
+/// At start, `InboxImports.recover` drops a copy that was never renamed (the
+/// inbox file is still there, and is taken again) and returns one that was, to
+/// be finished; a sweep removes inbox files whose import was recorded. What to
+/// do with an entry, and each file operation, is the owner's (`InboxImports`);
+/// here is their order.
 extension Engine {
     /// Creates, fixes and watches the inboxes of `apps`; removes those of apps that are gone.
     func syncInboxes() throws {
         let apps = try store.read { try $0.apps() }
-        for (app, directory) in inboxes.sync(apps) { inboxes.watcher.watch(app, directory) }
+        for (app, directory) in imports.directories.sync(apps) { imports.directories.watcher.watch(app, directory) }
         watchPictures(apps)
     }
 
@@ -49,7 +51,11 @@ extension Engine {
         await takeLibraryTurn()
         await readyForChange()
         do {
-            try recoverImports()
+            for recovery in try imports.recover() {
+                logger.notice("Finishing the import of \(recovery.record.sourceName) from the inbox of \(recovery.app.id), interrupted by a stop.")
+                try finishImport(recovery.record.id, of: recovery.app, name: recovery.placed, in: recovery.record.album,
+                                 source: recovery.record.sourceName, sourceFound: recovery.source, right: recovery.right)
+            }
             endLibraryTurn()
         } catch {
             endLibraryTurn()
@@ -64,57 +70,40 @@ extension Engine {
         }
         var everyEntryJudged = true
         for app in apps {
-            guard let inbox = inboxes.directory(of: app.id) else { continue }
-            let entries: [DirectoryEntry]
+            let names: [FileName]
             do {
-                entries = try Directory.list(inbox)
+                names = try imports.entries(of: app.id)
             } catch {
                 logger.error("Cannot list the inbox of \(app.id): \(error); its files wait for the next sweep.")
                 everyEntryJudged = false
                 continue
             }
-            for entry in entries.sorted(by: { $0.name < $1.name }) where await !importEntry(entry.name, of: app.id) {
+            for name in names where await !importEntry(name, of: app.id) {
                 everyEntryJudged = false
             }
         }
-        // Rows of the last day make the quota. Older ones are dropped only after
-        // a sweep that judged every inbox file: a file whose import was recorded
-        // before a stop, but not yet removed, was found and removed by it, so no
-        // row that could still tell such a file from a new one goes.
-        if everyEntryJudged {
-            do {
-                try store.write { try $0.pruneImports(before: clock.now() - 86_400) }
-            } catch {
-                logger.warning("Cannot drop import records older than a day: \(error); they are dropped at the next sweep.")
-            }
+        guard everyEntryJudged else { return }
+        do {
+            try imports.prune()
+        } catch {
+            logger.warning("Cannot drop import records older than a day: \(error); they are dropped at the next sweep.")
         }
     }
 
-    /// Judges one inbox entry and takes it in, or leaves it in `rejected/` with
-    /// the reason; false when it could not be judged now (it stays for the next sweep).
+    /// Takes one inbox entry in, or leaves it in `rejected/` with the reason, as `imports` judges it;
+    /// false when it could not be judged now (it stays for the next sweep).
     @discardableResult
     private func importEntry(_ name: FileName, of appID: AppID, onlyCreated: Bool = false) async -> Bool {
-        guard !InboxPolicy.isPending(name, policy: configuration.namePolicy), let inbox = inboxes.directory(of: appID) else { return true }
         do {
-            guard let app = try store.read({ try $0.app(appID) }), let found = try Directory.status(of: name, in: inbox) else { return true }
-            // A new regular file is still being written: its close (or rename) says when it is complete.
-            if onlyCreated, found.kind == FileStatus.Kind.regular, found.linkCount <= 1 { return true }
-            if onlyCreated, found.kind == FileStatus.Kind.directory, name == InboxPolicy.rejectedDirectory { return true }
-            let now = clock.now()
-            if found.kind == FileStatus.Kind.regular, try store.read({
-                try $0.wasImported(app.id, source: name, device: found.device, inode: found.inode, birth: found.birthTime)
-            }) {
-                try removeInboxFile(name, in: inbox, ifStill: found)  // taken in before a stop; only its removal was left
-                return true
-            }
-            let right = InboxPolicy.right(readWrite: app.readWrite, addOnly: app.addOnly)
-            let usage = try store.read { try $0.importUsage(app.id, since: now - 86_400) }
-            switch InboxPolicy.admit(name, found: found.observation, right: right, usage: usage,
-                                     limits: configuration.inboxLimits, policy: configuration.namePolicy) {
-            case .failure(let refusal):
-                try reject(name, of: app, in: inbox, refusal, bytes: found.size)
-            case .success:
-                try await copyIn(name, of: app, from: inbox, found: found, right: right ?? .addOnly, now: now)
+            switch try imports.judge(name, of: appID, onlyCreated: onlyCreated) {
+            case .leave:
+                break
+            case .alreadyImported(let found):
+                try imports.removeInboxFile(name, of: appID, ifStill: found)
+            case .reject(let app, let refusal, let bytes):
+                try reject(name, of: app.id, refusal, bytes: bytes)
+            case .copy(let app, let found, let right):
+                try await copyIn(name, of: app, found: found, right: right)
             }
             return true
         } catch {
@@ -123,87 +112,56 @@ extension Engine {
         }
     }
 
-    private func copyIn(_ name: FileName, of app: AppRecord, from inbox: FileDescriptor, found: FileStatus,
-                        right: InboxPolicy.Right, now: Int64) async throws {
-        let openErrno: Int32
-        let source: FileDescriptor
-        switch Result(catching: { () throws(SystemCallError) in try FileCopy.openUntrusted(name, in: inbox) }) {
-        case .success(let fd):
-            source = fd
-            openErrno = 0
-        case .failure(let error):
-            source = FileDescriptor(rawValue: -1)
-            openErrno = error.errno
-        }
-        switch openErrno {
-        case 0: break
-        case ENOENT, ENOTDIR: return
-        case ELOOP: return try reject(name, of: app, in: inbox, .symlink, bytes: 0)  // swapped for a symlink since the look
-        case EACCES, EPERM: return try reject(name, of: app, in: inbox, .unreadable(errno: openErrno), bytes: found.size)
-        default: throw SystemCallError("openat", errno: openErrno)
+    /// Refuses an entry (`InboxImports.reject`) and tells the app.
+    private func reject(_ name: FileName, of app: AppID, _ refusal: InboxRefusal, bytes: Int64) throws {
+        if let published = try imports.reject(name, of: app, refusal, bytes: bytes) { try settle(ChangeSet(events: [published])) }
+    }
+
+    /// Steps 1 to 3 of an import, then the rest (`finishImport`): the bytes are copied off this actor, so
+    /// requests and library changes go on meanwhile; the copy takes its name and is indexed in the
+    /// library's turn, with no watch batch's look at the library in between (`LibraryTurn`).
+    private func copyIn(_ name: FileName, of app: AppRecord, found: FileStatus, right: InboxPolicy.Right) async throws {
+        let source: FileDescriptor, opened: FileStatus
+        switch try imports.open(name, of: app.id, found: found) {
+        case .gone: return
+        case .refused(let refusal, let bytes): return try reject(name, of: app.id, refusal, bytes: bytes)
+        case .opened(let descriptor, let status): (source, opened) = (descriptor, status)
         }
         defer { source.close() }
-        let opened = try Directory.status(of: source)
-        // Replaced since the look: the new file has an event of its own.
-        guard opened.kind == .regular, opened.inode == found.inode, opened.device == found.device else { return }
-        if opened.linkCount > 1 { return try reject(name, of: app, in: inbox, .hardLinked(count: opened.linkCount), bytes: opened.size) }
-
-        let (root, rootStatus) = try openLibraryRoot()
-        defer { root.close() }
-        let albumPath = configuration.importAlbum.appending(FileName(app.id.rawValue)!)
-        let album = try Directory.openOrMake(albumPath, in: root, mode: 0o700 | (rootStatus.permissions & 0o055))
-        defer { album.close() }
-        let id = try store.write { tx in
-            try tx.beginImport(app.id, source: name, device: opened.device, inode: opened.inode, birth: opened.birthTime, album: albumPath, at: now)
-        }
-        let temporary = ImportNaming.temporaryName(importID: id)
-        let copy = try FileCopy.createTarget(temporary, in: album)
-        defer { copy.close() }
-        let placed: FileName
-        let bytes: Int64
-        let method: FileCopy.Method
-        // Taken once the bytes are copied, and held until the copy is indexed: its name appears in the
-        // library and in the index with no watch batch's look at the library in between (`LibraryTurn`).
+        let pending = try imports.begin(name, of: app.id, source: opened)
+        defer { pending.close() }
+        let placed: FileName, bytes: Int64, method: FileCopy.Method
         var holdsTurn = false
         defer { if holdsTurn { endLibraryTurn() } }
         do {
-            // Off this actor: requests and library changes go on while the bytes are copied.
-            // The library's usual mode: the owner's, readable by whom the library itself is, writable by nobody else.
-            let outcome = try await ImportCopy.run(name, from: source, to: copy, expectedSize: opened.size,
-                                                   limit: configuration.inboxLimits.maxFileBytes, mode: 0o600 | (rootStatus.permissions & 0o044))
+            let outcome = try await ImportCopy.run(name, from: source, to: pending.copy, expectedSize: opened.size,
+                                                   limit: configuration.inboxLimits.maxFileBytes, mode: pending.mode)
             await takeLibraryTurn()
             holdsTurn = true
             await readyForChange()
             // Removed while its file was copied: its inbox (and that descriptor) went with it, and the copy goes too.
             guard let current = try store.read({ try $0.app(app.id) }), current.viewName == app.viewName,
-                  let inbox = inboxes.directory(of: app.id) else {
-                try Directory.unlink(temporary, in: album)
-                try store.write { try $0.dropImport(id) }
-                return
+                  imports.directories.directory(of: app.id) != nil else {
+                return try imports.abandon(pending)
             }
             let copyInode: UInt64
             switch outcome {
             case .refused(let refusal, let copiedBytes):
-                try Directory.unlink(temporary, in: album)
-                try store.write { try $0.dropImport(id) }
-                return try reject(name, of: app, in: inbox, refusal, bytes: copiedBytes)
+                try imports.abandon(pending)
+                return try reject(name, of: app.id, refusal, bytes: copiedBytes)
             case .copied(let copiedBytes, let copiedBy, let inode):
                 (bytes, method, copyInode) = (copiedBytes, copiedBy, inode)
             }
-            placed = try place(temporary, as: name, in: album) { candidate in
-                try store.write { try $0.setImportTarget(id, name: candidate, copyInode: copyInode, bytes: bytes) }
-            }
+            placed = try imports.place(pending, as: name, bytes: bytes, copyInode: copyInode)
         } catch {
-            // Nothing was placed: drop the partial copy now. Best effort on purpose: the
-            // error worth reporting is the one thrown below, and whatever this
-            // leaves (a hidden file, a `copying` row) `recoverImports` removes at the next sweep.
-            _ = try? Directory.unlink(temporary, in: album)
-            _ = try? store.write { try $0.dropImport(id) }
+            // Nothing was placed: drop the partial copy now. Best effort on purpose: the error worth
+            // reporting is the one thrown below, and whatever this leaves (a hidden file, a `copying`
+            // row) `InboxImports.recover` removes at the next sweep.
+            _ = try? imports.abandon(pending)
             throw error
         }
-        try FileCopy.sync(album)
-        logger.info("Imported \(name) from the inbox of \(app.id) as \(albumPath.appending(placed)) (\(bytes) bytes, \(method.rawValue)).")
-        try finishImport(id, of: app, name: placed, in: albumPath, source: name, sourceFound: opened, right: right)
+        logger.info("Imported \(name) from the inbox of \(app.id) as \(pending.albumPath.appending(placed)) (\(bytes) bytes, \(method.rawValue)).")
+        try finishImport(pending.id, of: app, name: placed, in: pending.albumPath, source: name, sourceFound: opened, right: right)
     }
 
     /// Indexes a placed copy, joins a limited app's selection, logs the events,
@@ -268,7 +226,7 @@ extension Engine {
         // Committed: the inbox file goes now, before the app hears it was taken (step 5). Settled even when
         // that fails (the events are in the journal); the next sweep finds the import recorded and removes it.
         let removal = Result { () throws -> Void in
-            if let inbox = inboxes.directory(of: app.id), let sourceFound { try removeInboxFile(source, in: inbox, ifStill: sourceFound) }
+            if let sourceFound { try imports.removeInboxFile(source, of: app.id, ifStill: sourceFound) }
         }
         try settle(settling)
         try removal.get()
