@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Logging
 import PhotoLibConfiguration
@@ -7,52 +6,6 @@ import PhotoLibMetadata
 import PhotoLibProtocol
 import PhotoLibStore
 import PhotoLibSystem
-
-/// A pick the person answered, with its files open, ready to hand over.
-struct PreparedPick: Sendable {
-    let request: AccessRequest
-    let waiter: PickWaiter
-    let deliveries: [PickPolicy.Delivery]
-    /// The app's own asset IDs, which it is told.
-    let ids: AppAssetIDs?
-    /// One per delivered member, in order: the original (or its derivative without location)
-    /// and the original's album directory, to make a copy in.
-    let opened: [OpenedMember]
-    /// What the files' metadata loses on the way (serial numbers; captions and people unless shared).
-    let removal: MetadataRemoval
-    /// Whether location leaves with them: when not, a JPEG made for the app is checked for none.
-    let locationAllowed: Bool
-
-    struct OpenedMember: Sendable {
-        let member: LocatedMember
-        /// The original, or its derivative without location.
-        let original: FileDescriptor
-        /// Its size (a derivative's differs from the original's).
-        let size: Int64
-        /// The original's directory, where a copy is made.
-        let copyDirectory: FileDescriptor
-        /// The app runs as the owner: it gets a private copy even of a file that loses nothing.
-        let mustCopy: Bool
-        /// As it is, or as a JPEG made from it (`FormatDecision`).
-        let format: FormatDecision
-    }
-
-    /// One file handed over: what the app receives, its size, and whether it is a copy.
-    struct Handed {
-        let fd: FileDescriptor
-        let size: Int64
-        let copied: Bool
-        /// The original's type, when this is a JPEG made from it.
-        var converted: String?
-    }
-
-    func closeAll() {
-        for file in opened {
-            file.original.close()
-            file.copyDirectory.close()
-        }
-    }
-}
 
 /// The one-time pick (PHPickerViewController): an app asks, the person
 /// chooses, and the app receives the chosen files as descriptors over its
@@ -82,30 +35,14 @@ extension Engine {
     /// `location` and `captions` are the person's choices for this pick (`SharingChoice`); nil takes the app's settings.
     nonisolated func answerPick(_ requestID: Int64, _ named: NamedItems, location: Bool? = nil, captions: Bool? = nil) async throws -> RequestOutcome {
         let prepared = try await change { try $0.preparePick(requestID, named, location: location, captions: captions) }
-        let files: [PreparedPick.Handed]
+        let files: [PickHandover.Handed]
         do {
-            // On a Dispatch thread: a copy without reflinks takes as long as the
-            // file is big, and must not hold one of Swift's few task threads.
-            let fallback = configuration.state
-            files = try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global(qos: .userInitiated).async {
-                    continuation.resume(with: Result { try Self.descriptors(for: prepared, fallback: fallback) })
-                }
-            }
+            files = try await PickHandover.files(for: prepared, fallback: configuration.state)
         } catch {
             await putBack(prepared)
             throw error
         }
-        var handed = files.makeIterator()
-        let result = PickResult(request: requestID, state: "picked", assets: prepared.deliveries.map { delivery in
-            PickedAsset(id: (prepared.ids?.id(for: delivery.asset.id) ?? delivery.asset.id).rawValue, mediaType: delivery.asset.mediaType.rawValue, files: delivery.members.map { member in
-                let file = handed.next()
-                let name = member.path.lastComponent?.escaped ?? member.path.escaped
-                return PickedFile(name: file?.converted == nil ? name : FormatDecision.jpegName(name), mediaType: member.mediaType.rawValue,
-                                  size: file?.size ?? member.file.size, mtime: member.file.modificationTime, copy: file?.copied == true ? true : nil,
-                                  converted: file?.converted)
-            })
-        })
+        let result = PickHandover.reply(to: requestID, prepared, files)
         do {
             try await prepared.waiter.deliver(result, files.map(\.fd))
         } catch {
@@ -242,122 +179,6 @@ extension Engine {
             original.close()
             throw PhotoLibError.pick(.cannotOpen(asset: asset.rawValue, path: member.path.escaped, errno: nil))
         }
-    }
-
-    /// The files to hand over, in order: each original (or derivative) as it is, or a private copy
-    /// when it holds what the app may not have (taken out of the copy) or the app runs as the owner.
-    private nonisolated static func descriptors(for prepared: PreparedPick, fallback: String) throws -> [PreparedPick.Handed] {
-        var fallbackDirectory: FileDescriptor?
-        defer { fallbackDirectory?.close() }
-        do {
-            fallbackDirectory = try Directory.open(path: fallback)
-        } catch {
-            fallbackDirectory = nil  // then the album's own directory must hold the copy
-        }
-        var files: [PreparedPick.Handed] = []
-        for (position, file) in prepared.opened.enumerated() {
-            let asset = prepared.deliveries.first { $0.members.contains(file.member) }?.asset.id.rawValue ?? "?"
-            do {
-                files.append(try handed(file, removal: prepared.removal, locationAllowed: prepared.locationAllowed,
-                                        fallback: fallbackDirectory, asset: asset))
-            } catch {
-                // Everything made or still open is closed: nothing half-delivered. (A file handed
-                // as it is is its original; one copied had its original closed.)
-                for made in files { made.fd.close() }
-                for rest in prepared.opened[position...] {
-                    rest.original.close()
-                    rest.copyDirectory.close()
-                }
-                throw error
-            }
-        }
-        return files
-    }
-
-    /// One file: as it is, or copied (converted to JPEG where the app reads no other type) and
-    /// stripped (`AppMetadataStripper`). Closes what it no longer needs.
-    private nonisolated static func handed(_ file: PreparedPick.OpenedMember, removal: MetadataRemoval, locationAllowed: Bool,
-                                           fallback: FileDescriptor?, asset: String) throws -> PreparedPick.Handed {
-        let path = file.member.path.escaped
-        var converted: String?
-        let writable: FileDescriptor
-        if case .jpeg(let from) = file.format {
-            writable = try convertedToJPEG(file, from: from, fallback: fallback, asset: asset, locationAllowed: locationAllowed)
-            converted = from
-        } else {
-            let plan: AppMetadataStripper.Plan?
-            do {
-                plan = try AppMetadataStripper.plan(file.original, removal: removal)
-            } catch {
-                throw PhotoLibError.pick(.metadataStays(asset: asset, path: path, reason: error.description))
-            }
-            guard plan != nil || file.mustCopy else {
-                file.copyDirectory.close()
-                return PreparedPick.Handed(fd: file.original, size: file.size, copied: false)
-            }
-            do {
-                writable = try FileCopy.unnamedCopy(of: file.original, in: file.copyDirectory, fallback: fallback)
-            } catch {
-                throw PhotoLibError.pick(.cannotCopy(asset: asset, path: path, errno: error.errno))
-            }
-        }
-        do {
-            if let plan = try AppMetadataStripper.plan(writable, removal: removal) {
-                try AppMetadataStripper.strip(writable, path: writable.procPath, plan: plan, removal: removal)
-            }
-        } catch {
-            writable.close()
-            throw PhotoLibError.pick(.metadataStays(asset: asset, path: path, reason: error.description))
-        }
-        let sealed: FileDescriptor
-        let size: Int64
-        do {
-            sealed = try FileCopy.sealed(writable)
-        } catch {
-            throw PhotoLibError.pick(.cannotCopy(asset: asset, path: path, errno: error.errno))
-        }
-        do {
-            size = try Directory.status(of: sealed).size
-        } catch {
-            sealed.close()
-            throw PhotoLibError.pick(.cannotCopy(asset: asset, path: path, errno: error.errno))
-        }
-        file.original.close()
-        file.copyDirectory.close()
-        return PreparedPick.Handed(fd: sealed, size: size, copied: true, converted: converted)
-    }
-
-    /// A JPEG made from the member by `photolibd-thumbnailer --to-jpeg`, in an unnamed writable file; without
-    /// location when the app may not have it (made from the derivative, and checked again here).
-    private nonisolated static func convertedToJPEG(_ file: PreparedPick.OpenedMember, from: String, fallback: FileDescriptor?, asset: String,
-                                                    locationAllowed: Bool) throws -> FileDescriptor {
-        let path = file.member.path.escaped
-        // The converter: beside photolibd in a build, in libexec/photolibd where installed.
-        let converter: String
-        do {
-            converter = try HelperExecutables.path("photolibd-thumbnailer")
-        } catch {
-            throw PhotoLibError.pick(.cannotConvert(asset: asset, path: path, reason: "\(error.message)"))
-        }
-        let writable: FileDescriptor
-        do {
-            writable = try FileCopy.unnamedFile(in: file.copyDirectory, fallback: fallback)
-        } catch {
-            throw PhotoLibError.pick(.cannotCopy(asset: asset, path: path, errno: error.errno))
-        }
-        do {
-            let making = FileFormat.jpegMaking(from: from) ?? .decoding
-            try ConverterProcess.run(converter, making == .embeddedPreview ? ["--to-jpeg", "--from-preview"] : ["--to-jpeg"],
-                                     input: file.original, output: writable)
-            if !locationAllowed {
-                try LocationStripper.strip(writable, path: writable.procPath)
-                try LocationStripper.verifyStripped(writable)
-            }
-        } catch {
-            writable.close()
-            throw PhotoLibError.pick(.cannotConvert(asset: asset, path: path, reason: "\(error)"))
-        }
-        return writable
     }
 
     /// A pick that could not be handed over for a reason the person can fix: it waits again.

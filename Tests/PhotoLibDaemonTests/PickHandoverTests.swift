@@ -1,0 +1,114 @@
+import Foundation
+import Glibc
+import PhotoLibCore
+@testable import PhotoLibDaemon
+import PhotoLibMetadata
+import PhotoLibSystem
+import TestSupport
+import Testing
+
+/// What a pick hands the app, on its own: files of a temporary directory opened as the engine opens
+/// them; no engine, no request, no connection.
+@Suite("What a pick hands the app (its owner)")
+final class PickHandoverTests {
+    let root: String
+
+    init() throws {
+        var template = Array("/tmp/photolibd-handover-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
+        root = String(cString: made)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    /// A real JPEG of 16×16 black pixels, tagged by exiftool with `tags` when given.
+    func photo(_ name: String, tags: [String] = []) async throws -> String {
+        let path = root + "/" + name
+        try await ChildProcess.runSuccessfully("/usr/bin/vips", ["black", path, "16", "16"])
+        if !tags.isEmpty { try await ChildProcess.runSuccessfully("/usr/bin/exiftool", ["-q", "-overwrite_original"] + tags + [path]) }
+        return path
+    }
+
+    /// `path` opened as the engine opens a chosen member: the file for reading, its directory to copy in.
+    func opened(_ path: String, mustCopy: Bool, format: FormatDecision = .original) throws -> PreparedPick.OpenedMember {
+        let name = String(path.split(separator: "/").last!)
+        let directory = try Directory.open(path: root)
+        let original = try FileCopy.openUntrusted(FileName(name)!, in: directory)
+        let status = try Directory.status(of: original)
+        let member = LocatedMember(rowID: 1, path: RelativePath(escaped: name)!, mediaType: .image,
+                                   file: FileFacts(device: status.device, inode: status.inode, size: status.size, modificationTime: 0,
+                                                   permissions: status.permissions))
+        return PreparedPick.OpenedMember(member: member, original: original, size: status.size, copyDirectory: directory, mustCopy: mustCopy,
+                                         format: format)
+    }
+
+    func handed(_ files: [PreparedPick.OpenedMember], captions: Bool = false, location: Bool = true) throws -> [PickHandover.Handed] {
+        try PickHandover.handedNow(files, assets: files.indices.map { "asset-\($0)" }, removal: MetadataRemoval(captions: captions),
+                                   locationAllowed: location, fallback: root)
+    }
+
+    func bytes(_ fd: FileDescriptor) throws -> [UInt8] {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var offset: off_t = 0
+        while true {
+            let count = pread(fd.rawValue, &buffer, buffer.count, offset)
+            guard count > 0 else { break }
+            out += buffer[0..<count]
+            offset += off_t(count)
+        }
+        return out
+    }
+
+    @Test("a file that loses nothing goes as it is to an app of its own uid; one running as the owner gets a sealed copy of the same bytes")
+    func asItIsOrCopied() async throws {
+        let path = try await photo("plain.jpg")
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        var status = stat()
+        #expect(stat(path, &status) == 0)
+        let inode = UInt64(status.st_ino)
+
+        let shared = try handed([try opened(path, mustCopy: false)])
+        defer { for file in shared { file.fd.close() } }
+        #expect(shared.map(\.copied) == [false])
+        #expect(try Directory.status(of: shared[0].fd).inode == inode, "the original itself")
+
+        let copied = try handed([try opened(path, mustCopy: true)])
+        defer { for file in copied { file.fd.close() } }
+        #expect(copied.map(\.copied) == [true])
+        #expect(try Directory.status(of: copied[0].fd).inode != inode)
+        #expect(try bytes(copied[0].fd) == original && copied[0].size == Int64(original.count))
+        var byte: UInt8 = 0
+        #expect(pwrite(copied[0].fd.rawValue, &byte, 1, 0) == -1, "sealed: the app cannot write into it")
+    }
+
+    @Test("a photo with a serial number and a caption: the app's copy has neither (a caption stays when shared); the original keeps both")
+    func stripped() async throws {
+        let path = try await photo("tagged.jpg", tags: ["-SerialNumber=CAM-0042", "-ImageDescription=Alice at the beach"])
+        for captions in [false, true] {
+            let files = try handed([try opened(path, mustCopy: false)], captions: captions)
+            defer { for file in files { file.fd.close() } }
+            #expect(files.map(\.copied) == [true], "it held what the app may not have: a copy")
+            #expect(try AppMetadataStripper.plan(files[0].fd, removal: MetadataRemoval(captions: captions)) == nil, "nothing left to take out")
+            let text = String(decoding: try bytes(files[0].fd), as: UTF8.self)
+            #expect(!text.contains("CAM-0042"))
+            #expect(text.contains("Alice at the beach") == !captions)
+        }
+        let kept = String(decoding: try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))), as: UTF8.self)
+        #expect(kept.contains("CAM-0042") && kept.contains("Alice at the beach"))
+    }
+
+    @Test("all or nothing: a file that cannot be made a JPEG fails the pick naming its asset, and nothing is handed")
+    func allOrNothing() async throws {
+        let good = try await photo("good.jpg")
+        let broken = root + "/broken.heic"
+        try Data("not a HEIC".utf8).write(to: URL(fileURLWithPath: broken))
+        do {
+            let files = try handed([try opened(good, mustCopy: true), try opened(broken, mustCopy: false, format: .jpeg(from: "image/heic"))])
+            for file in files { file.fd.close() }
+            Issue.record("a pick with a file that cannot be converted was handed over")
+        } catch PhotoLibError.pick(.cannotConvert(let asset, let path, _)) {
+            #expect(asset == "asset-1" && path == "broken.heic")
+        }
+    }
+}
