@@ -160,6 +160,7 @@ extension Engine {
             _ = try? imports.abandon(pending)
             throw error
         }
+        try imports.persist(pending)
         logger.info("Imported \(name) from the inbox of \(app.id) as \(pending.albumPath.appending(placed)) (\(bytes) bytes, \(method.rawValue)).")
         try finishImport(pending.id, of: app, name: placed, in: pending.albumPath, source: name, sourceFound: opened, right: right)
     }

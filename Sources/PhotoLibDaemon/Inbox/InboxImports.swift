@@ -151,8 +151,13 @@ struct InboxImports {
         else {
             throw SystemCallError("renameat2 \(pending.temporary)", errno: ENOENT)  // the copy is ours: gone means someone removed it
         }
-        try FileCopy.sync(pending.album)
         return placed
+    }
+
+    /// Makes a placed copy's name last (the album synced). Not part of `place`: a copy that took its name
+    /// is never abandoned, even when this fails; its row, naming it, has the next sweep finish it.
+    func persist(_ pending: Pending) throws {
+        try FileCopy.sync(pending.album)
     }
 
     /// Moves a refused entry into `rejected/` (never overwriting) and records why, with the event the app
