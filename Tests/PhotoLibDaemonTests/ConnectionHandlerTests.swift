@@ -196,6 +196,34 @@ struct ConnectionHandlerTests {
         #expect(served.server.entries.isEmpty)
     }
 
+    @Test("before its greeting the peer waits for the daemon: the idle timeout does not close it, however late the daemon is; after it, it does")
+    func idleBeforeGreeting() async throws {
+        // The pipeline as the server builds it, its task not started yet: a daemon whose tasks are all busy.
+        let channel = NIOAsyncTestingChannel()
+        try await channel.connect(to: SocketAddress(unixDomainSocketPath: "/peer"))
+        let server = FakeServer()
+        let accepted = try await channel.testingEventLoop.executeInContext {
+            try AcceptedConnection.configure(channel, idleTimeoutSeconds: 60, lineLimit: 1024, errorLine: { server.errorLine($0, id: nil) },
+                                             logger: Logger(label: "connection-test"))
+        }
+        channel.pipeline.fireUserInboundEventTriggered(IdleStateHandler.IdleStateEvent.read)
+        await channel.testingEventLoop.run()
+        #expect(channel.isActive, "closed before the daemon said hello: the client, reading its greeting, is told the connection was lost")
+        let handler = ConnectionHandler(server: server, limits: ConnectionLimits(.init()), logger: Logger(label: "connection-test"))
+        let task = Task { await handler.serve(accepted, listener: .main, uid: 1000, sandbox: .host) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        var greeting: ByteBuffer?
+        while greeting == nil, ContinuousClock.now < deadline {
+            greeting = try await channel.readOutbound(as: ByteBuffer.self)
+            if greeting == nil { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        #expect(greeting.map { String(buffer: $0) } == "hello\n")
+        try await waitFor("the greeting counted") { !accepted.activity.isListening }
+        channel.pipeline.fireUserInboundEventTriggered(IdleStateHandler.IdleStateEvent.read)
+        try await waitFor("the connection closed") { !channel.isActive }
+        await task.value
+    }
+
     @Test("silent for the idle timeout: closed, unless a request of its is being answered; always with a line left unfinished")
     func idle() async throws {
         // The idle timer's event itself: IdleStateHandler measures with the real clock, not the testing loop's.

@@ -8,6 +8,8 @@ final class ConnectionActivity: Sendable {
     let backlog: RequestBacklog
     /// Whether the admitted connection listens (subscribed, or waiting for the person); nil before admission.
     private let listens = Mutex<(@Sendable () -> Bool)?>(nil)
+    /// Whether the daemon has greeted the peer: before, the peer waits for the daemon, not the other way.
+    private let greetedPeer = Atomic<Bool>(false)
 
     init(lineLimit: Int) {
         backlog = RequestBacklog(lineLimit: lineLimit)
@@ -18,8 +20,15 @@ final class ConnectionActivity: Sendable {
         listens.withLock { $0 = listening }
     }
 
-    /// Whether the connection is waiting for something of the daemon's, however long it stays silent.
+    /// The greeting is written: from now on a silent peer is an idle one.
+    func greeted() {
+        greetedPeer.store(true, ordering: .releasing)
+    }
+
+    /// Whether the connection is waiting for something of the daemon's, however long it stays silent: its
+    /// greeting (a client reads it before it writes; a daemon slow to admit it, under load, is not the
+    /// peer being idle), an answer, events, or the person.
     var isListening: Bool {
-        backlog.hasRequestsInFlight || (listens.withLock { $0 }?() ?? false)
+        !greetedPeer.load(ordering: .acquiring) || backlog.hasRequestsInFlight || (listens.withLock { $0 }?() ?? false)
     }
 }

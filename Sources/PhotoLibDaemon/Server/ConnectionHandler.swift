@@ -108,6 +108,7 @@ struct ConnectionHandler: Sendable {
         }
         do {
             try await outbound.write(ByteBuffer(bytes: server.greeting(for: role)))
+            accepted.activity.greeted()
             for try await line in lines {
                 if let reply = await server.handle(line, connection: connection) {
                     try await outbound.write(ByteBuffer(bytes: reply))
