@@ -298,9 +298,7 @@ struct ConnectionArrivalsTests {
 struct SocketServerTests {
     @Test("cancelled while 300 clients connect: its run returns, and every client is answered or closed, none left hanging")
     func cancelledUnderArrivals() async throws {
-        var template = Array("/tmp/photolibd-server-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
-        let directory = String(cString: made)
+        let directory = try makeTemporaryDirectory("photolibd-server")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/photolibd.sock"
         let server = try await SocketServer(path: path, passed: nil, router: ConnectionHandlerTests.FakeServer(),

@@ -20,9 +20,7 @@ struct DerivativeLookAheadTests {
         let catalog: DerivativeCatalog
 
         init() async throws {
-            var template = Array("/tmp/photolibd-derivatives-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
-            root = String(cString: made)
+            root = try makeTemporaryDirectory("photolibd-derivatives")
             try FileManager.default.createDirectory(atPath: root + "/media", withIntermediateDirectories: false)
             try FileManager.default.createDirectory(atPath: root + "/views", withIntermediateDirectories: false)
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -4,6 +4,7 @@ import PhotoLibCore
 @testable import PhotoLibDaemon
 import PhotoLibStore
 import PhotoLibSystem
+import TestSupport
 import Testing
 
 /// The owner of installed Flatpak apps on its own: an installation and a home of a temporary directory,
@@ -18,9 +19,7 @@ struct FlatpakAppsTests {
     let apps: FlatpakApps
 
     init() throws {
-        var template = Array("/tmp/photolibd-flatpak-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
-        home = String(cString: made)
+        home = try makeTemporaryDirectory("photolibd-flatpak")
         let active = home + "/.local/share/flatpak/app/\(Self.wide)/current/active"
         try FileManager.default.createDirectory(atPath: active, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: home + "/Pictures", withIntermediateDirectories: true)

@@ -6,6 +6,7 @@ import PhotoLibCore
 @testable import PhotoLibDaemon
 import PhotoLibStore
 import PhotoLibSystem
+import TestSupport
 import Testing
 
 /// The owner of imports on its own: a library and inboxes in a temporary directory, a store in memory;
@@ -30,9 +31,7 @@ final class InboxImportsTests {
     var album: String { library + "/Imported/" + Self.camera.rawValue }
 
     init() throws {
-        var template = Array("/tmp/photolibd-imports-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
-        root = String(cString: made)
+        root = try makeTemporaryDirectory("photolibd-imports")
         for directory in ["library", "views", "state", "state/inboxes"] {
             try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: false)
         }

@@ -14,9 +14,7 @@ final class PickHandoverTests {
     let root: String
 
     init() throws {
-        var template = Array("/tmp/photolibd-handover-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
-        root = String(cString: made)
+        root = try makeTemporaryDirectory("photolibd-handover")
     }
 
     deinit { try? FileManager.default.removeItem(atPath: root) }

@@ -62,9 +62,7 @@ final class TemporaryEngine {
     /// `libraryLooker`: what a batch's probe looks at the library through (the disk unless a test stands in).
     /// `isolateLibrary`: whether batches look at the library on its own thread (nil: as its filesystem says).
     init(libraryLooker: @escaping LibraryLookerMaker = LibraryAccess.probing, isolateLibrary: Bool? = nil) async throws {
-        var template = Array("/tmp/photolibd-engine-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
-        root = String(cString: made)
+        root = try makeTemporaryDirectory("photolibd-engine")
         for directory in ["library", "views", "state", "state/inboxes", "home"] {
             try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: false)
         }

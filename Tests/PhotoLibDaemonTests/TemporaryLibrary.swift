@@ -5,6 +5,7 @@ import Logging
 import PhotoLibCore
 import PhotoLibStore
 import PhotoLibSystem
+import TestSupport
 
 /// A `LibraryIndex` on a temporary directory and an in-memory store: the
 /// index's wiring tested without a daemon, a socket or inotify. The events a
@@ -17,9 +18,7 @@ final class TemporaryLibrary {
 
     /// - Parameter observer: told when each write transaction opens and closes (a `SystemCallAudit`).
     init(observer: (any WriteTransactionObserver)? = nil) throws {
-        var template = Array("/tmp/photolibd-index-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
-        root = String(cString: made)
+        root = try makeTemporaryDirectory("photolibd-index")
         store = try Store(inMemory: (), observer: observer)
         let access = LibraryAccess(root: try Directory.open(path: root))
         index = try LibraryIndex(store: store, policy: .standard, access: access, board: board, ownerUID: getuid(),

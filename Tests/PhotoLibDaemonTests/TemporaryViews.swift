@@ -4,6 +4,7 @@ import Logging
 import PhotoLibCore
 @testable import PhotoLibDaemon
 import PhotoLibSystem
+import TestSupport
 
 /// A library and a views directory side by side in a temporary directory, and a
 /// `ViewMaintainer` over them: the linking executors tested without a daemon.
@@ -13,9 +14,7 @@ final class TemporaryViews {
 
     /// - Parameter directories: made below the root, in order (`lib` and `views` always).
     init(_ directories: [String]) throws {
-        var template = Array("/tmp/photolibd-views-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
-        root = String(cString: made)
+        root = try makeTemporaryDirectory("photolibd-views")
         for directory in ["lib", "views"] + directories {
             try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: false)
         }

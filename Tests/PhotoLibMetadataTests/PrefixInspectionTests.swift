@@ -19,9 +19,7 @@ struct PrefixInspectionTests {
         let root: String
 
         init() throws {
-            var template = Array("/tmp/photolibd-prefix-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else { throw SystemCallError("mkdtemp", errno: errno) }
-            root = String(cString: made)
+            root = try makeTemporaryDirectory("photolibd-prefix")
         }
 
         deinit { try? FileManager.default.removeItem(atPath: root) }
