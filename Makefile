@@ -42,7 +42,8 @@ test: deps
 	scripts/build-c-helpers .build/debug
 	scripts/link-programs .build/debug
 	scripts/check-licences --bin .build/debug --quiet
-	scripts/swift-test
+	scripts/swift-test --skip EndToEndTests
+	scripts/swift-test --filter EndToEndTests
 	scripts/check-install
 	scripts/crash-test --trials 20 --bin .build/debug
 	scripts/crash-test --trials 10 --filesystem xfs --bin .build/debug
