@@ -16,14 +16,14 @@ struct GrantEndTests {
     /// The next event of `kind` whose `reason` is `expired`, and when it came.
     func nextExpired(_ reader: EventReader, _ kind: String) async throws -> (event: ReceivedEvent, at: Double) {
         while true {
-            let event = try await reader.next()
+            let (event, at) = try await reader.nextWithArrival()
             guard event.head.event == kind else { continue }
             let reason: String? = switch kind {
             case "selection": try event.decode(SelectionEvent.self).reason
             case "authorization": try event.decode(AuthorizationEvent.self).reason
             default: try event.decode(ChangeEvent.self).reason
             }
-            if reason == "expired" { return (event, now()) }
+            if reason == "expired" { return (event, at) }
         }
     }
 
@@ -56,7 +56,10 @@ struct GrantEndTests {
         let ((event, at), (change, _)) = try await hearing.value
         #expect(try event.decode(SelectionEvent.self).removedAssets == [appA])
         #expect(at >= Double(endsAt) - 0.05, "not before its end")
-        #expect(at <= Double(endsAt) + 3, "at its end (within the daemon's second and a loaded machine's delay)")
+        // Within 8 s: the daemon's whole second, and a loaded machine's delay (`make test`'s load once made
+        // it 5.3 s, the time then taken by the awaiting task); a daemon that looked for ends only now and then
+        // (a minute's sweep, the next change) misses it. The alarm's exactness is ExpiryAlarm's unit tests'.
+        #expect(at <= Double(endsAt) + 8, "at its end (within the daemon's second and a loaded machine's delay)")
         #expect(try change.decode(ChangeEvent.self).removed.map(\.id) == [appA])
         #expect(await !daemon.viewEntries(Self.app).contains { $0.contains(appA) })
         #expect(await daemon.viewEntries(Self.app).contains { $0.contains(appB) })
@@ -85,7 +88,7 @@ struct GrantEndTests {
         #expect(info.readWrite == "authorized" && info.readWriteReturnsTo == "limited" && info.readWriteEndsAt != nil)
         let (event, at) = try await hearing.value
         #expect(try event.decode(AuthorizationEvent.self).status == "limited")
-        #expect(at <= Double(try #require(info.readWriteEndsAt)) + 3)
+        #expect(at <= Double(try #require(info.readWriteEndsAt)) + 8, "at its end, as the selection's above")
         try await waitUntil("the view to be the empty selection again") { await daemon.viewEntries(Self.app).isEmpty }
         let after = try #require(try await JSONDecoder().decode([AppInfo].self, from: Data(try daemon.ok("apps", "--json").utf8)).first)
         #expect(after.readWrite == "limited" && after.readWriteEndsAt == nil)

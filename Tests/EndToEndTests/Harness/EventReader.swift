@@ -27,6 +27,16 @@ final class EventReader: @unchecked Sendable {
         try await onThread { [self] in try connection.nextEvent() }.value
     }
 
+    /// The next event and when it was read (seconds since 1970), the time taken on the reading thread
+    /// as the line came: not when the awaiting task next got one of the pool's two threads, which
+    /// under `make test`'s load came seconds later.
+    func nextWithArrival() async throws -> (event: ReceivedEvent, at: Double) {
+        try await onThread { [self] in
+            let event = try connection.nextEvent()
+            return (event, Date().timeIntervalSince1970)
+        }.value
+    }
+
     /// The next change event, skipping authorization and selection events.
     func nextChange() async throws -> ChangeEvent {
         while true {
