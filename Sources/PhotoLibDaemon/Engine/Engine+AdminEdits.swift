@@ -90,44 +90,12 @@ extension Engine {
         if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try flatpak.checkCanLimit(app, to: status, confirmed: confirmed) }
         let change = AuthorizationChange(app: id, by: by, change: AuthorizationPlan.Change(
             level: level, status: status, answering: answering, endsAt: endsAt, reason: reason, confirmed: confirmed))
-        let done = try store.write { tx in try commit(change, tx: tx) }
+        let done = try store.write { tx in try grants.commit(change, tx: tx) }
         var changes = ChangeSet(acts: done.plan.acts, events: done.published)
         changes.answer(done.settled, purpose: done.plan.after.purpose)
         try settle(changes)
         logAuthorization(done.plan)
         return (done.plan.after, done.settled)
-    }
-
-    /// A status to set for an app, and who sets it: what a composed change (a request answered, a
-    /// grant's end) commits in its own transaction.
-    struct AuthorizationChange {
-        var app: AppID
-        var by: EventActor
-        var change: AuthorizationPlan.Change
-    }
-
-    /// What an authorization's commit did: its plan, the requests it decided, its events.
-    struct AuthorizationCommit {
-        var plan: AuthorizationPlan
-        var settled: [RequestSettlement]
-        var published: [PublishedEvent]
-    }
-
-    /// Reads the app and its requests, plans the change, and writes it, inside `tx` (no system call:
-    /// the write lock is held).
-    func commit(_ change: AuthorizationChange, tx: StoreTransaction) throws -> AuthorizationCommit {
-        let (id, level) = (change.app, change.change.level)
-        guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
-        let plan = AuthorizationPlan.decide(change.change, app: before, pendingReturn: try tx.authorizationEnd(id, access: level)?.returnsTo,
-                                            requests: try tx.requests(app: id))
-        try tx.setAuthorization(id, access: level, status: plan.change.status, endsAt: plan.change.endsAt, returnsTo: plan.returnsTo)
-        for settled in plan.settled { try tx.deleteRequest(settled.request.id) }
-        // The event names the request it answers, so a client that asked knows this is its answer.
-        var published = [try journal.recordAuthorization(
-            id, access: level, status: plan.change.status, by: change.by, request: plan.namedRequest.map { ($0, .answered) },
-            reason: plan.change.reason, endsAt: plan.change.endsAt, tx: tx)]
-        if plan.reloads { published.append(try journal.recordReload(id, tx: tx)) }
-        return AuthorizationCommit(plan: plan, settled: plan.settled.map { RequestSettlement($0, of: plan.after) }, published: published)
     }
 
     func logAuthorization(_ plan: AuthorizationPlan) {

@@ -55,8 +55,11 @@ extension Engine {
         let (deselected, authorized) = try store.write { tx in
             _ = try tx.deselectAssets(app, rowIDs: plan.unnamedAssetRows)
             _ = try tx.deselectAlbums(app, albums: plan.unnamedAlbums)
-            let deselected = try selection.map { try commit($0, by: expiryActor, reason: "expired", tx: tx) }
-            return (deselected, try statuses.map { try commit($0, tx: tx) })
+            let deselected = try selection.map { selection in
+                try self.grants.commit(selection, by: expiryActor, reason: "expired", tree: index.albums,
+                                       viewAfter: { viewAfter($0, $1) }, tx: tx)
+            }
+            return (deselected, try statuses.map { try self.grants.commit($0, tx: tx) })
         }
         var changes = try selection.flatMap { selection in try deselected.map { try settling(selection, $0) } } ?? ChangeSet()
         for status in authorized {

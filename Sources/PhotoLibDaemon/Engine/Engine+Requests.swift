@@ -79,11 +79,11 @@ extension Engine {
         if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try flatpak.checkCanLimit(app, to: status, confirmed: false) }
         let probe = try probe(edit, of: id, adding: true)
         let (selected, authorized) = try store.write { tx in
-            let selected = try commit(probe, by: by, tx: tx)
+            let selected = try grants.commit(probe, by: by, tree: index.albums, viewAfter: { viewAfter($0, $1) }, tx: tx)
             let change = AuthorizationChange(app: id, by: by, change: AuthorizationPlan.Change(
                 level: level, status: status, answering: AuthorizationPlan.Answering(request: request, answer: answer),
                 addedAssets: selected.plan.shownAdded))
-            return (selected, try commit(change, tx: tx))
+            return (selected, try grants.commit(change, tx: tx))
         }
         var changes = ChangeSet(acts: selected.plan.acts.merged(with: authorized.plan.acts), events: selected.published + authorized.published)
         changes.answer(selected.settled + authorized.settled, purpose: authorized.plan.after.purpose)

@@ -9,12 +9,6 @@ import PhotoLibStore
 /// what the settle does after. `editSelection` is one edit on its own; a change composed of several
 /// (a request answered, grants that end) commits their parts in one transaction and settles once.
 extension Engine {
-    /// A selection edit as resolved references.
-    struct SelectionEdit {
-        var assets: [AssetRecord]
-        var albums: [AlbumTree.ID]
-    }
-
     /// Finds what a person named in the index: each photo by its ID, else by its path; each album by its path.
     func resolve(_ named: NamedItems) throws -> SelectionEdit {
         var edit = SelectionEdit(assets: [], albums: [])
@@ -53,21 +47,6 @@ extension Engine {
         var settled: [RequestSettlement]
     }
 
-    /// A selection edit, probed: what it changes, for which app, and the app's view before it.
-    struct SelectionEditProbe {
-        var app: AppRecord
-        var edit: SelectionEdit
-        var adding: Bool
-        var before: AppViewContext?
-    }
-
-    /// What a selection edit's commit did: its plan, the request it answered, its events.
-    struct SelectionEditCommit {
-        var plan: SelectionPlan
-        var settled: [RequestSettlement]
-        var published: [PublishedEvent]
-    }
-
     /// Adds to (or, with `adding: false`, removes from) an app's selection; returns what changed.
     /// With `answering`, the edit is the person's answer to that review request.
     /// With `endsAt`, what is added is granted until then; `reason` is
@@ -78,7 +57,10 @@ extension Engine {
     ) throws -> SelectionEditOutcome {
         let edit = try resolve(named)
         let probe = try probe(edit, of: id, adding: adding)
-        let done = try store.write { tx in try commit(probe, by: by, answering: answering, endsAt: endsAt, reason: reason, tx: tx) }
+        let done = try store.write { tx in
+            try grants.commit(probe, by: by, answering: answering, endsAt: endsAt, reason: reason, tree: index.albums,
+                              viewAfter: { viewAfter($0, $1) }, tx: tx)
+        }
         try settle(try settling(probe, done))
         let changedAlbumPaths = done.plan.changedAlbums.compactMap { index.albums.path(of: $0) }
         logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(done.plan.changedAssets.count) assets and \(changedAlbumPaths.count) albums.")
@@ -104,40 +86,12 @@ extension Engine {
         return SelectionEditProbe(app: app, edit: edit, adding: adding, before: before)
     }
 
-    /// Reads the app's grants, plans the edit and writes it, inside `tx` (no system call: the write lock is held).
-    func commit(_ probe: SelectionEditProbe, by: EventActor, answering: AccessRequest? = nil, endsAt: Int64? = nil, reason: String? = nil,
-                tx: StoreTransaction) throws -> SelectionEditCommit {
-        let (app, edit, id) = (probe.app, probe.edit, probe.app.id)
-        let inAlbums = edit.albums.isEmpty ? [] : try tx.assets(inAlbums: edit.albums.flatMap { index.albums.subtree(of: $0) })
-        let plan = SelectionPlan.decide(SelectionPlan.Edit(app: app, assets: edit.assets, albums: edit.albums, adding: probe.adding, endsAt: endsAt),
-                                        grants: try tx.viewPolicy(of: app, as: .limited), inAlbumsNamed: inAlbums, tree: index.albums)
-        if plan.edit.adding {
-            _ = try tx.selectAssets(id, rowIDs: plan.assetRows, endsAt: endsAt)
-            _ = try tx.selectAlbums(id, albums: plan.albums, endsAt: endsAt)
-        } else {
-            _ = try tx.deselectAssets(id, rowIDs: plan.assetRows)
-            _ = try tx.deselectAlbums(id, albums: plan.albums)
-        }
-        var settled: [RequestSettlement] = []
-        if let answering {
-            guard try tx.request(id: answering.id) != nil else { throw PhotoLibError.unknownRequest(answering.id) }
-            try tx.deleteRequest(answering.id)
-            settled.append(RequestSettlement(request: answering, outcome: RequestOutcome(
-                app: id, kind: answering.kind, request: answering.id, state: .answered, answer: RequestAnswer.limited.rawValue,
-                status: app.readWrite, addedAssets: plan.shownAdded)))
-        }
-        var published = [try journal.recordSelection(
-            id, addedAssets: plan.edit.adding ? plan.shownChangedAssets : [], removedAssets: plan.edit.adding ? [] : plan.shownChangedAssets,
-            addedAlbums: plan.edit.adding ? plan.changedAlbums.count : 0, removedAlbums: plan.edit.adding ? 0 : plan.changedAlbums.count, by: by,
-            request: answering.map { ($0.id, .answered) }, reason: reason, endsAt: plan.edit.adding ? endsAt : nil, tx: tx)]
-        // What the view gained or lost: visibility before the edit against after it.
-        if app.layout == .limited, let before = probe.before {
-            let after = AppViewContext(app: app, policy: plan.after, appearance: appearance(for: app))
-            if plan.edit.adding { decideWithoutLocation(plan.touched, for: [after]) }
-            let details = before.changes(to: after, touching: plan.touched)
-            if !details.isEmpty { published.append(try journal.recordChange(id, details, reason: reason, tx: tx)) }
-        }
-        return SelectionEditCommit(plan: plan, settled: settled, published: published)
+    /// The app's view as a selection plan leaves it, for the events that say what it gained or lost: the
+    /// views decide how each member appears, and which copies without location it takes.
+    func viewAfter(_ app: AppRecord, _ plan: SelectionPlan) -> AppViewContext {
+        let after = AppViewContext(app: app, policy: plan.after, appearance: appearance(for: app))
+        if plan.edit.adding { decideWithoutLocation(plan.touched, for: [after]) }
+        return after
     }
 
     /// What the settle of a selection edit on its own does: the plan's acts, and a limited app's

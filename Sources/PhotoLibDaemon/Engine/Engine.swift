@@ -25,6 +25,8 @@ actor Engine {
     let views: ViewMaintainer
     /// Every change's journal entries, made into the events `settle` publishes.
     let journal: ChangeJournal
+    /// What each app is granted: its selection and its statuses, planned and written.
+    let grants: AppGrants
     /// Who waits for the person: requests' answers, picks, the desktop prompt.
     let requests: RequestDesk
     /// Files apps leave in their inboxes, taken into the library; every app's inbox, and the thread that watches them.
@@ -69,6 +71,7 @@ actor Engine {
                                 board: board, logger: logger, expiryAlarm: ExpiryAlarm(clock: clock), placesDue: PlaceWake(),
                                 libraryLooker: libraryLooker, isolatesLibrary: isolates, libraryFilesystem: filesystem)
         journal = ChangeJournal(retention: configuration.historyRetention)
+        grants = AppGrants(journal: journal)
         flatpak = FlatpakApps(store: store, pictures: configuration.flatpakPictures, logger: logger)
         requests = RequestDesk(prompter: DesktopPrompter(logger: logger, socket: configuration.socket))
         do {

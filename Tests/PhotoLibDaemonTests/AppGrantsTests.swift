@@ -1,0 +1,97 @@
+import PhotoLibCore
+@testable import PhotoLibDaemon
+import PhotoLibProtocol
+import PhotoLibStore
+import Testing
+
+/// What each app is granted, on its own: a store in memory holding an app and three photos; no engine,
+/// no index, no view. Each commit runs in a transaction of the test's, as the engine runs it in its own.
+@Suite("What each app is granted (its owner)")
+struct AppGrantsTests {
+    static let frame = AppID("org.example.Frame")!
+    static let person = EventActor(uid: 1000, role: .admin)
+
+    let store: Store
+    let grants = AppGrants(journal: ChangeJournal(retention: 1000))
+    let photos: [AssetRecord]
+
+    init() throws {
+        store = try Store(inMemory: ())
+        var generator = SystemRandomNumberGenerator()
+        let app = AppRecord(id: Self.frame, uid: 4242, purpose: "Shows photos", readWrite: .notDetermined, addOnly: .notDetermined,
+                            viewName: FileName("view-frame")!, location: .precise, assetIDs: AppAssetIDs.random(using: &generator))
+        let files = (1...3).map { index in
+            DirectoryPlan.NewFile(name: FileName("IMG_\(index).jpg")!, mediaType: .image,
+                                  facts: FileFacts(device: 9, inode: UInt64(index), size: 10, modificationTime: 0, permissions: 0o644),
+                                  refusal: nil)
+        }
+        photos = try store.write { tx in
+            try tx.insertApp(app, createdAt: 0)
+            return try tx.insertNewAssets(album: AlbumTree.rootID, files: files, generator: &generator)
+        }
+    }
+
+    var app: AppRecord { get throws { try #require(try store.read { try $0.app(Self.frame) }) } }
+
+    /// The photos in the app's selection, by row.
+    func selected() throws -> Set<Int64> {
+        let app = try app
+        return try store.read { try $0.viewPolicy(of: app, as: .limited) }.selectedAssets
+    }
+
+    func authorize(_ status: AuthorizationStatus, answering: AuthorizationPlan.Answering? = nil, endsAt: Int64? = nil) throws -> AuthorizationCommit {
+        try store.write { tx in
+            try grants.commit(AuthorizationChange(app: Self.frame, by: Self.person, change: AuthorizationPlan.Change(
+                level: .readWrite, status: status, answering: answering, endsAt: endsAt)), tx: tx)
+        }
+    }
+
+    func select(_ photos: [AssetRecord], adding: Bool = true, answering: AccessRequest? = nil) throws -> SelectionEditCommit {
+        let app = try app
+        return try store.write { tx in
+            try grants.commit(SelectionEditProbe(app: app, edit: SelectionEdit(assets: photos, albums: []), adding: adding, before: nil),
+                              by: Self.person, answering: answering, tree: AlbumTree(),
+                              viewAfter: { app, plan in AppViewContext(app: app, policy: plan.after, appearance: { _ in .original }) }, tx: tx)
+        }
+    }
+
+    @Test("a status set answers the app's question it decides, which leaves the store; the event names that request")
+    func authorization() throws {
+        let asked = try store.write { tx in try tx.pendingRequest(Self.frame, kind: .authorization(.readWrite), now: 100).request }
+        let done = try authorize(.limited)
+        #expect(try app.readWrite == .limited)
+        #expect(done.settled.map(\.request.id) == [asked.id] && done.settled.first?.outcome.status == "limited")
+        #expect(try store.read { try $0.requests(app: Self.frame) }.isEmpty)
+        #expect(done.plan.namedRequest == asked.id)
+        #expect(done.published.count == (done.plan.reloads ? 2 : 1))
+    }
+
+    @Test("a status for a while: it returns to what it was, and the store says when and to what")
+    func timed() throws {
+        _ = try authorize(.limited)
+        let done = try authorize(.authorized, endsAt: 2_000)
+        #expect(done.plan.returnsTo == .limited)
+        let end = try store.read { try $0.authorizationEnd(Self.frame, access: .readWrite) }
+        #expect(end?.returnsTo == .limited)
+    }
+
+    @Test("photos selected join the app's grants, and are named to it by its own IDs; taken away, they leave; a review answered goes")
+    func selection() throws {
+        _ = try authorize(.limited)
+        let added = try select([photos[0], photos[1]])
+        #expect(added.plan.changedAssets.map(\.rowID) == [photos[0].rowID, photos[1].rowID])
+        #expect(try selected() == Set([photos[0].rowID, photos[1].rowID]))
+        let shown = try app.assetIDs
+        #expect(Set(added.plan.shownAdded) == Set([photos[0], photos[1]].map { shown.id(for: $0.id).rawValue }))
+        #expect(added.published.count == 1, "one selection event; no view event without the view before")
+
+        let review = try store.write { tx in try tx.pendingRequest(Self.frame, kind: .review, now: 100).request }
+        let removed = try select([photos[0]], adding: false, answering: review)
+        #expect(try selected() == Set([photos[1].rowID]))
+        #expect(removed.settled.map(\.request.id) == [review.id])
+        #expect(try store.read { try $0.requests(app: Self.frame) }.isEmpty)
+        #expect(throws: PhotoLibError.unknownRequest(review.id)) { try select([photos[2]], answering: review) }
+        #expect(try selected() == Set([photos[1].rowID]),
+                "a request answered twice: nothing of the second edit stays")
+    }
+}
