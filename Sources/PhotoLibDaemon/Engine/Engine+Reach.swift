@@ -9,25 +9,18 @@ import PhotoLibSystem
 // `library` event say so; nothing is taken for gone meanwhile.
 extension Engine {
     /// Whether the library is on a network or FUSE filesystem, whose server may stop answering.
-    nonisolated var libraryIsRemote: Bool { setting.libraryFilesystem?.isRemote == true }
+    var libraryIsRemote: Bool { rounds.isRemote }
 
     /// Looks at whether the library's thread has waited too long in one call (a hung mount answers
     /// nothing, not even an error). Called every few seconds, whatever the library's thread is doing.
     func checkLibraryHeld() {
-        guard libraryIsRemote else { return }
         let held = libraryLane.busyFor.map { $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 }
-        note(reach.held(forMilliseconds: held, at: clock.now()))
-    }
-
-    /// A round ended on a network library: what its looks answered says whether the server is there.
-    func noteRoundReach(root: FileSystemFailure?, answered: Int, serverAway: FileSystemFailure?) {
-        guard libraryIsRemote else { return }
-        note(reach.roundEnded(root: root, answered: answered, serverAway: serverAway, at: clock.now()))
+        note(rounds.held(forMilliseconds: held, at: clock.now()))
     }
 
     /// Takes a transition to the board, the log and every subscriber; at the return, every view is
     /// checked whole (what could not be removed from a view on the server while it was away goes now).
-    private func note(_ transition: LibraryReach.Transition?) {
+    func note(_ transition: LibraryReach.Transition?) {
         guard let transition else { return }
         let outage: LibraryOutage?
         switch transition {

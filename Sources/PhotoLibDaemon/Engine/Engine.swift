@@ -41,10 +41,8 @@ actor Engine {
     var carried = CarriedBetweenChanges()
     /// Which change writes the library's rows now (`LibraryTurn`).
     var libraryTurn = LibraryTurn()
-    /// What the last verification round saw of each directory it covered.
-    var roundStamps: [RelativePath: DirectoryStamp] = [:]
-    /// Whether a network library's server answers (`LibraryReach`).
-    var reach = LibraryReach()
+    /// Verification rounds, and whether a network library's server answers.
+    var rounds: LibraryRounds
 
     /// Batches are capped so a burst is applied in bounded transactions and requests get a turn between them.
     static let batchSize = 2048
@@ -69,7 +67,8 @@ actor Engine {
         }
         setting = EngineSetting(configuration: configuration, store: store, queue: queue, hub: hub, clock: clock, ownerUID: ownerUID,
                                 board: board, logger: logger, expiryAlarm: ExpiryAlarm(clock: clock), placesDue: PlaceWake(),
-                                libraryLooker: libraryLooker, isolatesLibrary: isolates, libraryFilesystem: filesystem)
+                                libraryLooker: libraryLooker, isolatesLibrary: isolates)
+        rounds = LibraryRounds(filesystem: filesystem, daemonUID: ownerUID)
         journal = ChangeJournal(retention: configuration.historyRetention)
         grants = AppGrants(journal: journal)
         flatpak = FlatpakApps(store: store, pictures: configuration.flatpakPictures, logger: logger)
@@ -219,7 +218,7 @@ actor Engine {
                     """)
             }
             // A listing that disagreed with its stats is made again by the next round, whatever the stamp says.
-            for path in outcome.unsettled { roundStamps[path] = nil }
+            rounds.forget(outcome.unsettled)
             for path in outcome.failedWatches.prefix(3) {
                 logger.error("No inotify watch on \(path): changes there are seen only by a rescan; raise fs.inotify.max_user_watches.")
             }

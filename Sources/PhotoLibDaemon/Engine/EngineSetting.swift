@@ -31,9 +31,6 @@ struct EngineSetting: Sendable {
     /// Whether a watch batch's look at the library is made on the library's thread (a remote
     /// library, whose server can stop answering) or on the engine's own (a local one, without a hop).
     let isolatesLibrary: Bool
-    /// The library's filesystem, when `fstatfs` could name it: rounds follow a remote one, and how a
-    /// file moved on its server is known again depends on it (`FilesystemKind.trustsInodeNumbers`).
-    let libraryFilesystem: FilesystemKind?
 }
 
 /// The setting's parts by name, as every extension of the engine reads them.

@@ -13,10 +13,11 @@ struct RoundService: Service {
     static let heldCheckSeconds = 3
 
     func run() async {
+        let remote = await engine.libraryIsRemote
         await withDiscardingTaskGroup { group in
             group.addTask { await rounds() }
             // Only a server can hold the library's thread: a local library's daemon is not woken for it.
-            if engine.libraryIsRemote { group.addTask { await heldChecks() } }
+            if remote { group.addTask { await heldChecks() } }
         }
     }
 
