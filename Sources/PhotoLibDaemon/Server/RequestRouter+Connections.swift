@@ -7,17 +7,17 @@ extension RequestRouter: ConnectionServing {
     }
 
     func closed(_ connection: Connection) {
-        engine.requests.answers.forget(connection: ObjectIdentifier(connection))
+        requests.answers.forget(connection: ObjectIdentifier(connection))
         connections.remove(connection)
     }
 
     func left(_ connection: Connection) async {
         let id = ObjectIdentifier(connection)
-        if engine.requests.picks.isWaiting(id) { await engine.withdrawPicks(of: id) }
+        if requests.picks.isWaiting(id) { await changes.withdrawPicks(of: id) }
     }
 
     func awaitsPerson(_ connection: Connection) -> Bool {
         let id = ObjectIdentifier(connection)
-        return engine.requests.answers.isWaiting(id) || engine.requests.picks.isWaiting(id)
+        return requests.answers.isWaiting(id) || requests.picks.isWaiting(id)
     }
 }

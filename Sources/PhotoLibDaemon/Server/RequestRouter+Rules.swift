@@ -7,11 +7,11 @@ extension RequestRouter {
         let app = try appID(p.app)
         if adding {
             let asked = try CaptureRule.requested(from: p.takenFrom, to: p.takenTo, type: p.type, lasting: p.forSeconds != nil || p.until != nil)
-            let rule = try await engine.addRule(app, from: asked.from, to: asked.to, mediaType: asked.mediaType)
+            let rule = try await changes.addRule(app, from: asked.from, to: asked.to, mediaType: asked.mediaType)
             return SelectionEditResult(assets: [], albums: [], rules: [RuleInfo(rule)])
         }
         let ids = p.allRules == true ? nil : p.rules ?? []
-        let removed = try await engine.change { try $0.removeRules(app, ids: ids) }
+        let removed = try await changes.removeRules(app, ids: ids)
         return SelectionEditResult(assets: [], albums: [], rules: removed.map(RuleInfo.init))
     }
 }

@@ -11,8 +11,18 @@ import PhotoLibSystem
 /// Every failure becomes an error reply with a code and a sentence; nothing
 /// a client sends can stop the daemon.
 struct RequestRouter: Sendable {
-    /// Where changes go; its setting (store, board, configuration) is read through it.
-    let engine: Engine
+    /// Where changes go: the engine's (`EngineChanges`), or a test's fake.
+    let changes: any LibraryChanges
+    /// Who waits for the person: a request's answer, a pick.
+    let requests: RequestDesk
+    /// What replies read, off the engine.
+    let store: Store
+    let board: StatusBoard
+    let configuration: DaemonConfiguration
+    /// The library's owner: an admin without being an app.
+    let ownerUID: UInt32
+    /// The time of day, for grant ends.
+    let clock: any WallClock
     /// Asked to watch the library afresh at a rescan.
     let watcher: any LibraryRewatching
     let hub: SubscriptionHub
@@ -25,23 +35,34 @@ struct RequestRouter: Sendable {
     /// The page's last listing, while the library stands still.
     let listings = ListingCache()
 
-    init(engine: Engine, watcher: any LibraryRewatching, hub: SubscriptionHub, endpoints: any AppEndpoints, version: String) {
+    init(changes: any LibraryChanges, requests: RequestDesk, store: Store, board: StatusBoard, configuration: DaemonConfiguration,
+         ownerUID: UInt32, clock: any WallClock, watcher: any LibraryRewatching, hub: SubscriptionHub, endpoints: any AppEndpoints,
+         version: String) {
+        self.changes = changes
+        self.requests = requests
+        self.store = store
+        self.board = board
+        self.configuration = configuration
+        self.ownerUID = ownerUID
+        self.clock = clock
         self.endpoints = endpoints
-        self.engine = engine
         self.watcher = watcher
         self.hub = hub
         self.version = version
     }
 
-    var store: Store { engine.store }
-    var board: StatusBoard { engine.board }
-    var configuration: DaemonConfiguration { engine.configuration }
+    /// The daemon's router: changes go to `engine`, replies read what it reads.
+    init(engine: Engine, watcher: any LibraryRewatching, hub: SubscriptionHub, endpoints: any AppEndpoints, version: String) {
+        self.init(changes: EngineChanges(engine: engine), requests: engine.requests, store: engine.store, board: engine.board,
+                  configuration: engine.configuration, ownerUID: engine.ownerUID, clock: engine.clock, watcher: watcher, hub: hub,
+                  endpoints: endpoints, version: version)
+    }
 
     /// Decides a peer's role (`PeerAdmission`) from the socket it came through,
     /// its uid and its sandbox; a peer that is nobody is refused.
     func role(listener: PeerAdmission.Listener, uid: UInt32, sandbox: SandboxIdentity) -> Result<PeerRole, PhotoLibError> {
         var apps: [AppID] = []
-        if listener == .main, uid != 0, uid != engine.ownerUID {
+        if listener == .main, uid != 0, uid != ownerUID {
             do {
                 apps = try store.read { try $0.apps(uid: uid) }.map(\.id)
             } catch {
@@ -57,7 +78,7 @@ struct RequestRouter: Sendable {
                 return .failure(.databaseFailed(path: store.path, detail: "\(error)"))
             }
         }
-        return PeerAdmission.decide(listener: listener, uid: uid, daemonUID: engine.ownerUID, appsForUID: apps, sandbox: sandbox)
+        return PeerAdmission.decide(listener: listener, uid: uid, daemonUID: ownerUID, appsForUID: apps, sandbox: sandbox)
     }
 
     func greeting(for role: PeerRole) -> [UInt8] {
@@ -133,13 +154,13 @@ struct RequestRouter: Sendable {
         case .apps:
             return reply(id, AppsResult(apps: try store.read { tx in try tx.apps().map { try appInfo($0, tx) } }))
         case .installedApps:
-            let apps = try await engine.installedApps()
+            let apps = try await changes.installedApps()
             return reply(id, InstalledAppsResult(apps: apps.map { InstalledAppInfo($0.app, registered: $0.registered, running: $0.running) }))
         case .addApp:
             let p = try params(AddAppParams.self, line)
             let app = try appID(p.app)
             let location = try locationPolicy(p.location) ?? .newAppDefault
-            let record = try await engine.change { try $0.addApp(app, uid: p.uid, purpose: p.purpose ?? "", location: location, flatpak: p.flatpak ?? false) }
+            let record = try await changes.addApp(app, uid: p.uid, purpose: p.purpose ?? "", location: location, flatpak: p.flatpak ?? false)
             await endpoints.ensure(record)
             return reply(id, try store.read { try appInfo(record, $0) })
         case .setApp:
@@ -147,19 +168,19 @@ struct RequestRouter: Sendable {
             let app = try appID(p.app)
             var record: AppRecord?
             if let location = try locationPolicy(p.location) {
-                record = try await engine.change { try $0.setLocation(app, location) }
+                record = try await changes.setLocation(app, location)
             }
             if let captions = p.captions {
                 guard let shared = SharingChoice.captionsSetting(captions) else {
                     throw PhotoLibError.invalidParameter(name: "captions", reason: "'\(captions)' is not one of shared, removed")
                 }
-                record = try await engine.change { try $0.setCaptions(app, shared: shared) }
+                record = try await changes.setCaptions(app, shared: shared)
             }
             guard let shown = try record ?? store.read({ try $0.app(app) }) else { throw PhotoLibError.unknownApp(app) }
             return reply(id, try store.read { try appInfo(shown, $0) })
         case .removeApp:
             let app = try appID(try params(AppParams.self, line).app)
-            try await engine.change { try $0.removeApp(app) }
+            try await changes.removeApp(app)
             await endpoints.remove(app)
             // Its connections lose their role now, not when they next reconnect.
             connections.closeConnections(of: app)
@@ -172,27 +193,26 @@ struct RequestRouter: Sendable {
                 guard let parsed = AccessLevel(spelling: text) else { throw PhotoLibError.invalidAccessLevel(text) }
                 level = parsed
             }
-            let endsAt = try GrantEnd.expiry(now: engine.clock.now(), forSeconds: p.forSeconds, until: p.until)
+            let endsAt = try GrantEnd.expiry(now: clock.now(), forSeconds: p.forSeconds, until: p.until)
             let app = try appID(p.app)
             // An installed Flatpak app is chosen by its ID, as the person sees it listed: registered on the way.
-            if try store.read({ try $0.app(app) }) == nil, try engine.flatpak.isInstalled(app) {
-                await endpoints.ensure(try await engine.change { try $0.addApp(app, uid: 0, purpose: "", location: .newAppDefault, flatpak: true) })
+            if try store.read({ try $0.app(app) }) == nil, try changes.isInstalledFlatpak(app) {
+                await endpoints.ensure(try await changes.addApp(app, uid: 0, purpose: "", location: .newAppDefault, flatpak: true))
             }
-            let (confirmed, access) = (p.confirm ?? false, level)
-            let record = try await engine.change { try $0.authorize(app, access: access, status: status, by: by, endsAt: endsAt, confirmed: confirmed).record }
+            let record = try await changes.authorize(app, access: level, status: status, by: by, endsAt: endsAt, confirmed: p.confirm ?? false)
             return reply(id, try store.read { try appInfo(record, $0) })
         case .select, .deselect:
             let p = try params(SelectionEditParams.self, line)
             if p.takenFrom != nil || p.takenTo != nil || p.rules != nil || p.allRules == true {
                 return reply(id, try await editRules(p, adding: method == .select, by: by))
             }
-            let endsAt = try GrantEnd.expiry(now: engine.clock.now(), forSeconds: p.forSeconds, until: p.until)
+            let endsAt = try GrantEnd.expiry(now: clock.now(), forSeconds: p.forSeconds, until: p.until)
             if method == .deselect, endsAt != nil {
                 throw PhotoLibError.invalidParameter(name: "for", reason: "a deselection takes effect at once; give --for or --until to select")
             }
             let (app, adding) = (try appID(p.app), method == .select)
             let named = try NamedItems(assets: p.assets ?? [], albums: p.albums ?? [], library: configuration.library)
-            let changed = try await engine.change { try $0.editSelection(app, named, adding: adding, by: by, endsAt: endsAt) }
+            let changed = try await changes.editSelection(app, named, adding: adding, by: by, endsAt: endsAt)
             return reply(id, SelectionEditResult(
                 assets: changed.assets.map(\.rawValue), albums: changed.albums.map(\.escaped),
                 refused: changed.refused.isEmpty ? nil : try store.read { tx in
@@ -217,7 +237,7 @@ struct RequestRouter: Sendable {
                 throw PhotoLibError.invalidParameter(name: "notify", reason: "only the library's owner may ask for a pick without a notification")
             }
             let (app, notify, waiter) = (try targetApp(p.app, connection), p.notify ?? true, pickWaiter(id: id, connection: connection))
-            _ = try await engine.change { try $0.askPick(app, options: options, notify: notify, waiter: waiter) }
+            try await changes.askPick(app, options: options, notify: notify, waiter: waiter)
             return nil
         case .requests:
             let p = try params(RequestsParams.self, line)
@@ -227,8 +247,8 @@ struct RequestRouter: Sendable {
                 return try tx.requests(app: app).map { request in
                     RequestInfo(request: request.id, app: request.app.rawValue, purpose: try tx.app(request.app)?.purpose ?? "",
                                 kind: request.kind.name, access: request.kind.access?.rawValue, createdAt: request.createdAt,
-                                waiting: request.kind.pickOptions == nil ? engine.requests.answers.waiting(for: request.id)
-                                    : engine.requests.picks.isWaiting(for: request.id) ? 1 : 0,
+                                waiting: request.kind.pickOptions == nil ? requests.answers.waiting(for: request.id)
+                                    : requests.picks.isWaiting(for: request.id) ? 1 : 0,
                                 pick: request.kind.pickOptions.map(PickInfo.init))
                 }
             }))
@@ -240,11 +260,11 @@ struct RequestRouter: Sendable {
                     throw PhotoLibError.invalidParameter(name: "albums", reason: "a pick hands over files, so it is answered with assets, not albums")
                 }
                 let named = try NamedItems(assets: p.assets ?? [], library: configuration.library)
-                return reply(id, try await engine.answerPick(p.request, named, location: p.location, captions: p.captions))
+                return reply(id, try await changes.answerPick(p.request, named, location: p.location, captions: p.captions))
             }
             let reason = try CancelReason.parse(p.reason, answer: answer)
             let (request, named) = (p.request, try NamedItems(assets: p.assets ?? [], albums: p.albums ?? [], library: configuration.library))
-            return reply(id, try await engine.change { try $0.answer(request, with: answer, named, by: by, reason: reason) })
+            return reply(id, try await changes.answer(request, with: answer, named, by: by, reason: reason))
         case .report:
             let p = try params(ReportParams.self, line)
             let app = try p.app.map { text throws(PhotoLibError) in try appID(text) }
@@ -263,7 +283,7 @@ struct RequestRouter: Sendable {
             })
         case .rescan:
             let started = ContinuousClock.now
-            try await engine.rescan { watcher.requestRewatch() }
+            try await changes.rescan { [watcher] in watcher.requestRewatch() }
             await syncEndpoints()
             let snapshot = board.snapshot
             return reply(id, RescanResult(
@@ -297,7 +317,7 @@ struct RequestRouter: Sendable {
         let waiter = wait ? RequestAnswers.Waiter(connection: ObjectIdentifier(connection)) { [self] outcome in
             channel.writeAndFlush(ByteBuffer(bytes: reply(id, outcome)), promise: nil)
         } : nil
-        let outcome = try await engine.change { try $0.ask(app, kind: kind, waiter: waiter) }
+        let outcome = try await changes.ask(app, kind: kind, waiter: waiter)
         if wait, outcome.requestState == .pending { return nil }
         return reply(id, outcome)
     }
