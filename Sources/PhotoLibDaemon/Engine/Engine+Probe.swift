@@ -11,7 +11,7 @@ extension Engine {
     /// thread, the copies without location `job` asks for, handed to the catalog for the transaction to adopt.
     func probeLibrary(for batch: [WatchEvent], lookingAhead job: LookAheadJob? = nil) async -> LibraryProbe {
         let basis = index.probeBasis
-        guard setting.isolatesLibrary else { return probeHere(batch, basis: basis, lookingAhead: job) }
+        guard isolatesLibrary else { return probeHere(batch, basis: basis, lookingAhead: job) }
         let root: FileDescriptor
         let derivatives: FileDescriptor?
         do {
@@ -27,7 +27,7 @@ extension Engine {
             logger.warning("Could not hand the library to a thread of its own (\(error)); looking at it on the engine's.")
             return probeHere(batch, basis: basis, lookingAhead: job)
         }
-        let (looker, known, logger, store) = (setting.libraryLooker, views.derivatives.lookedAheadKeys, logger, store)
+        let (looker, known, logger, store) = (libraryLooker, views.derivatives.lookedAheadKeys, logger, store)
         let (probe, found, looked) = await libraryLane.run { () -> (LibraryProbe, [FileIdentityKey: LookedAhead], Int) in
             let looking = looker(root)
             let probe = LibraryProbe.gather(batch, basis: basis, looking: looking, indexedNames: Self.indexedNamesReader(store, logger: logger))
@@ -72,7 +72,7 @@ extension Engine {
 
     /// The walk of a full scan (`LibraryIndex.walk`), on a thread of its own.
     func walkLibrary() async throws -> LibraryProbe {
-        let (basis, daemonUID, store, looker) = (index.probeBasis, ownerUID, store, setting.libraryLooker)
+        let (basis, daemonUID, store, looker) = (index.probeBasis, ownerUID, store, libraryLooker)
         let root = try Directory.duplicate(index.access.root)
         let started = ContinuousClock.now
         let walked = await libraryLane.run {

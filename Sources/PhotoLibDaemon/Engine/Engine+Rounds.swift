@@ -17,7 +17,7 @@ extension Engine {
         let albums = coverage.albums(in: index.albums)
         let started = ContinuousClock.now
         var tally = RoundTally()
-        let (looker, store) = (setting.libraryLooker, store)
+        let (looker, store) = (libraryLooker, store)
         for piece in rounds.pieces(of: albums, coverage: coverage, unreadable: index.unreadable.keys) {
             let root: FileDescriptor
             do {

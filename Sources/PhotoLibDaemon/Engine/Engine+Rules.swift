@@ -49,7 +49,7 @@ extension Engine {
     private func lookAtCaptureTimes() async throws {
         let missing = try store.read { try $0.membersWithoutCaptureTime() }
         guard !missing.isEmpty, index.captureClock != nil else { return }
-        let (albums, looker) = (index.albums, setting.libraryLooker)
+        let (albums, looker) = (index.albums, libraryLooker)
         let root = try Directory.duplicate(index.access.root)
         let found = await libraryLane.run { () -> [(row: Int64, taken: Int64)] in
             let clock = CaptureClock(access: looker(root))

@@ -17,8 +17,29 @@ import PhotoLibSystem
 actor Engine {
     /// The thread every look at the library is made on (a batch's probe, a scan's walk), in turn.
     nonisolated let libraryLane: BlockingLane
-    /// What the daemon handed the engine (`EngineSetting`); its parts are read by name.
-    let setting: EngineSetting
+    // What the daemon hands the engine when it starts, and never changes while it runs; the engine's
+    // state lives in its owners below.
+    nonisolated let configuration: DaemonConfiguration
+    nonisolated let store: Store
+    /// The library's watch events, in order.
+    nonisolated let queue: EventQueue
+    /// Where `settle` publishes.
+    nonisolated let hub: any EventPublishing
+    /// The time of day, for grant ends, requests, imports and the report.
+    nonisolated let clock: any WallClock
+    /// The uid the daemon runs as: the library's owner.
+    nonisolated let ownerUID: UInt32
+    nonisolated let board: StatusBoard
+    nonisolated let logger: Logger
+    /// Wakes the expiry pass when a grant's end changes (`expireGrants`).
+    nonisolated let expiryAlarm: ExpiryAlarm
+    /// Wakes the place finder when new or edited files wait to be looked at.
+    nonisolated let placesDue: PlaceWake
+    /// What a batch's probe and a round look at the library through: the disk, or a test's stand-in.
+    nonisolated let libraryLooker: LibraryLookerMaker
+    /// Whether a watch batch's look at the library is made on the library's thread (a remote
+    /// library, whose server can stop answering) or on the engine's own (a local one, without a hop).
+    nonisolated let isolatesLibrary: Bool
     /// The library as indexed: assets, albums, what could not be read.
     let index: LibraryIndex
     /// Every app's view directory, and the derivatives without location.
@@ -65,9 +86,18 @@ actor Engine {
         if isolates {
             logger.info("The library is on \(filesystem?.name ?? "a filesystem fstatfs cannot name"): every look at it is made on a thread of its own, so a server that stops answering holds that thread and not the daemon.")
         }
-        setting = EngineSetting(configuration: configuration, store: store, queue: queue, hub: hub, clock: clock, ownerUID: ownerUID,
-                                board: board, logger: logger, expiryAlarm: ExpiryAlarm(clock: clock), placesDue: PlaceWake(),
-                                libraryLooker: libraryLooker, isolatesLibrary: isolates)
+        self.configuration = configuration
+        self.store = store
+        self.queue = queue
+        self.hub = hub
+        self.clock = clock
+        self.ownerUID = ownerUID
+        self.board = board
+        self.logger = logger
+        expiryAlarm = ExpiryAlarm(clock: clock)
+        placesDue = PlaceWake()
+        self.libraryLooker = libraryLooker
+        isolatesLibrary = isolates
         rounds = LibraryRounds(filesystem: filesystem, daemonUID: ownerUID)
         journal = ChangeJournal(retention: configuration.historyRetention)
         grants = AppGrants(journal: journal)

@@ -11,8 +11,17 @@ import PhotoLibSystem
 /// handed it), opens the one write transaction the batch's edits go through, and keeps what the
 /// batch leaves: the album tree, the paths that could not be read. Owned by the engine; not thread-safe.
 final class LibraryIndex {
-    /// What the index is given at start and never changes; its parts are read by name.
-    let setting: IndexSetting
+    let store: Store
+    /// Which names are photos and videos, and which are hidden or temporary.
+    let policy: AssetNamePolicy
+    /// The library, through descriptors of the index's own.
+    let access: LibraryAccess
+    let board: StatusBoard
+    let logger: Logger
+    /// The uid photolibd runs as: files it does not own are refused (`LinkRefusal`).
+    let daemonUID: UInt32
+    /// Whether the library's inode numbers name its files (not on FUSE or SMB: `FilesystemKind.trustsInodeNumbers`).
+    let trustsInodes: Bool
     var albums: AlbumTree
     var generator = BufferedRandom()
     /// Library paths that could not be read at the last look, and why: their
@@ -25,17 +34,15 @@ final class LibraryIndex {
 
     init(store: Store, policy: AssetNamePolicy, access: LibraryAccess, board: StatusBoard, ownerUID: UInt32, logger: Logger,
          trustsInodes: Bool = true) throws {
-        setting = IndexSetting(store: store, policy: policy, access: access, board: board, logger: logger, daemonUID: ownerUID,
-                               trustsInodes: trustsInodes)
+        self.store = store
+        self.policy = policy
+        self.access = access
+        self.board = board
+        self.logger = logger
+        daemonUID = ownerUID
+        self.trustsInodes = trustsInodes
         albums = try store.read { try $0.albumTree() }
     }
-
-    var store: Store { setting.store }
-    var policy: AssetNamePolicy { setting.policy }
-    var access: LibraryAccess { setting.access }
-    var board: StatusBoard { setting.board }
-    var logger: Logger { setting.logger }
-    var daemonUID: UInt32 { setting.daemonUID }
 
     /// Where an asset and its members are now, in the index's album tree.
     func locate(_ record: AssetRecord) -> LocatedAsset? {
@@ -83,7 +90,7 @@ final class LibraryIndex {
                _ body: (inout IndexBatch<TransactionRows>) throws -> Void) throws -> IndexBatch<TransactionRows> {
         access.invalidate()
         defer { access.invalidate() }
-        let (albums, unreadable, policy, daemonUID, generator, trustsInodes) = (albums, unreadable, policy, daemonUID, generator, setting.trustsInodes)
+        let (albums, unreadable, policy, daemonUID, generator, trustsInodes) = (albums, unreadable, policy, daemonUID, generator, trustsInodes)
         let batch = try store.write { tx in
             var batch = IndexBatch(rows: TransactionRows(tx: tx, generator: generator), albums: albums, unreadable: unreadable,
                                    probe: probe, policy: policy, daemonUID: daemonUID, recorder: recorder, trustsInodes: trustsInodes,

@@ -17,8 +17,21 @@ final class ViewMaintainer {
     typealias LinkOutcome = PhotoLibCore.LinkOutcome
     typealias Report = ViewReconcileReport
 
-    /// Where views are made and from what: see `ViewSetting`; its parts are read by name.
-    let setting: ViewSetting
+    /// The views' directory, where each app's view is made.
+    let viewsRoot: FileDescriptor
+    /// The library, through the descriptors every link is made from.
+    let access: LibraryAccess
+    /// The daemon's uid: the library's owner.
+    let ownerUID: UInt32
+    let logger: Logger
+    /// The library's and the views' paths, for messages only.
+    let paths: (library: String, views: String)
+    /// Where clones and copies are made before each is renamed into its view.
+    let staging: CloneStaging
+    /// The form decided at start from the setting and the views' filesystem.
+    let form: ViewEntryForm
+    /// Where Flatpak apps' Pictures folders are, in the owner's home.
+    let pictures: FlatpakPicturesFolder
     /// Derivatives without location, for apps whose policy is `none`.
     let derivatives: DerivativeCatalog
     /// Refusals the kernel gave while linking, by asset row, for the engine to record.
@@ -47,8 +60,14 @@ final class ViewMaintainer {
     init(viewsRoot: FileDescriptor, access: LibraryAccess, derivatives: DerivativeCatalog, ownerUID: UInt32, logger: Logger,
          paths: (library: String, views: String), staging: CloneStaging, form: ViewEntryForm, pictures: FlatpakPicturesFolder,
          board: StatusBoard = StatusBoard(), fuse: Bool = true) {
-        setting = ViewSetting(viewsRoot: viewsRoot, access: access, ownerUID: ownerUID, logger: logger, paths: paths, staging: staging,
-                              form: form, pictures: pictures)
+        self.viewsRoot = viewsRoot
+        self.access = access
+        self.ownerUID = ownerUID
+        self.logger = logger
+        self.paths = paths
+        self.staging = staging
+        self.form = form
+        self.pictures = pictures
         self.derivatives = derivatives
         // With references, an app that reads its view itself holds copies: a copy without location is kept for the next.
         if form == .references { derivatives.copied = true }
@@ -61,15 +80,7 @@ final class ViewMaintainer {
         mirrors.recoverStale(home: pictures.home)
     }
 
-    var viewsRoot: FileDescriptor { setting.viewsRoot }
-    var access: LibraryAccess { setting.access }
-    var ownerUID: UInt32 { setting.ownerUID }
-    var logger: Logger { setting.logger }
-    var paths: (library: String, views: String) { setting.paths }
-    var staging: CloneStaging { setting.staging }
-    var form: ViewEntryForm { setting.form }
-    var pictures: FlatpakPicturesFolder { setting.pictures }
-    var home: String { setting.pictures.home }
+    var home: String { pictures.home }
 
     /// The file an app's entry for this member links: the original, or for
     /// an app that may not see locations, the derivative when the original
