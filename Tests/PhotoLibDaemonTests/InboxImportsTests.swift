@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import PhotoLibConfiguration
 import PhotoLibCore
+import PhotoLibProtocol
 @testable import PhotoLibDaemon
 import PhotoLibStore
 import PhotoLibSystem
@@ -172,6 +173,72 @@ final class InboxImportsTests {
             Issue.record("another file was taken for the one looked at")
             return
         }
+    }
+}
+
+extension InboxImportsTests {
+    /// An import recorded as copying, and the copy it placed as `name` at the library's root, indexed.
+    func placedCopy(_ name: String = "IMG_1.jpg", inode: UInt64 = 7) throws -> (id: Int64, asset: AssetRecord) {
+        var generator = SystemRandomNumberGenerator()
+        let file = DirectoryPlan.NewFile(name: FileName(name)!, mediaType: .image,
+                                         facts: FileFacts(device: 9, inode: inode, size: 10, modificationTime: 0, permissions: 0o644), refusal: nil)
+        return try store.write { tx in
+            let id = try tx.beginImport(Self.camera, source: FileName("a.jpg")!, device: 9, inode: 3, birth: nil, album: .root, at: 0)
+            return (id, try tx.insertNewAssets(album: AlbumTree.rootID, files: [file], generator: &generator)[0])
+        }
+    }
+
+    /// Commits the import of the copy placed as `name`, the index's batch having recorded `changes`.
+    func commit(_ id: Int64, _ name: String = "IMG_1.jpg", right: InboxPolicy.Right, changes: [ViewChange],
+                contexts: inout [AppViewContext]) throws -> InboxImports.Commit {
+        let recorder = ChangeRecorder(recording: true)
+        for change in changes { recorder.record(change) }
+        return try store.write { tx in
+            try imports.commit(id, of: app, name: FileName(name)!, in: .root, source: FileName("a.jpg")!, right: right, recorder: recorder,
+                               albums: try tx.albumTree(), contexts: &contexts, decideWithoutLocation: { _, _ in }, tx: tx)
+        }
+    }
+
+    static func kinds(_ commit: InboxImports.Commit) throws -> [String] {
+        try commit.published.map { event in
+            try #require(try JSONSerialization.jsonObject(with: Data(event.line)) as? [String: Any])["event"] as? String ?? "?"
+        }
+    }
+
+    func context() throws -> AppViewContext {
+        try store.read { tx in AppViewContext(app: app, policy: try tx.viewPolicy(of: app), appearance: { _ in .original }) }
+    }
+
+    @Test("a copy the index just took in joins a limited app's selection in the same transaction; the row says added; the app hears the change, then the import, with the photo as its view shows it")
+    func committing() throws {
+        let (id, asset) = try placedCopy()
+        var contexts = [try context()]
+        let located = try #require(LocatedAsset(asset, in: try store.read { try $0.albumTree() }))
+        let done = try commit(id, right: .joinsSelection, changes: [.asset(old: nil, new: located)], contexts: &contexts)
+        #expect(done.joinedUnchanged == nil, "the index recorded it: its change tells the view")
+        #expect(contexts[0].policy.selectedAssets == [asset.rowID], "the views are planned with the photo selected")
+        #expect(try store.read { try $0.isSelected(Self.camera, asset: asset.rowID) })
+        #expect(try Self.kinds(done) == ["change", "import"])
+        let told = try JSONDecoder().decode(ImportEvent.self, from: Data(try #require(done.published.last).line))
+        #expect(told.state == "added" && told.asset?.id == app.assetIDs.id(for: asset.id).rawValue)
+        #expect(try store.read { try $0.unfinishedImports() }.isEmpty, "the row is no longer copying")
+    }
+
+    @Test("a copy indexed before a stop joins the selection as it is: the view's change is told first; an app that may only add hears no photo")
+    func committingAfterAStop() throws {
+        let (id, asset) = try placedCopy()
+        var contexts = [try context()]
+        let done = try commit(id, right: .joinsSelection, changes: [], contexts: &contexts)
+        #expect(done.joinedUnchanged?.rowID == asset.rowID)
+        #expect(try Self.kinds(done) == ["change", "import"])
+
+        let (other, _) = try placedCopy("IMG_2.jpg", inode: 8)
+        var unchanged = [try context()]
+        let added = try commit(other, "IMG_2.jpg", right: .addOnly, changes: [], contexts: &unchanged)
+        #expect(added.joinedUnchanged == nil)
+        #expect(try Self.kinds(added) == ["import"])
+        let told = try JSONDecoder().decode(ImportEvent.self, from: Data(try #require(added.published.last).line))
+        #expect(told.asset == nil && told.assetID == nil, "an app that may only add learns nothing of the library")
     }
 }
 

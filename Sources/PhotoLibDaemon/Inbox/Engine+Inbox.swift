@@ -165,18 +165,13 @@ extension Engine {
         try finishImport(pending.id, of: app, name: placed, in: pending.albumPath, source: name, sourceFound: opened, right: right)
     }
 
-    /// Indexes a placed copy, joins a limited app's selection, logs the events,
-    /// and then removes the inbox file (step 4 and 5 of an import).
+    /// Indexes a placed copy, with what the import itself changes (`InboxImports.commit`) in the
+    /// same transaction, settles, and then removes the inbox file (step 4 and 5 of an import).
     func finishImport(_ id: Int64, of app: AppRecord, name: FileName, in albumPath: RelativePath,
                       source: FileName, sourceFound: FileStatus?, right: InboxPolicy.Right) throws {
         var contexts = try appContexts()
         let recorder = ChangeRecorder(recording: true, limit: Self.rescanChangeLimit)
-        var published: [PublishedEvent] = []
-        // The asset joining the selection, when the index saw nothing new: the
-        // copy was indexed before (a restart's scan found it, placed by an
-        // import the kill interrupted), so only the selection changes, and the
-        // app's view and history must follow it as for a selection edit.
-        var joinedUnchanged: LocatedAsset?
+        var done = InboxImports.Commit()
         let arrival = WatchEvent.movedIn(albumPath.appending(name), isDirectory: false)
         // As for the watcher's batches: a copy without location is made before the transaction, which adopts it;
         // for the app itself too when the photo joins its selection (in the transaction, so not in `contexts` yet).
@@ -185,40 +180,14 @@ extension Engine {
         var committed = false
         defer { views.derivatives.settleLookAhead(committed: committed) }
         _ = try index.apply([arrival], recorder: recorder) { tx, recorder, albums in
-            let asset = try albums.album(at: albumPath).flatMap { try tx.asset(album: $0, name: name) }
-            let plan = ImportPlan.decide(
-                right: right, asset: asset, alreadySelected: try asset.map { try tx.isSelected(app.id, asset: $0.rowID) } ?? false,
-                indexRecorded: asset.map { asset in recorder.changes.contains { $0.newAsset?.rowID == asset.rowID } } ?? false,
-                tree: albums)
-            let before = contexts.first { $0.app.id == app.id }
-            if let row = plan.selects {
-                _ = try tx.selectAssets(app.id, rowIDs: [row])
-                for position in contexts.indices where contexts[position].app.id == app.id {
-                    contexts[position].policy.selectedAssets.insert(row)
-                }
-            }
-            if let located = plan.joinsUnchanged {
-                joinedUnchanged = located
-                decideWithoutLocation([located], for: contexts)
-                if let before, let after = contexts.first(where: { $0.app.id == app.id }) {
-                    var coalescer = ChangeCoalescer()
-                    coalescer.add(id: located.id.rawValue, old: before.viewAsset(located), new: after.viewAsset(located))
-                    if !coalescer.details.isEmpty { published.append(try journal.recordChange(app.id, coalescer.details, tx: tx)) }
-                }
-            }
-            decideWithoutLocation(recorder.changes.compactMap(\.newAsset), for: contexts)
-            published += try journal.recordLibraryChanges(
-                recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: albums, tx: tx)
-            let seen = plan.tellsAsset ? contexts.first { $0.app.id == app.id }?.viewAsset(asset.flatMap { LocatedAsset($0, in: albums) }) : nil
-            try tx.finishImport(id, state: plan.state, asset: asset?.id)
-            published.append(try journal.recordImport(
-                app.id, name: source, state: plan.state, asset: seen,
-                assetID: plan.tellsAsset ? asset.map { app.assetIDs.id(for: $0.id) } : nil, tx: tx))
+            done = try imports.commit(id, of: app, name: name, in: albumPath, source: source, right: right, recorder: recorder,
+                                      albums: albums, contexts: &contexts, decideWithoutLocation: { decideWithoutLocation($0, for: $1) },
+                                      tx: tx)
         }
         committed = true
         views.derivatives.settleLookAhead(committed: true)
-        let changes = recorder.changes + (joinedUnchanged.map { [ViewChange.asset(old: nil, new: $0)] } ?? [])
-        var settling = ChangeSet(events: published)
+        let changes = recorder.changes + (done.joinedUnchanged.map { [ViewChange.asset(old: nil, new: $0)] } ?? [])
+        var settling = ChangeSet(events: done.published)
         if recorder.overflowed {
             settling.acts.reconcile = .apps(Set(contexts.map(\.app.id)))
         } else {
