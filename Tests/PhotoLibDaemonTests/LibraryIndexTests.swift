@@ -162,4 +162,23 @@ struct LibraryIndexTests {
         #expect(records.count == 21)
         #expect(records.filter { $0.mediaType == .live && $0.members.count == 2 }.count == 20, "every photo joined by its video")
     }
+
+    @Test("what a person names is found in the index: a photo by its ID or its path, an album by its path; what names nothing is an error saying which")
+    func resolvingNames() throws {
+        let library = try TemporaryLibrary()
+        try library.write("Trips/2025/a.jpg")
+        try library.write("b.jpg")
+        try library.scan()
+        let assets = try library.store.read { try $0.assets(albums: nil, mediaType: nil, nameContains: nil) }
+        let a = try #require(assets.first { $0.members.first?.name.description == "a.jpg" })
+        func named(_ assets: [String], _ albums: [String] = []) throws -> SelectionEdit {
+            try library.index.resolve(try NamedItems(assets: assets, albums: albums, library: library.root))
+        }
+        let edit = try named([a.id.rawValue, "b.jpg", library.root + "/Trips/2025/a.jpg"], ["Trips"])
+        #expect(edit.assets.map(\.rowID) == [a.rowID, try #require(assets.first { $0.rowID != a.rowID }).rowID, a.rowID])
+        #expect(edit.albums == [try #require(library.index.albums.album(at: RelativePath(escaped: "Trips")!))])
+        #expect(throws: PhotoLibError.unknownAsset("0123456789abcdef")) { try named(["0123456789abcdef"]) }
+        #expect(throws: PhotoLibError.notAnAsset(path: "Trips/c.jpg")) { try named(["Trips/c.jpg"]) }
+        #expect(throws: PhotoLibError.unknownAlbum(path: "Nowhere")) { try named([], ["Nowhere"]) }
+    }
 }

@@ -109,4 +109,51 @@ final class PickHandoverTests {
             #expect(asset == "asset-1" && path == "broken.heic")
         }
     }
+
+    /// The member indexed for `name` in the test's directory, with its inode now.
+    func member(_ name: String) throws -> LocatedMember {
+        var facts = stat()
+        #expect(stat(root + "/" + name, &facts) == 0)
+        return LocatedMember(rowID: 1, path: RelativePath(escaped: name)!, mediaType: .image,
+                             file: FileFacts(device: UInt64(facts.st_dev), inode: UInt64(facts.st_ino), size: Int64(facts.st_size),
+                                             modificationTime: 0, permissions: UInt32(facts.st_mode)))
+    }
+
+    /// Why opening `member` failed, in a few words; "opened" when it did not.
+    func opening(_ member: LocatedMember, _ access: LibraryAccess) -> String {
+        do {
+            let fd = try PickHandover.openOriginal(member, asset: AssetID("0123456789abcdef")!, in: access, ownerUID: getuid())
+            fd.close()
+            return "opened"
+        } catch .pick(.cannotOpen(let asset, let path, let errno)) {
+            return "cannot open \(asset) \(path) \(errno.map(String.init) ?? "-")"
+        } catch .pick(.refused(_, let path, let refusal)) {
+            return "refused \(path) \(refusal)"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("a chosen file is opened only if it is still the indexed one and may be shared: not another file in its place, a symlink, a file gone, or one others may write")
+    func originals() throws {
+        let access = LibraryAccess(root: try Directory.open(path: root))
+        try Data("photo".utf8).write(to: URL(fileURLWithPath: root + "/a.jpg"))
+        let a = try member("a.jpg")
+        #expect(opening(a, access) == "opened")
+        #expect(chmod(root + "/a.jpg", 0o646) == 0)
+        access.invalidate()
+        #expect(opening(a, access).hasPrefix("refused a.jpg"), "writable by others: never shared, even once")
+        #expect(chmod(root + "/a.jpg", 0o644) == 0)
+        // Another file under the name (kept, so its inode is not reused).
+        #expect(rename(root + "/a.jpg", root + "/kept.jpg") == 0)
+        try Data("another".utf8).write(to: URL(fileURLWithPath: root + "/a.jpg"))
+        access.invalidate()
+        #expect(opening(a, access) == "cannot open 0123456789abcdef a.jpg -")
+        #expect(unlink(root + "/a.jpg") == 0 && symlink(root + "/kept.jpg", root + "/a.jpg") == 0)
+        access.invalidate()
+        #expect(opening(a, access) == "cannot open 0123456789abcdef a.jpg \(ELOOP)", "a symlink is not followed")
+        #expect(unlink(root + "/a.jpg") == 0)
+        access.invalidate()
+        #expect(opening(a, access) == "cannot open 0123456789abcdef a.jpg \(ENOENT)")
+    }
 }

@@ -75,7 +75,7 @@ extension Engine {
     private func selectAndAuthorize(_ request: AccessRequest, answer: RequestAnswer, _ named: NamedItems,
                                     level: AccessLevel, status: AuthorizationStatus, by: EventActor) throws -> [RequestSettlement] {
         let id = request.app
-        let edit = try resolve(named)
+        let edit = try index.resolve(named)
         if level == .readWrite, let app = try store.read({ try $0.app(id) }) { try flatpak.checkCanLimit(app, to: status, confirmed: false) }
         let probe = try probe(edit, of: id, adding: true)
         let (selected, authorized) = try store.write { tx in

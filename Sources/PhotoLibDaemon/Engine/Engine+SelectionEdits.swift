@@ -9,30 +9,6 @@ import PhotoLibStore
 /// what the settle does after. `editSelection` is one edit on its own; a change composed of several
 /// (a request answered, grants that end) commits their parts in one transaction and settles once.
 extension Engine {
-    /// Finds what a person named in the index: each photo by its ID, else by its path; each album by its path.
-    func resolve(_ named: NamedItems) throws -> SelectionEdit {
-        var edit = SelectionEdit(assets: [], albums: [])
-        try store.read { tx in
-            for asset in named.assets {
-                if let id = asset.id, let record = try tx.asset(id: id) {
-                    edit.assets.append(record)
-                    continue
-                }
-                guard let path = asset.path, let name = path.lastComponent,
-                      let album = index.albums.album(at: path.parent ?? .root),
-                      let record = try tx.asset(album: album, name: name) else {
-                    throw asset.notFound
-                }
-                edit.assets.append(record)
-            }
-        }
-        for album in named.albums {
-            guard let id = index.albums.album(at: album.path) else { throw PhotoLibError.unknownAlbum(path: album.typed) }
-            edit.albums.append(id)
-        }
-        return edit
-    }
-
     /// What a selection edit changed.
     struct SelectionEditOutcome {
         /// Assets named one by one that joined (or left) the selection.
@@ -55,7 +31,7 @@ extension Engine {
         _ id: AppID, _ named: NamedItems, adding: Bool, by: EventActor, answering: AccessRequest? = nil,
         endsAt: Int64? = nil, reason: String? = nil
     ) throws -> SelectionEditOutcome {
-        let edit = try resolve(named)
+        let edit = try index.resolve(named)
         let probe = try probe(edit, of: id, adding: adding)
         let done = try store.write { tx in
             try grants.commit(probe, by: by, answering: answering, endsAt: endsAt, reason: reason, tree: index.albums,

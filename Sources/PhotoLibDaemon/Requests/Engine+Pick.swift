@@ -57,7 +57,7 @@ extension Engine {
         guard let request = try store.read({ try $0.request(id: requestID) }) else { throw PhotoLibError.unknownRequest(requestID) }
         _ = try RequestPolicy.effect(of: .pick, to: request.kind, namesItems: !named.isEmpty)
         guard let options = request.kind.pickOptions else { throw PhotoLibError.unknownRequest(requestID) }
-        let chosen = try resolve(named).assets.map { record in
+        let chosen = try index.resolve(named).assets.map { record in
             guard let located = index.locate(record) else { throw PhotoLibError.unknownAsset(record.id.rawValue) }
             return located
         }
@@ -90,16 +90,16 @@ extension Engine {
             }
             for delivery in deliveries {
                 for (member, format) in zip(delivery.members, delivery.formats) {
-                    let (original, size) = try withoutLocation(try openOriginal(member, asset: delivery.asset.id), member,
-                                                               asset: delivery.asset.id, policy: sharing.locationPolicy)
+                    let original = try PickHandover.openOriginal(member, asset: delivery.asset.id, in: index.access, ownerUID: ownerUID)
+                    let (file, size) = try withoutLocation(original, member, asset: delivery.asset.id, policy: sharing.locationPolicy)
                     let directory: FileDescriptor
                     do {
                         directory = try Directory.open(member.path.parent ?? .root, in: index.access.root)
                     } catch {
-                        original.close()
+                        file.close()
                         throw PhotoLibError.pick(.cannotOpen(asset: delivery.asset.id.rawValue, path: member.path.escaped, errno: error.errno))
                     }
-                    opened.append(.init(member: member, original: original, size: size, copyDirectory: directory, mustCopy: copies, format: format))
+                    opened.append(.init(member: member, original: file, size: size, copyDirectory: directory, mustCopy: copies, format: format))
                 }
             }
         } catch {
@@ -112,44 +112,6 @@ extension Engine {
         }
         return PreparedPick(request: request, waiter: waiter, deliveries: deliveries, ids: appRecord.assetIDs, opened: opened,
                             removal: sharing.removal, locationAllowed: sharing.location)
-    }
-
-    /// Opens an original for reading and checks it is still the indexed file,
-    /// and one that may be shared (SPEC §3, the same check a view link makes).
-    private func openOriginal(_ member: LocatedMember, asset: AssetID) throws -> FileDescriptor {
-        func cannot(_ errno: Int32?) -> PhotoLibError { .pick(.cannotOpen(asset: asset.rawValue, path: member.path.escaped, errno: errno)) }
-        guard let name = member.path.lastComponent else { throw cannot(nil) }
-        let directory: FileDescriptor
-        switch index.access.lookUpDirectory(member.path.parent ?? .root) {
-        case .found(let fd): directory = fd
-        case .gone: throw cannot(ENOENT)
-        case .unreadable(let failure): throw cannot(failure.errno)
-        }
-        let fd: FileDescriptor
-        let status: FileStatus
-        do {
-            fd = try FileCopy.openUntrusted(name, in: directory)
-        } catch {
-            throw cannot(error.errno)
-        }
-        do {
-            status = try Directory.status(of: fd)
-        } catch {
-            fd.close()
-            throw cannot(error.errno)
-        }
-        switch LinkVerdict.judge(status.observation, expectedInode: member.file.inode, daemonUID: ownerUID) {
-        case .link:
-            return fd
-        case .refuse(let refusal) where !refusal.forbidsSharing:
-            return fd
-        case .refuse(let refusal):
-            fd.close()
-            throw PhotoLibError.pick(.refused(asset: asset.rawValue, path: member.path.escaped, refusal: refusal))
-        case .notTheIndexedFile:
-            fd.close()
-            throw cannot(nil)
-        }
     }
 
     /// For an app that may not see locations: the member's derivative in

@@ -1,0 +1,28 @@
+import PhotoLibCore
+import PhotoLibStore
+
+extension LibraryIndex {
+    /// Finds what a person named in the index: each photo by its ID, else by its path; each album by its path.
+    func resolve(_ named: NamedItems) throws -> SelectionEdit {
+        var edit = SelectionEdit(assets: [], albums: [])
+        try store.read { tx in
+            for asset in named.assets {
+                if let id = asset.id, let record = try tx.asset(id: id) {
+                    edit.assets.append(record)
+                    continue
+                }
+                guard let path = asset.path, let name = path.lastComponent,
+                      let album = albums.album(at: path.parent ?? .root),
+                      let record = try tx.asset(album: album, name: name) else {
+                    throw asset.notFound
+                }
+                edit.assets.append(record)
+            }
+        }
+        for album in named.albums {
+            guard let id = albums.album(at: album.path) else { throw PhotoLibError.unknownAlbum(path: album.typed) }
+            edit.albums.append(id)
+        }
+        return edit
+    }
+}
