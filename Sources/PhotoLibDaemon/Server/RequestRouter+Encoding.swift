@@ -67,6 +67,13 @@ extension RequestRouter {
         return policy
     }
 
+    /// The access level a request names (`readWrite` when it names none).
+    func accessLevel(_ text: String?) throws(PhotoLibError) -> AccessLevel {
+        guard let text else { return .readWrite }
+        guard let level = AccessLevel(spelling: text) else { throw .invalidAccessLevel(text) }
+        return level
+    }
+
     /// Opens and closes endpoints to match the registered apps.
     func syncEndpoints() async {
         do {

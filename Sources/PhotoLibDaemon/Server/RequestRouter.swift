@@ -128,10 +128,7 @@ struct RequestRouter: Sendable {
         switch method {
         case .authorizationStatus:
             let app = try targetApp(try params(OptionalAppParams.self, line).app, connection)
-            return reply(id, try store.read { tx in
-                guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
-                return AuthorizationStatusResult(app: app.rawValue, readWrite: record.readWrite.rawValue, addOnly: record.addOnly.rawValue)
-            })
+            return reply(id, try authorizationStatus(of: app))
         case .list:
             let app = try targetApp(try params(OptionalAppParams.self, line).app, connection)
             return reply(id, try list(app))
@@ -148,188 +145,41 @@ struct RequestRouter: Sendable {
         case .albums:
             return reply(id, try albums(try params(AlbumsParams.self, line)))
         case .timeline:
-            let dated = try store.read { try $0.datedAssets() }
-            let months = MonthTally.tally(dated, monthOf: LocalTime.month(containing:))
-            return reply(id, TimelineResult(months: months.map { MonthSummary(month: $0.month, assets: $0.assets) }))
+            return reply(id, try timeline())
         case .apps:
-            return reply(id, AppsResult(apps: try store.read { tx in try tx.apps().map { try appInfo($0, tx) } }))
+            return reply(id, try apps())
         case .installedApps:
-            let apps = try await changes.installedApps()
-            return reply(id, InstalledAppsResult(apps: apps.map { InstalledAppInfo($0.app, registered: $0.registered, running: $0.running) }))
+            return reply(id, try await installedApps())
         case .addApp:
-            let p = try params(AddAppParams.self, line)
-            let app = try appID(p.app)
-            let location = try locationPolicy(p.location) ?? .newAppDefault
-            let record = try await changes.addApp(app, uid: p.uid, purpose: p.purpose ?? "", location: location, flatpak: p.flatpak ?? false)
-            await endpoints.ensure(record)
-            return reply(id, try store.read { try appInfo(record, $0) })
+            return reply(id, try await addApp(try params(AddAppParams.self, line)))
         case .setApp:
-            let p = try params(SetAppParams.self, line)
-            let app = try appID(p.app)
-            var record: AppRecord?
-            if let location = try locationPolicy(p.location) {
-                record = try await changes.setLocation(app, location)
-            }
-            if let captions = p.captions {
-                guard let shared = SharingChoice.captionsSetting(captions) else {
-                    throw PhotoLibError.invalidParameter(name: "captions", reason: "'\(captions)' is not one of shared, removed")
-                }
-                record = try await changes.setCaptions(app, shared: shared)
-            }
-            guard let shown = try record ?? store.read({ try $0.app(app) }) else { throw PhotoLibError.unknownApp(app) }
-            return reply(id, try store.read { try appInfo(shown, $0) })
+            return reply(id, try await setApp(try params(SetAppParams.self, line)))
         case .removeApp:
-            let app = try appID(try params(AppParams.self, line).app)
-            try await changes.removeApp(app)
-            await endpoints.remove(app)
-            // Its connections lose their role now, not when they next reconnect.
-            connections.closeConnections(of: app)
-            return reply(id, EmptyResult())
+            return reply(id, try await removeApp(try appID(try params(AppParams.self, line).app)))
         case .authorize:
-            let p = try params(AuthorizeParams.self, line)
-            guard let status = AuthorizationStatus(spelling: p.status) else { throw PhotoLibError.invalidStatus(p.status) }
-            var level = AccessLevel.readWrite
-            if let text = p.access {
-                guard let parsed = AccessLevel(spelling: text) else { throw PhotoLibError.invalidAccessLevel(text) }
-                level = parsed
-            }
-            let endsAt = try GrantEnd.expiry(now: clock.now(), forSeconds: p.forSeconds, until: p.until)
-            let app = try appID(p.app)
-            // An installed Flatpak app is chosen by its ID, as the person sees it listed: registered on the way.
-            if try store.read({ try $0.app(app) }) == nil, try changes.isInstalledFlatpak(app) {
-                await endpoints.ensure(try await changes.addApp(app, uid: 0, purpose: "", location: .newAppDefault, flatpak: true))
-            }
-            let record = try await changes.authorize(app, access: level, status: status, by: by, endsAt: endsAt, confirmed: p.confirm ?? false)
-            return reply(id, try store.read { try appInfo(record, $0) })
+            return reply(id, try await authorize(try params(AuthorizeParams.self, line), by: by))
         case .select, .deselect:
-            let p = try params(SelectionEditParams.self, line)
-            if p.takenFrom != nil || p.takenTo != nil || p.rules != nil || p.allRules == true {
-                return reply(id, try await editRules(p, adding: method == .select, by: by))
-            }
-            let endsAt = try GrantEnd.expiry(now: clock.now(), forSeconds: p.forSeconds, until: p.until)
-            if method == .deselect, endsAt != nil {
-                throw PhotoLibError.invalidParameter(name: "for", reason: "a deselection takes effect at once; give --for or --until to select")
-            }
-            let (app, adding) = (try appID(p.app), method == .select)
-            let named = try NamedItems(assets: p.assets ?? [], albums: p.albums ?? [], library: configuration.library)
-            let changed = try await changes.editSelection(app, named, adding: adding, by: by, endsAt: endsAt)
-            return reply(id, SelectionEditResult(
-                assets: changed.assets.map(\.rawValue), albums: changed.albums.map(\.escaped),
-                refused: changed.refused.isEmpty ? nil : try store.read { tx in
-                    let albums = try tx.albumTree()
-                    return changed.refused.map { AssetInfo($0, albums: albums) }
-                }))
+            return reply(id, try await editSelection(try params(SelectionEditParams.self, line), adding: method == .select, by: by))
         case .requestAuthorization:
             let p = try params(RequestAuthorizationParams.self, line)
-            var level = AccessLevel.readWrite
-            if let text = p.access {
-                guard let parsed = AccessLevel(spelling: text) else { throw PhotoLibError.invalidAccessLevel(text) }
-                level = parsed
-            }
-            return try await ask(.authorization(level), app: try targetApp(p.app, connection), wait: p.wait ?? true, id: id, connection: connection)
+            let kind = RequestKind.authorization(try accessLevel(p.access))
+            return try await ask(kind, app: try targetApp(p.app, connection), wait: p.wait ?? true, id: id, connection: connection)
         case .requestReview:
             let p = try params(RequestReviewParams.self, line)
             return try await ask(.review, app: try targetApp(p.app, connection), wait: p.wait ?? true, id: id, connection: connection)
         case .pick:
-            let p = try params(PickParams.self, line)
-            let options = try PickOptions.parse(types: p.types, limit: p.limit, ordered: p.ordered, accepts: p.accepts)
-            if p.notify == false, connection.role != .admin {
-                throw PhotoLibError.invalidParameter(name: "notify", reason: "only the library's owner may ask for a pick without a notification")
-            }
-            let (app, notify, waiter) = (try targetApp(p.app, connection), p.notify ?? true, pickWaiter(id: id, connection: connection))
-            try await changes.askPick(app, options: options, notify: notify, waiter: waiter)
+            try await askPick(try params(PickParams.self, line), id: id, connection: connection)
             return nil
         case .requests:
-            let p = try params(RequestsParams.self, line)
-            let app = try p.app.map { text throws(PhotoLibError) in try appID(text) }
-            return reply(id, RequestsResult(requests: try store.read { tx in
-                if let app, try tx.app(app) == nil { throw PhotoLibError.unknownApp(app) }
-                return try tx.requests(app: app).map { request in
-                    RequestInfo(request: request.id, app: request.app.rawValue, purpose: try tx.app(request.app)?.purpose ?? "",
-                                kind: request.kind.name, access: request.kind.access?.rawValue, createdAt: request.createdAt,
-                                waiting: request.kind.pickOptions == nil ? requests.answers.waiting(for: request.id)
-                                    : requests.picks.isWaiting(for: request.id) ? 1 : 0,
-                                pick: request.kind.pickOptions.map(PickInfo.init))
-                }
-            }))
+            return reply(id, try pendingRequests(try params(RequestsParams.self, line)))
         case .answer:
-            let p = try params(AnswerParams.self, line)
-            guard let answer = RequestAnswer(rawValue: p.answer) else { throw PhotoLibError.invalidAnswer(p.answer) }
-            if answer == .pick {
-                if !(p.albums ?? []).isEmpty {
-                    throw PhotoLibError.invalidParameter(name: "albums", reason: "a pick hands over files, so it is answered with assets, not albums")
-                }
-                let named = try NamedItems(assets: p.assets ?? [], library: configuration.library)
-                return reply(id, try await changes.answerPick(p.request, named, location: p.location, captions: p.captions))
-            }
-            let reason = try CancelReason.parse(p.reason, answer: answer)
-            let (request, named) = (p.request, try NamedItems(assets: p.assets ?? [], albums: p.albums ?? [], library: configuration.library))
-            return reply(id, try await changes.answer(request, with: answer, named, by: by, reason: reason))
+            return reply(id, try await answer(try params(AnswerParams.self, line), by: by))
         case .report:
-            let p = try params(ReportParams.self, line)
-            let app = try p.app.map { text throws(PhotoLibError) in try appID(text) }
-            return reply(id, try store.read { tx in
-                if let app, try tx.app(app) == nil { throw PhotoLibError.unknownApp(app) }
-                let albums = try tx.albumTree()
-                var paths: [AssetID: String?] = [:]
-                let entries = try tx.accessLog(app: app, since: p.since ?? 0).map { entry in
-                    if paths[entry.asset] == nil {
-                        paths[entry.asset] = .some(try tx.asset(id: entry.asset).map { AssetInfo($0, albums: albums).path })
-                    }
-                    return ReportEntry(app: entry.app.rawValue, asset: entry.asset.rawValue, path: paths[entry.asset] ?? nil,
-                                       how: entry.how.rawValue, at: entry.at, request: entry.request)
-                }
-                return ReportResult(retention: configuration.reportRetention, watchingOpens: configuration.reportWatchesOpens, entries: entries)
-            })
+            return reply(id, try report(try params(ReportParams.self, line)))
         case .rescan:
-            let started = ContinuousClock.now
-            try await changes.rescan { [watcher] in watcher.requestRewatch() }
-            await syncEndpoints()
-            let snapshot = board.snapshot
-            return reply(id, RescanResult(
-                assets: snapshot.scannedFiles, directories: snapshot.scannedDirectories, failedWatches: snapshot.failedWatches,
-                seconds: (ContinuousClock.now - started) / .seconds(1)))
+            return reply(id, try await rescan())
         case .selection:
-            let app = try appID(try params(AppParams.self, line).app)
-            return reply(id, try store.read { tx in
-                guard let record = try tx.app(app) else { throw PhotoLibError.unknownApp(app) }
-                let albums = try tx.albumTree()
-                let selected = try tx.selectedAssets(app)
-                let ends = try tx.selectionEnds(app)
-                let assetEnds = Dictionary(selected.compactMap { asset in ends.assets[asset.rowID].map { (asset.id.rawValue, $0) } },
-                                           uniquingKeysWith: { first, _ in first })
-                let albumEnds = Dictionary(ends.albums.compactMap { album, end in albums.path(of: album).map { ($0.escaped, end) } },
-                                           uniquingKeysWith: { first, _ in first })
-                return SelectionResult(
-                    app: app.rawValue, status: record.readWrite.rawValue,
-                    assets: selected.map { AssetInfo($0, albums: albums) },
-                    albums: try tx.selectedAlbums(app).compactMap { albums.path(of: $0)?.escaped }.sorted(),
-                    ends: assetEnds.isEmpty && albumEnds.isEmpty ? nil : GrantEnds(assets: assetEnds, albums: albumEnds),
-                    rules: try tx.selectedRules(app).map(RuleInfo.init))
-            })
+            return reply(id, try selection(of: try appID(try params(AppParams.self, line).app)))
         }
-    }
-
-    /// An app's request: the reply now when it is decided (or the app does not
-    /// wait), else nil, and the reply is written when the person answers.
-    private func ask(_ kind: RequestKind, app: AppID, wait: Bool, id: RequestID?, connection: Connection) async throws -> [UInt8]? {
-        let channel = connection.channel
-        let waiter = wait ? RequestAnswers.Waiter(connection: ObjectIdentifier(connection)) { [self] outcome in
-            channel.writeAndFlush(ByteBuffer(bytes: reply(id, outcome)), promise: nil)
-        } : nil
-        let outcome = try await changes.ask(app, kind: kind, waiter: waiter)
-        if wait, outcome.requestState == .pending { return nil }
-        return reply(id, outcome)
-    }
-
-    /// Where a pick's answer goes: the reply line, with the chosen files'
-    /// descriptors passed along it (`DescriptorSender`).
-    private func pickWaiter(id: RequestID?, connection: Connection) -> PickWaiter {
-        PickWaiter(
-            connection: ObjectIdentifier(connection), peerUID: connection.uid, isOpen: { connection.isOpen },
-            deliver: { [self] result, files in
-                let channel = connection.channel
-                try await connection.sender.send(line: reply(id, result), descriptors: files, on: channel.eventLoop).get()
-            })
     }
 }
