@@ -94,4 +94,23 @@ struct AppGrantsTests {
         #expect(try selected() == Set([photos[1].rowID]),
                 "a request answered twice: nothing of the second edit stays")
     }
+
+    @Test("a rule grant: written once, the same span and type again the rule already there; taken back one or all; each that changes the view has the app reload")
+    func rules() throws {
+        _ = try authorize(.limited)
+        let app = try app
+        let first = try store.write { tx in try grants.addRule(app, from: 1_000, to: 2_000, mediaType: .image, tx: tx) }
+        #expect(first.plan.existing == nil && first.published.count == 1)
+        let again = try store.write { tx in try grants.addRule(app, from: 1_000, to: 2_000, mediaType: .image, tx: tx) }
+        #expect(again.rule == first.rule && again.plan.existing == first.rule, "the same rule is not given twice")
+        let second = try store.write { tx in try grants.addRule(app, from: 5_000, to: 6_000, mediaType: nil, tx: tx) }
+        #expect(try store.read { try $0.selectedRules(Self.frame) }.map(\.id).sorted() == [first.rule.id, second.rule.id].sorted())
+        let one = try store.write { tx in try grants.removeRules(app, ids: [first.rule.id], tx: tx) }
+        #expect(one.plan.removed == [first.rule])
+        let rest = try store.write { tx in try grants.removeRules(app, ids: nil, tx: tx) }
+        #expect(rest.plan.removed == [second.rule] && rest.published.count == 1)
+        #expect(try store.read { try $0.selectedRules(Self.frame) }.isEmpty)
+        let none = try store.write { tx in try grants.removeRules(app, ids: nil, tx: tx) }
+        #expect(none.plan.removed.isEmpty && none.published.isEmpty, "nothing to take back: nothing told")
+    }
 }

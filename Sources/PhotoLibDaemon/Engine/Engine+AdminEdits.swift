@@ -12,16 +12,8 @@ extension Engine {
     /// Pictures folder becomes its view once the person limits it.
     func addApp(_ id: AppID, uid: UInt32, purpose: String, location: LocationPolicy, flatpak: Bool = false) throws -> AppRecord {
         if flatpak { try self.flatpak.checkInstalled(id) }
-        var generator = SystemRandomNumberGenerator()
-        var record = AppRecord(id: id, uid: flatpak ? views.ownerUID : uid, purpose: purpose, readWrite: .notDetermined, addOnly: .notDetermined,
-                               viewName: ViewName.random(using: &generator), location: location,
-                               assetIDs: AppAssetIDs.random(using: &generator))
-        record.flatpakPictures = flatpak
-        let plan = try store.write { tx in
-            let plan = try AppPlan.register(record, existing: try tx.app(id))
-            try tx.insertApp(record, createdAt: clock.now())
-            return plan
-        }
+        let record = AppRegistry.newRecord(id, uid: uid, purpose: purpose, location: location, flatpak: flatpak, ownerUID: ownerUID)
+        let plan = try store.write { tx in try apps.register(record, at: clock.now(), tx: tx) }
         try settle(ChangeSet(acts: plan.acts))
         logger.notice("App \(id) registered for uid \(record.uid), location \(location.rawValue)\(flatpak ? ", its view its Flatpak Pictures folder" : "").")
         return record
@@ -31,50 +23,30 @@ extension Engine {
     /// again at once (originals, or derivatives without location), and it is
     /// told to reload: sizes and contents of its entries may have changed.
     func setLocation(_ id: AppID, _ policy: LocationPolicy) throws -> AppRecord {
-        var published: [PublishedEvent] = []
-        let plan = try store.write { tx -> AppPlan.Decided in
-            guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
-            let plan = AppPlan.location(policy, of: before)
-            try tx.setLocation(id, plan.after.location)
-            if plan.reloads { published.append(try journal.recordReload(id, tx: tx)) }
-            return plan
-        }
-        try settle(ChangeSet(acts: plan.acts, events: published))
+        let done = try store.write { tx in try apps.setLocation(id, policy, tx: tx) }
+        try settle(ChangeSet(acts: done.plan.acts, events: done.published))
         logger.notice("App \(id) now has location \(policy.rawValue).")
-        return plan.after
+        return done.plan.after
     }
 
     /// Whether captions and people's names leave with the app's picks when the person says nothing.
     /// Views are not changed (SPEC: picks only); nothing to reconcile.
     func setCaptions(_ id: AppID, shared: Bool) throws -> AppRecord {
-        let plan = try store.write { tx -> AppPlan.Decided in
-            guard let before = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
-            let plan = AppPlan.captions(shared, of: before)
-            try tx.setCaptions(id, shared: plan.after.captions)
-            return plan
-        }
+        let plan = try store.write { tx in try apps.setCaptions(id, shared: shared, tx: tx) }
         try settle(ChangeSet(acts: plan.acts))
         logger.notice("App \(id): captions and people's names are \(SharingChoice.captionsWord(shared)) in what it picks.")
         return plan.after
     }
 
+    /// Removes an app: its Flatpak override's lines first, then its record and requests, then its view.
     func removeApp(_ id: AppID) throws {
-        let removed = try store.read { tx -> AppRecord in
-            guard let record = try tx.app(id) else { throw PhotoLibError.unknownApp(id) }
-            return record
-        }
+        guard let removed = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
         // The app's own permissions come back before it is forgotten, while the record of photolibd's lines is there.
         try flatpak.syncPicturesOverride(removed, removing: true)
-        let plan = try store.write { tx in
-            let plan = AppPlan.remove(removed, requests: try tx.requests(app: id))
-            try tx.deleteApp(id)  // its requests go with it
-            return plan
-        }
+        let done = try store.write { tx in try apps.remove(removed, tx: tx) }
         try views.removeView(removed, index: index, store: store)
         // The person's tools take down prompts for an app that is gone.
-        try settle(ChangeSet(acts: plan.acts, events: try plan.withdrawn.map {
-            try journal.requestEvent($0, purpose: removed.purpose, state: .cancelled, answer: nil)
-        }))
+        try settle(ChangeSet(acts: done.plan.acts, events: done.published))
         logger.notice("App \(id) removed; its view is gone.")
     }
 

@@ -16,13 +16,7 @@ extension Engine {
         defer { endLibraryTurn() }
         try await lookAtCaptureTimes()
         await readyForChange()
-        var published: [PublishedEvent] = []
-        let (rule, plan) = try store.write { tx -> (CaptureRule, RulePlan.Addition) in
-            let plan = RulePlan.add(from: from, to: to, mediaType: mediaType, app: app, rules: try tx.selectedRules(id))
-            if plan.reloads { published.append(try journal.recordReload(id, tx: tx)) }
-            if let existing = plan.existing { return (existing, plan) }
-            return (try tx.insertRule(id, from: from, to: to, mediaType: mediaType).rule, plan)
-        }
+        let (rule, plan, published) = try store.write { tx in try grants.addRule(app, from: from, to: to, mediaType: mediaType, tx: tx) }
         try settle(ChangeSet(acts: plan.acts, events: published))
         logger.notice("App \(id) was given every \(mediaType?.rawValue ?? "asset") taken from \(from) to \(to) (rule \(rule.id)).")
         return rule
@@ -31,13 +25,7 @@ extension Engine {
     /// Removes rule grants (all of the app's when `ids` is nil).
     func removeRules(_ id: AppID, ids: [Int64]?) throws -> [CaptureRule] {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
-        var published: [PublishedEvent] = []
-        let plan = try store.write { tx -> RulePlan.Removal in
-            let plan = RulePlan.remove(ids: ids, app: app, rules: try tx.selectedRules(id))
-            _ = try tx.deleteRules(id, ids: plan.removed.map(\.id))
-            if plan.reloads { published.append(try journal.recordReload(id, tx: tx)) }
-            return plan
-        }
+        let (plan, published) = try store.write { tx in try grants.removeRules(app, ids: ids, tx: tx) }
         try settle(ChangeSet(acts: plan.acts, events: published))
         if try store.read({ try !$0.anyRules() }) { index.captureClock = nil }
         logger.notice("App \(id) lost \(plan.removed.count) rule grants.")

@@ -46,6 +46,8 @@ actor Engine {
     let views: ViewMaintainer
     /// Every change's journal entries, made into the events `settle` publishes.
     let journal: ChangeJournal
+    /// The registered apps: each record made, changed and removed.
+    let apps: AppRegistry
     /// What each app is granted: its selection and its statuses, planned and written.
     let grants: AppGrants
     /// Who waits for the person: requests' answers, picks, the desktop prompt.
@@ -100,6 +102,7 @@ actor Engine {
         isolatesLibrary = isolates
         rounds = LibraryRounds(filesystem: filesystem, daemonUID: ownerUID)
         journal = ChangeJournal(retention: configuration.historyRetention)
+        apps = AppRegistry(journal: journal)
         grants = AppGrants(journal: journal)
         flatpak = FlatpakApps(store: store, pictures: configuration.flatpakPictures, logger: logger)
         requests = RequestDesk(prompter: DesktopPrompter(logger: logger, socket: configuration.socket))

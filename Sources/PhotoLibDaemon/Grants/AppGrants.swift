@@ -3,9 +3,10 @@ import PhotoLibProtocol
 import PhotoLibStore
 
 /// The owner of what each app is granted (SPEC §4, §9): its selection, photos and albums, for good or
-/// until a time, and its status for each access level, with the requests a change answers.
+/// until a time, its rule grants (every asset taken in a span, live), and its status for each access
+/// level, with the requests a change answers.
 ///
-/// Its state is in the store. It plans a change (`SelectionPlan`, `AuthorizationPlan`) and writes it,
+/// Its state is in the store. It plans a change (`SelectionPlan`, `RulePlan`, `AuthorizationPlan`) and writes it,
 /// with its journal entries, inside a transaction the engine opens, and says what it did; a change
 /// composed of several (a request answered with photos, grants that end) commits them in one
 /// transaction and the engine settles once. No system call: the write lock is held.
@@ -62,6 +63,23 @@ struct AppGrants {
             reason: plan.change.reason, endsAt: plan.change.endsAt, tx: tx)]
         if plan.reloads { published.append(try journal.recordReload(id, tx: tx)) }
         return AuthorizationCommit(plan: plan, settled: plan.settled.map { RequestSettlement($0, of: plan.after) }, published: published)
+    }
+
+    /// Gives `app` every asset (of `mediaType`) taken in `from..<to`, live; the same span and type again is
+    /// the rule already there, and nothing is written. A new rule has the app told to reload.
+    func addRule(_ app: AppRecord, from: Int64, to: Int64, mediaType: MediaType?, tx: StoreTransaction) throws
+        -> (rule: CaptureRule, plan: RulePlan.Addition, published: [PublishedEvent]) {
+        let plan = RulePlan.add(from: from, to: to, mediaType: mediaType, app: app, rules: try tx.selectedRules(app.id))
+        let published = plan.reloads ? [try journal.recordReload(app.id, tx: tx)] : []
+        if let existing = plan.existing { return (existing, plan, published) }
+        return (try tx.insertRule(app.id, from: from, to: to, mediaType: mediaType).rule, plan, published)
+    }
+
+    /// Takes back `app`'s rules `ids` (all of them when nil); a removal has the app told to reload.
+    func removeRules(_ app: AppRecord, ids: [Int64]?, tx: StoreTransaction) throws -> (plan: RulePlan.Removal, published: [PublishedEvent]) {
+        let plan = RulePlan.remove(ids: ids, app: app, rules: try tx.selectedRules(app.id))
+        _ = try tx.deleteRules(app.id, ids: plan.removed.map(\.id))
+        return (plan, plan.reloads ? [try journal.recordReload(app.id, tx: tx)] : [])
     }
 }
 
