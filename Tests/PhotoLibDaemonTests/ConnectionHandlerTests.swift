@@ -122,7 +122,10 @@ struct ConnectionHandlerTests {
         #expect(served.server.entries == ["opened", "first", "second", "third"])
         try await served.channel.close()
         await served.task.value
-        #expect(served.server.entries.suffix(2) == ["closed", "left"])
+        // Both, in either order: the close's callbacks run on the event loop while the task sees its lines end
+        // on a thread of the pool (a run under load had "left" first). Which comes first matters only while a
+        // request is being answered, and "the peer leaves while its request is answered" below holds that.
+        #expect(Set(served.server.entries.suffix(2)) == ["closed", "left"])
     }
 
     @Test("a line over the limit: one error line, the connection closed, and nothing of it answered")
