@@ -39,8 +39,8 @@ extension Engine {
         board.update { $0.rounds = summary }
         note(reachChanged)
         if let failure = tally.failure { logger.warning("A verification round failed: \(failure). The next round tries again.") }
-        logger.debug("A verification round over \(albums.count) directories and \(tally.files) files found \(tally.events.count) changes in \(took).")
-        for event in tally.events { queue.push(event) }
-        return !tally.events.isEmpty
+        logger.debug("A verification round over \(albums.count) directories and \(tally.found.files) files found \(tally.found.events.count) changes in \(took).")
+        for event in tally.found.events { queue.push(event) }
+        return !tally.found.events.isEmpty
     }
 }

@@ -57,12 +57,12 @@ struct LibraryRounds {
     /// server's reach changed (only a remote library's, and only by a round that looked at everything).
     mutating func ended(_ tally: RoundTally, coverage: RoundCoverage, directories: Int, intervalMilliseconds: Int64,
                         at now: Int64, tookMilliseconds: Int) -> (summary: RoundsSummary, reach: LibraryReach.Transition?) {
-        stamps = tally.stamps
-        let summary = RoundsSummary(reason: coverage.description, directories: directories, files: tally.files,
+        stamps = tally.found.stamps
+        let summary = RoundsSummary(reason: coverage.description, directories: directories, files: tally.found.files,
                                     intervalSeconds: Int(intervalMilliseconds / 1000), lastRoundAt: now,
                                     lastRoundMilliseconds: tookMilliseconds, lastFailure: tally.failure)
         guard isRemote, tally.failure == nil else { return (summary, nil) }
-        return (summary, reach.roundEnded(root: tally.root, answered: tally.answered, serverAway: tally.serverAway, at: now))
+        return (summary, reach.roundEnded(root: tally.found.root, answered: tally.found.answered, serverAway: tally.found.serverAway, at: now))
     }
 
     /// The library's thread has been in one call for `milliseconds` (nil: it is not in one): past
@@ -73,27 +73,13 @@ struct LibraryRounds {
     }
 }
 
-/// What a round's pieces found, added up as they come back from the library's thread.
+/// What a round's pieces found, added up as they come back from the library's thread, and why the
+/// round could not look at everything, if so.
 struct RoundTally {
-    var events: [WatchEvent] = []
-    var stamps: [RelativePath: DirectoryStamp] = [:]
-    var files = 0
-    /// What the look at the library's root failed with, if it failed.
-    var root: FileSystemFailure?
-    /// Looks the server answered.
-    var answered = 0
-    /// The first failure that meant the server is away, if any.
-    var serverAway: FileSystemFailure?
-    /// Why the round could not look at everything, if so (the last such reason).
+    var found = RoundLook.Found()
+    /// The last reason a piece could not be looked at.
     var failure: String?
 
     /// Adds one piece's findings.
-    mutating func add(_ found: RoundLook.Found) {
-        events += found.events
-        stamps.merge(found.stamps) { _, new in new }
-        files += found.files
-        root = root ?? found.root
-        answered += found.answered
-        serverAway = serverAway ?? found.serverAway
-    }
+    mutating func add(_ piece: RoundLook.Found) { found.add(piece) }
 }

@@ -33,6 +33,16 @@ struct RoundLook: Sendable {
         /// The first failure that means the server is away, if any.
         var serverAway: FileSystemFailure?
 
+        /// Adds another piece's findings to these (a round is looked at a piece at a time).
+        mutating func add(_ piece: Found) {
+            events += piece.events
+            stamps.merge(piece.stamps) { _, new in new }
+            files += piece.files
+            root = root ?? piece.root
+            answered += piece.answered
+            serverAway = serverAway ?? piece.serverAway
+        }
+
         /// Counts one look's answer for `LibraryReach`, and hands it on.
         mutating func counted(_ answer: Lookup<FileObservation>) -> Lookup<FileObservation> {
             if case .unreadable(let failure) = answer, failure.meansServerAway {
