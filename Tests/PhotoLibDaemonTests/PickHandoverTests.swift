@@ -156,4 +156,72 @@ final class PickHandoverTests {
         access.invalidate()
         #expect(opening(a, access) == "cannot open 0123456789abcdef a.jpg \(ENOENT)")
     }
+
+    /// The descriptors this process holds now of this test's directory and what is in it, by what they
+    /// name (other tests of the process open and close their own meanwhile).
+    func openDescriptors() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd)).flatMap { $0.hasPrefix(root) ? $0 : nil }
+        }.sorted()
+    }
+
+    @Test("a pick's files open in order: an original as it is, a derivative in place of one the app may not see the location of; all or nothing, nothing left open")
+    func openDeliveries() throws {
+        let derivativesPath = root + "/derivatives"
+        #expect(mkdir(derivativesPath, 0o700) == 0)
+        try Data("plain".utf8).write(to: URL(fileURLWithPath: root + "/plain.jpg"))
+        try Data("geotagged original".utf8).write(to: URL(fileURLWithPath: root + "/trip.jpg"))
+        try Data("no place".utf8).write(to: URL(fileURLWithPath: derivativesPath + "/m7"))
+        var facts = stat()
+        #expect(stat(derivativesPath + "/m7", &facts) == 0)
+        let derivativeInode = UInt64(facts.st_ino)
+        let plain = try member("plain.jpg")
+        var trip = try member("trip.jpg")
+        trip.rowID = 7
+        func delivery(_ member: LocatedMember, _ id: String) -> PickPolicy.Delivery {
+            PickPolicy.Delivery(asset: LocatedAsset(rowID: member.rowID, id: AssetID(id)!, mediaType: .image, members: [member], ancestry: []),
+                                members: [member])
+        }
+        let deliveries = [delivery(plain, "00000000000000a1"), delivery(trip, "00000000000000a2")]
+        let access = LibraryAccess(root: try Directory.open(path: root))
+        let derivatives = try Directory.open(path: derivativesPath)
+        defer { derivatives.close() }
+        let before = try openDescriptors()
+
+        let opened = try PickHandover.open(deliveries, copies: true, in: access, ownerUID: getuid(), derivatives: derivatives) { member in
+            member.rowID == 7 ? .derivative(inode: derivativeInode, size: 8) : .original
+        }
+        #expect(opened.map(\.member.path.escaped) == ["plain.jpg", "trip.jpg"])
+        #expect(try opened.map { String(decoding: try bytes($0.original), as: UTF8.self) } == ["plain", "no place"])
+        #expect(opened.map(\.size) == [5, 8] && opened.allSatisfy(\.mustCopy))
+        for file in opened {
+            file.original.close()
+            file.copyDirectory.close()
+        }
+
+        func failure(_ source: @escaping (LocatedMember) -> EntrySource) -> String {
+            do {
+                let files = try PickHandover.open(deliveries, copies: false, in: access, ownerUID: getuid(), derivatives: derivatives, source: source)
+                for file in files {
+                    file.original.close()
+                    file.copyDirectory.close()
+                }
+                return "opened"
+            } catch PhotoLibError.pick(.locationUnknown(let asset, let path, let reason)) {
+                return "unknown \(asset) \(path) \(reason)"
+            } catch PhotoLibError.pick(.cannotOpen(let asset, let path, let errno)) {
+                return "cannot open \(asset) \(path) \(errno.map(String.init) ?? "-")"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(failure { $0.rowID == 7 ? .withheld(reason: "unreadable") : .original } == "unknown 00000000000000a2 trip.jpg unreadable",
+                "a location not known is never handed over; the first file, opened, is closed again")
+        #expect(failure { $0.rowID == 7 ? .derivative(inode: derivativeInode + 1, size: 8) : .original } == "cannot open 00000000000000a2 trip.jpg -",
+                "a derivative replaced since it was checked is not handed")
+        #expect(unlink(derivativesPath + "/m7") == 0)
+        #expect(failure { $0.rowID == 7 ? .derivative(inode: derivativeInode, size: 8) : .original } == "cannot open 00000000000000a2 trip.jpg \(ENOENT)")
+        access.invalidate()
+        #expect(try openDescriptors() == before, "nothing is left open")
+    }
 }

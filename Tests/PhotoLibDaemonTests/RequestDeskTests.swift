@@ -73,4 +73,49 @@ struct RequestDeskTests {
         #expect(String(decoding: withdrawn.events[0].line, as: UTF8.self).contains("\"cancelled\""))
         #expect(try store.read { try $0.requests(app: Self.viewer) }.isEmpty)
     }
+
+    @Test("an answer to a pick is checked before anything is opened: a pick still pending, assets named, a sharing choice the app allows")
+    func pickAnswer() throws {
+        let made = try store.write { tx in try desk.askPick(Self.viewer, options: PickOptions(), now: 10, tx: tx) }
+        let answer = try store.read { tx in
+            try desk.pickAnswer(made.request.id, namesItems: true, location: false, captions: nil, tx: tx)
+        }
+        #expect(answer.request.id == made.request.id && answer.app.id == Self.viewer)
+        #expect(!answer.sharing.location && !answer.sharing.captions, "the person's choice for location, the app's setting for captions")
+        #expect(throws: PhotoLibError.pick(.nothingChosen)) {
+            try store.read { tx in try desk.pickAnswer(made.request.id, namesItems: false, location: nil, captions: nil, tx: tx) }
+        }
+        #expect(throws: PhotoLibError.unknownRequest(made.request.id + 1)) {
+            try store.read { tx in try desk.pickAnswer(made.request.id + 1, namesItems: true, location: nil, captions: nil, tx: tx) }
+        }
+        let asked = try store.write { tx in try desk.ask(Self.viewer, kind: .authorization(.readWrite), now: 20, tx: tx) }
+        let authorization = try #require(asked.made?.request)
+        #expect(throws: PhotoLibError.self, "an authorization is not answered with a pick") {
+            try store.read { tx in try desk.pickAnswer(authorization.id, namesItems: true, location: nil, captions: nil, tx: tx) }
+        }
+    }
+
+    @Test("a pick handed over is gone from the requests, in the access log, and told by the app's own IDs; its event says answered")
+    func finishPick() throws {
+        let made = try store.write { tx in try desk.askPick(Self.viewer, options: PickOptions(), now: 10, tx: tx) }
+        let app = try #require(try store.read { try $0.app(Self.viewer) })
+        let asset = AssetID("00000000000000b1")!
+        let member = LocatedMember(rowID: 1, path: RelativePath(escaped: "a.jpg")!, mediaType: .image,
+                                   file: FileFacts(device: 1, inode: 2, size: 3, modificationTime: 0, permissions: 0o644))
+        let delivery = PickPolicy.Delivery(asset: LocatedAsset(rowID: 1, id: asset, mediaType: .image, members: [member], ancestry: []),
+                                           members: [member])
+        let prepared = PreparedPick(request: made.request, waiter: PickWaiter(connection: ObjectIdentifier(desk.answers), peerUID: 1000, isOpen: { true }, deliver: { _, _ in }),
+                                    deliveries: [delivery], ids: app.assetIDs, opened: [], removal: MetadataRemoval(captions: false),
+                                    locationAllowed: true)
+        let (outcome, purpose) = try store.write { tx in try desk.finishPick(prepared, now: 30, tx: tx) }
+        #expect(purpose == "shows your trips")
+        #expect(outcome.requestState == .answered && outcome.request == made.request.id)
+        let own = app.assetIDs.id(for: asset)
+        #expect(outcome.pickedAssets == [own.rawValue] && own != asset, "the app hears its own ID, never the library's")
+        #expect(try store.read { try $0.requests(app: Self.viewer) }.isEmpty)
+        let logged = try store.read { try $0.accessLog(app: Self.viewer) }
+        #expect(logged.map(\.asset) == [asset] && logged.map(\.how) == [.pick] && logged.map(\.request) == [made.request.id])
+        let settling = try desk.settling(answeredPick: made.request, purpose: purpose, journal: journal)
+        #expect(settling.events.count == 1 && String(decoding: settling.events[0].line, as: UTF8.self).contains("\"answered\""))
+    }
 }
