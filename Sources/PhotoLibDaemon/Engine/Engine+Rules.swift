@@ -10,7 +10,7 @@ extension Engine {
     /// file while a rule exists), the app's view is linked again, and it is told to reload.
     func addRule(_ id: AppID, from: Int64, to: Int64, mediaType: MediaType?) async throws -> CaptureRule {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
-        if index.captureClock == nil { index.captureClock = CaptureClock(access: index.access) }
+        index.readsCaptureTimes = true
         // In the library's turn: no batch records a file's content between this look and its write.
         await takeLibraryTurn()
         defer { endLibraryTurn() }
@@ -27,29 +27,17 @@ extension Engine {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
         let (plan, published) = try store.write { tx in try grants.removeRules(app, ids: ids, tx: tx) }
         try settle(ChangeSet(acts: plan.acts, events: published))
-        if try store.read({ try !$0.anyRules() }) { index.captureClock = nil }
+        if try store.read({ try !$0.anyRules() }) { index.readsCaptureTimes = false }
         logger.notice("App \(id) lost \(plan.removed.count) rule grants.")
         return plan.removed
     }
 
-    /// Looks at when every file not looked at yet was taken, on the library's thread (a
-    /// first rule reads every file of the library once), and stores it.
+    /// Looks at when every file not looked at yet was taken, on the library's thread, and stores it.
     private func lookAtCaptureTimes() async throws {
-        let missing = try store.read { try $0.membersWithoutCaptureTime() }
-        guard !missing.isEmpty, index.captureClock != nil else { return }
-        let (albums, looker) = (index.albums, libraryLooker)
-        let root = try Directory.duplicate(index.access.root)
-        let found = await libraryLane.run { () -> [(row: Int64, taken: Int64)] in
-            let clock = CaptureClock(access: looker(root))
-            return missing.compactMap { member in
-                guard let album = albums.path(of: member.album),
-                      let taken = clock.takenAt(album: album, name: member.name, file: member.file) else { return nil }
-                return (member.rowID, taken)
-            }
-        }
-        try store.write { tx in
-            for (row, taken) in found { try tx.setCaptureTime(taken, memberRowID: row) }
-        }
+        guard let look = try index.captureTimeLook() else { return }
+        let looker = libraryLooker
+        let found = await libraryLane.run { look.perform(looker: looker) }
+        try index.recordCaptureTimes(found)
         logger.info("Looked at when \(found.count) files were taken, for rule grants.")
     }
 }
