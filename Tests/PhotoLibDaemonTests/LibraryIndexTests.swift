@@ -181,4 +181,43 @@ struct LibraryIndexTests {
         #expect(throws: PhotoLibError.notAnAsset(path: "Trips/c.jpg")) { try named(["Trips/c.jpg"]) }
         #expect(throws: PhotoLibError.unknownAlbum(path: "Nowhere")) { try named([], ["Nowhere"]) }
     }
+
+    @Test("the look ahead asks only for what an app without location may be granted: files and directories in its album, not elsewhere; none for an app that sees locations")
+    func lookAheadPlan() throws {
+        let library = try TemporaryLibrary()
+        try library.write("Trips/a.jpg")
+        try library.write("Trips/b.jpg")
+        try library.write("Other/c.jpg")
+        try library.scan()
+        let trips = try #require(library.index.albums.album(at: path("Trips")))
+        var generator = SystemRandomNumberGenerator()
+        func app(_ location: LocationPolicy) -> AppRecord {
+            AppRecord(id: AppID("org.example.Viewer")!, uid: 1000, purpose: "", readWrite: .limited, addOnly: .notDetermined,
+                      viewName: FileName("view-viewer")!, location: location, assetIDs: AppAssetIDs.random(using: &generator))
+        }
+        let batch: [WatchEvent] = [.fileWritten(path("Trips/new.jpg")), .fileWritten(path("Other/d.jpg")),
+                                   .directoryCreated(path("Trips/Sub")), .directoryCreated(path("Other/Sub")),
+                                   .directoryChanged(path("Trips"))]
+        let hidden = AppViewContext(app: app(.none), selectedAssets: [], selectedAlbums: [trips])
+        let job = try #require(library.index.lookAheadJob(batch, for: [hidden]))
+        #expect(job.files == [path("Trips/new.jpg")])
+        #expect(job.directories.map(\.path) == [path("Trips/Sub"), path("Trips")])
+        #expect(job.directories.map(\.recursive) == [true, false])
+        #expect(job.directories.last?.skipping == [FileName("a.jpg")!, FileName("b.jpg")!], "a directory listed again skips what the index holds")
+        #expect(library.index.lookAheadJob(batch, for: [AppViewContext(app: app(.precise), selectedAssets: [], selectedAlbums: [trips])]) == nil)
+        #expect(library.index.lookAheadJob([.fileWritten(path("Other/d.jpg"))], for: [hidden]) == nil)
+    }
+
+    @Test("what an edit grants, located: the assets it names, and every asset in its albums and the albums below them")
+    func locatedEdit() throws {
+        let library = try TemporaryLibrary()
+        try library.write("Trips/a.jpg")
+        try library.write("Trips/2024/b.jpg")
+        try library.write("Other/c.jpg")
+        try library.write("Other/d.jpg")
+        try library.scan()
+        let edit = try library.index.resolve(try NamedItems(assets: ["Other/c.jpg"], albums: ["Trips"], library: library.root))
+        let located = try library.index.located(edit)
+        #expect(Set(located.compactMap { $0.primary?.path }) == [path("Other/c.jpg"), path("Trips/a.jpg"), path("Trips/2024/b.jpg")])
+    }
 }

@@ -56,6 +56,15 @@ extension Engine {
         return LibraryProbe.gather(batch, basis: basis, looking: index.access, indexedNames: Self.indexedNamesReader(store, logger: logger))
     }
 
+    /// Looks ahead here, on the engine (an import, which holds the library's turn and its file open already).
+    func lookAheadNow(_ batch: [WatchEvent], for contexts: [AppViewContext]) {
+        guard let job = index.lookAheadJob(batch, for: contexts) else { return }
+        let (found, looked) = job.perform(looking: index.access, derivatives: views.derivatives.directory,
+                                          known: views.derivatives.lookedAheadKeys, logger: logger)
+        views.derivatives.receive(found)
+        logger.debug("Looked ahead at \(looked) files for apps without location.")
+    }
+
     /// The names of the files the index holds in an album, read from the store. A read that fails is
     /// logged and gives nil: the listing that needed them is then not believed (nothing is taken for
     /// gone), and the directory is listed again at the next round.

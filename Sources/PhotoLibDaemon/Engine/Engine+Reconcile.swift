@@ -9,16 +9,7 @@ import PhotoLibSystem
 
 // What views are reconciled from (each app's context), and the library going away.
 extension Engine {
-    /// Removes derivatives no view links any more (all of them, or those of these members), and shows what stays in `status`.
-    func collectDerivatives(members: [Int64]? = nil) {
-        if let members {
-            views.derivatives.collectGarbage(members: members)
-        } else {
-            views.derivatives.collectGarbage()
-        }
-        showDerivatives()
-    }
-
+    /// Shows in `status` the copies without location kept, and what is withheld.
     func showDerivatives() {
         board.update {
             $0.derivatives = views.derivatives.tally.count
@@ -58,26 +49,8 @@ extension Engine {
     func loadContexts(only app: AppID?) throws -> [AppViewContext] {
         try store.read { tx in
             try tx.apps().filter { $0.layout != .empty && (app == nil || $0.id == app) }.map { app in
-                AppViewContext(app: app, policy: try tx.viewPolicy(of: app), appearance: appearance(for: app))
+                AppViewContext(app: app, policy: try tx.viewPolicy(of: app), appearance: views.appearance(for: app))
             }
-        }
-    }
-
-    /// How members appear to this app: as the location checks say, for an app without location.
-    func appearance(for app: AppRecord) -> (LocatedMember) -> MemberAppearance {
-        let derivatives = views.derivatives
-        let policy = app.location
-        return { member in derivatives.appearance(policy: policy, member: member) }
-    }
-
-    /// Inside a write transaction: decides, from what is known and from the copies made ahead of it,
-    /// how the assets an app without location is about to be told of appear to it, so the sizes it
-    /// hears are those its view will hold. No system call: SQLite's write lock is held.
-    func decideWithoutLocation(_ assets: [LocatedAsset], for contexts: [AppViewContext]) {
-        let hidden = contexts.filter { $0.app.location == .none && $0.layout != .empty }
-        guard !hidden.isEmpty else { return }
-        for asset in assets where hidden.contains(where: { $0.policy.isGranted(asset) }) {
-            views.decideWithoutLocation(asset)
         }
     }
 }

@@ -54,10 +54,7 @@ extension Engine {
         guard let app = try store.read({ try $0.app(id) }) else { throw PhotoLibError.unknownApp(id) }
         let before = try appContexts(only: id).first
         if adding, app.location == .none, app.layout == .limited {
-            let granted = try store.read { tx in
-                edit.assets + (try tx.assets(inAlbums: edit.albums.flatMap { index.albums.subtree(of: $0) }))
-            }
-            for record in granted { if let located = index.locate(record) { views.prepareWithoutLocation(located) } }
+            for located in try index.located(edit) { views.prepareWithoutLocation(located) }
         }
         return SelectionEditProbe(app: app, edit: edit, adding: adding, before: before)
     }
@@ -65,8 +62,8 @@ extension Engine {
     /// The app's view as a selection plan leaves it, for the events that say what it gained or lost: the
     /// views decide how each member appears, and which copies without location it takes.
     func viewAfter(_ app: AppRecord, _ plan: SelectionPlan) -> AppViewContext {
-        let after = AppViewContext(app: app, policy: plan.after, appearance: appearance(for: app))
-        if plan.edit.adding { decideWithoutLocation(plan.touched, for: [after]) }
+        let after = AppViewContext(app: app, policy: plan.after, appearance: views.appearance(for: app))
+        if plan.edit.adding { views.decideWithoutLocation(plan.touched, for: [after]) }
         return after
     }
 

@@ -48,26 +48,11 @@ extension Engine {
             let (report, watched) = (report, viewPaths(records))
             try Alongside.run({ report.watch(watched, skippingMissing: true) }, while: reconcile)
             syncViewOpens(records)
-            collectDerivatives()
+            views.collectDerivatives(.all)
         } else {
             try reconcile()
         }
-        switch set.acts.derivatives {
-        case .untouched:
-            break
-        case .all:
-            collectDerivatives()
-        case .members(let members):
-            collectDerivatives(members: members)
-        case .library(let changes):
-            // Derivatives of files that changed or went, once no view links them.
-            collectDerivatives(members: changes.flatMap(\.memberRowIDs))
-            let still = Set(changes.compactMap(\.newAsset).flatMap { $0.members.map(\.rowID) })
-            views.derivatives.forget(members: changes.flatMap { change -> [Int64] in
-                guard case .asset(let old?, nil) = change else { return [] }
-                return old.members.map(\.rowID).filter { !still.contains($0) }
-            })
-        }
+        views.collectDerivatives(set.acts.derivatives)
         try recordLearnedRefusals()
         try act(set)
     }

@@ -145,7 +145,7 @@ actor Engine {
         views = ViewMaintainer(viewsRoot: viewsRoot, access: access, derivatives: derivatives, ownerUID: ownerUID, logger: logger,
                                paths: (configuration.library, configuration.views), staging: staging, form: mode.form,
                                pictures: configuration.flatpakPictures, board: board, fuse: configuration.fuseViews)
-        if try store.read({ try $0.anyRules() }) { index.captureClock = CaptureClock(access: access) }
+        if try store.read({ try $0.anyRules() }) { index.readsCaptureTimes = true }
         // Made last: nothing after it throws, so a thread is never left behind by an engine that did not start.
         do throws(SystemCallError) {
             libraryLane = try BlockingLane(name: "library")
@@ -205,7 +205,7 @@ actor Engine {
         // Copies without location are made with the probe, before the write transaction, which only adopts them.
         // Contexts that cannot be read now make no copy ahead: the transaction decides from what is known and a
         // member still to be looked at is looked at once committed; the read below reports the error itself.
-        let probe = await probeLibrary(for: batch, lookingAhead: lookAheadJob(batch, for: (try? appContexts()) ?? []))
+        let probe = await probeLibrary(for: batch, lookingAhead: index.lookAheadJob(batch, for: (try? appContexts()) ?? []))
         let lookedAhead = ContinuousClock.now
         if lifecycle.stopped {
             // Stopped while the library was looked at: the next start scans it anyway.
@@ -228,7 +228,7 @@ actor Engine {
             let outcome: LibraryIndex.Outcome
             do {
                 outcome = try index.apply(batch, probe: probe, recorder: recorder) { tx, recorder, albums in
-                    decideWithoutLocation(recorder.changes.compactMap(\.newAsset), for: contexts)
+                    views.decideWithoutLocation(recorder.changes.compactMap(\.newAsset), for: contexts)
                     published = try journal.recordLibraryChanges(
                         recorder.changes, overflowed: recorder.overflowed, contexts: contexts, albums: albums, tx: tx)
                 }

@@ -181,7 +181,7 @@ extension Engine {
         defer { views.derivatives.settleLookAhead(committed: committed) }
         _ = try index.apply([arrival], recorder: recorder) { tx, recorder, albums in
             done = try imports.commit(id, of: app, name: name, in: albumPath, source: source, right: right, recorder: recorder,
-                                      albums: albums, contexts: &contexts, decideWithoutLocation: { decideWithoutLocation($0, for: $1) },
+                                      albums: albums, contexts: &contexts, decideWithoutLocation: { views.decideWithoutLocation($0, for: $1) },
                                       tx: tx)
         }
         committed = true

@@ -25,4 +25,11 @@ extension LibraryIndex {
         }
         return edit
     }
+
+    /// Where every asset an edit names is now: those named one by one, and those in its albums and
+    /// every album below them; an asset on its way out (no album of its left in the tree) is left out.
+    func located(_ edit: SelectionEdit) throws -> [LocatedAsset] {
+        let inAlbums = try store.read { tx in try tx.assets(inAlbums: edit.albums.flatMap { albums.subtree(of: $0) }) }
+        return (edit.assets + inAlbums).compactMap(locate)
+    }
 }

@@ -93,31 +93,6 @@ final class ViewMaintainer {
         }
     }
 
-    /// Looks at each member of the asset (deriving a copy where it holds a
-    /// location) so that what apps without location are told next, sizes and
-    /// withheld files included, is what their views will hold. Outside any transaction.
-    func prepareWithoutLocation(_ asset: LocatedAsset) {
-        for member in asset.members where member.refusal == nil {
-            _ = source(ofMember: member.rowID, file: member.file, at: member.path, policy: .none)
-        }
-    }
-
-    /// Inside a write transaction: decides each member from what is known (copies made ahead adopted),
-    /// never looking at the disk; what needs a look is looked at when its view is linked, after the commit.
-    func decideWithoutLocation(_ asset: LocatedAsset) {
-        for member in asset.members where member.refusal == nil {
-            guard let name = member.path.lastComponent else { continue }
-            _ = derivatives.knownSource(policy: .none, rowID: member.rowID, file: member.file, name: name)
-        }
-    }
-
-    /// Looks at a library file before the transaction that indexes it, making its copy without location
-    /// if it needs one (`LocationLookAhead`): the transaction then adopts the answer instead of copying.
-    func lookAhead(_ path: RelativePath) {
-        guard let name = path.lastComponent, let album = access.directory(path.parent ?? .root) else { return }
-        derivatives.lookAhead(name, in: album)
-    }
-
     /// Which file an entry for this member (at `path` in the library) links for an app with `policy`:
     /// the one answer a view and a pick share (`EntrySource.decide`, deriving a copy first where needed).
     func source(ofMember rowID: Int64, file: FileFacts, at path: RelativePath, policy: LocationPolicy) -> EntrySource {

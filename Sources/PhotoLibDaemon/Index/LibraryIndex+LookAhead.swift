@@ -1,22 +1,19 @@
-import Logging
-import PhotoLibConfiguration
 import PhotoLibCore
 import PhotoLibStore
-import PhotoLibSystem
 
-// Copies without location made before the write transaction that indexes their files
+// Which copies without location to make before the write transaction that indexes their files
 // (`LocationLookAhead`): the transaction adopts them instead of copying while it holds the lock.
-extension Engine {
+extension LibraryIndex {
     /// Which files of `batch` an app without location may be granted, to look at before the
     /// transaction: those its events name, and those in the directories it makes the index list.
-    /// Nil when no app is without location or nothing is to be looked at. Decided here, from the
-    /// index; looked at where the batch's probe is (`LookAheadJob`).
+    /// Nil when no app is without location or nothing is to be looked at. Decided from the index; looked
+    /// at where the batch's probe is (`LookAheadJob`).
     func lookAheadJob(_ batch: [WatchEvent], for contexts: [AppViewContext]) -> LookAheadJob? {
         let hidden = contexts.filter { $0.app.location == .none && $0.layout != .empty }
         guard !hidden.isEmpty else { return nil }
-        var job = LookAheadJob(albums: index.albums, policy: configuration.namePolicy)
+        var job = LookAheadJob(albums: albums, policy: policy)
         let selectsSingles = hidden.contains { !$0.policy.selectedAssets.isEmpty }
-        for path in LocationLookAhead.files(in: batch, policy: configuration.namePolicy) {
+        for path in LocationLookAhead.files(in: batch, policy: policy) {
             let (ancestry, isAlbum) = nearestAncestry(of: path.parent ?? .root)
             var indexed = false
             if selectsSingles, isAlbum, let album = ancestry.first, let name = path.lastComponent {
@@ -35,21 +32,12 @@ extension Engine {
         return job.isEmpty ? nil : job
     }
 
-    /// Looks ahead here, on the engine (an import, which holds the library's turn and its file open already).
-    func lookAheadNow(_ batch: [WatchEvent], for contexts: [AppViewContext]) {
-        guard let job = lookAheadJob(batch, for: contexts) else { return }
-        let (found, looked) = job.perform(looking: index.access, derivatives: views.derivatives.directory,
-                                          known: views.derivatives.lookedAheadKeys, logger: logger)
-        views.derivatives.receive(found)
-        logger.debug("Looked ahead at \(looked) files for apps without location.")
-    }
-
     /// The album at `path`, or its nearest existing ancestor, followed by those above it;
     /// and whether `path` itself is an album already.
     private func nearestAncestry(of path: RelativePath) -> ([AlbumTree.ID], Bool) {
         var nearest = path
-        while index.albums.album(at: nearest) == nil, let up = nearest.parent { nearest = up }
-        let ancestry = index.albums.album(at: nearest).map(index.albums.ancestry(of:)) ?? []
+        while albums.album(at: nearest) == nil, let up = nearest.parent { nearest = up }
+        let ancestry = albums.album(at: nearest).map(albums.ancestry(of:)) ?? []
         return (ancestry, nearest == path)
     }
 
