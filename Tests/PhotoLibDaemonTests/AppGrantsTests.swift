@@ -113,4 +113,30 @@ struct AppGrantsTests {
         let none = try store.write { tx in try grants.removeRules(app, ids: nil, tx: tx) }
         #expect(none.plan.removed.isEmpty && none.published.isEmpty, "nothing to take back: nothing told")
     }
+
+    @Test("grants that end: the photos they name leave the selection, one no longer indexed only loses its grant, the status returns; each event says expired")
+    func ends() throws {
+        let app = try app
+        _ = try authorize(.limited)
+        _ = try select([photos[1]])
+        _ = try store.write { tx in
+            try grants.commit(SelectionEditProbe(app: app, edit: SelectionEdit(assets: [photos[0]], albums: []), adding: true, before: nil),
+                              by: Self.person, endsAt: 500, tree: AlbumTree(),
+                              viewAfter: { app, plan in AppViewContext(app: app, policy: plan.after, appearance: { _ in .original }) }, tx: tx)
+        }
+        _ = try authorize(.authorized, endsAt: 500)
+        let due = ExpiringGrant.due(try store.read { try $0.expiringGrants() }, now: 600).ended + [ExpiringGrant(app: Self.frame, kind: .asset(9_999), endsAt: 500)]
+        let plan = try store.read { tx in try grants.planEnd(due, tree: AlbumTree(), tx: tx) }
+        #expect(plan.assets.map(\.rowID) == [photos[0].rowID] && plan.unnamedAssetRows == [9_999] && plan.statuses.count == 1)
+        let probe = SelectionEditProbe(app: try self.app, edit: SelectionEdit(assets: plan.assets, albums: plan.albums), adding: false, before: nil)
+        let ended = try store.write { tx in
+            try grants.commitEnd(plan, of: Self.frame, selection: probe, by: EventActor(uid: 1000, role: .expiry), tree: AlbumTree(),
+                                 viewAfter: { app, plan in AppViewContext(app: app, policy: plan.after, appearance: { _ in .original }) }, tx: tx)
+        }
+        #expect(try selected() == [photos[1].rowID], "the photo for good stays; the timed one left")
+        #expect(try self.app.readWrite == .limited, "the status returned to what it was")
+        #expect(try store.read { try $0.expiringGrants() }.isEmpty)
+        let told = [ended.deselected?.published.first, ended.authorized.first?.published.first].map { $0.map { String(decoding: $0.line, as: UTF8.self) } }
+        #expect(told.allSatisfy { $0?.contains("\"expired\"") == true }, "the selection's event and the status's say expired")
+    }
 }

@@ -45,21 +45,13 @@ extension Engine {
     /// Ends an app's grants that are due, in one transaction and one settle: the photos and albums
     /// leave its selection (those the index cannot name any more only lose their grant), and each
     /// status returns to what it was.
-    private func end(_ grants: [ExpiringGrant], of app: AppID) throws {
-        let rows = grants.compactMap { grant -> Int64? in if case .asset(let row) = grant.kind { row } else { nil } }
-        let records = try store.read { tx in try rows.compactMap { try tx.asset(rowID: $0) } }
-        let plan = GrantEndPlan.decide(grants, records: Dictionary(records.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first }),
-                                       tree: index.albums)
-        let statuses = plan.statuses.map { AuthorizationChange(app: app, by: expiryActor, change: $0) }
+    private func end(_ due: [ExpiringGrant], of app: AppID) throws {
+        let plan = try store.read { tx in try grants.planEnd(due, tree: index.albums, tx: tx) }
         let selection = plan.removesNamed ? try probe(SelectionEdit(assets: plan.assets, albums: plan.albums), of: app, adding: false) : nil
         let (deselected, authorized) = try store.write { tx in
-            _ = try tx.deselectAssets(app, rowIDs: plan.unnamedAssetRows)
-            _ = try tx.deselectAlbums(app, albums: plan.unnamedAlbums)
-            let deselected = try selection.map { selection in
-                try self.grants.commit(selection, by: expiryActor, reason: "expired", tree: index.albums,
-                                       viewAfter: { viewAfter($0, $1) }, tx: tx)
-            }
-            return (deselected, try statuses.map { try self.grants.commit($0, tx: tx) })
+            let ended = try grants.commitEnd(plan, of: app, selection: selection, by: expiryActor, tree: index.albums,
+                                             viewAfter: { viewAfter($0, $1) }, tx: tx)
+            return (ended.deselected, ended.authorized)
         }
         var changes = try selection.flatMap { selection in try deselected.map { try settling(selection, $0) } } ?? ChangeSet()
         for status in authorized {
