@@ -35,29 +35,6 @@ extension Engine {
 extension Engine {
     /// The installed Flatpak apps (`FlatpakApps.installed`), with what each registered one's Pictures folder holds in copies.
     func installedApps() throws -> [(app: InstalledFlatpakApp, registered: Bool, running: Bool)] {
-        try flatpak.installed(copyBytes: copyBytes(of:))
-    }
-
-    /// The bytes an app's Pictures folder holds where its filesystem cannot clone (its entries are then
-    /// copies); nil where it clones (they share the originals' blocks), and nil — "cannot tell", said in
-    /// the log with the folder's error — when the folder or one of its entries cannot be looked at: never
-    /// a total that leaves out what could not be read.
-    func copyBytes(of app: AppRecord) -> Int64? {
-        guard app.heldLayout != .empty, !views.isMirrored(app) else { return nil }
-        do {
-            let view = try views.openView(app)
-            guard case .unsupported = try FileClone.probe(in: view.root) else { return nil }
-            var total: Int64 = 0
-            for entry in try Directory.list(view.root) where entry.kind == .regular || entry.kind == .unknown {
-                // nil: removed since the listing, not there to count.
-                if let status = try Directory.status(of: entry.name, in: view.root), status.kind == .regular, status.linkCount == 1 {
-                    total += status.size
-                }
-            }
-            return total
-        } catch {
-            logger.warning("Cannot tell what the Pictures folder of \(app.id) holds in copies: \(error). The page shows no size for it.")
-            return nil
-        }
+        try flatpak.installed(copyBytes: views.copyBytes(of:))
     }
 }
