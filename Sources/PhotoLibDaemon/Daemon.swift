@@ -65,7 +65,11 @@ public enum Daemon {
         } catch {
             throw PhotoLibError.systemCall(name: error.call, path: configuration.endpointsDirectory, errno: error.errno)
         }
-        await router.syncEndpoints()
+        do {
+            try await router.syncEndpoints()
+        } catch {
+            logger.error("Cannot read the registered apps to open their endpoints: \(error). Their endpoints stay closed until 'photolibctl rescan' or the next start.")
+        }
         logger.notice("photolibd \(version) starting: library \(configuration.library), views \(configuration.views), socket \(configuration.socket).")
         if let mode = board.snapshot.viewMode {
             logger.info("View entries are \(mode.form == .clones ? "reflink clones" : "hard links"): \(mode.reason).")

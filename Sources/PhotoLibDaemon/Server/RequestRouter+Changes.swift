@@ -102,7 +102,7 @@ extension RequestRouter {
     func rescan() async throws -> RescanResult {
         let started = ContinuousClock.now
         try await changes.rescan { [watcher] in watcher.requestRewatch() }
-        await syncEndpoints()
+        try await syncEndpoints()
         let snapshot = board.snapshot
         return RescanResult(
             assets: snapshot.scannedFiles, directories: snapshot.scannedDirectories, failedWatches: snapshot.failedWatches,

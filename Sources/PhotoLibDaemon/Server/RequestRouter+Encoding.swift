@@ -75,12 +75,10 @@ extension RequestRouter {
     }
 
     /// Opens and closes endpoints to match the registered apps.
-    func syncEndpoints() async {
-        do {
-            await endpoints.sync(try store.read { try $0.apps() })
-        } catch {
-            // The endpoints stay as they were; the next sync (every few seconds) tries again.
-        }
+    /// Brings the apps' endpoints in line with the apps registered (at start and after a rescan). A store
+    /// that cannot be read leaves them as they were, and says so to the caller: never taken for "no apps".
+    func syncEndpoints() async throws {
+        await endpoints.sync(try store.read { try $0.apps() })
     }
 
     func appID(_ text: String) throws(PhotoLibError) -> AppID {
