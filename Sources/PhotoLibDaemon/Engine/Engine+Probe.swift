@@ -30,7 +30,7 @@ extension Engine {
         let (looker, known, logger, store) = (libraryLooker, views.derivatives.lookedAheadKeys, logger, store)
         let (probe, found, looked) = await libraryLane.run { () -> (LibraryProbe, [FileIdentityKey: LookedAhead], Int) in
             let looking = looker(root)
-            let probe = LibraryProbe.gather(batch, basis: basis, looking: looking, indexedNames: Self.indexedNamesReader(store, logger: logger))
+            let probe = LibraryProbe.gather(batch, basis: basis, looking: looking, indexedNames: LibraryIndex.indexedNamesReader(store, logger: logger))
             guard let job, let derivatives else { return (probe, [:], 0) }
             defer { derivatives.close() }
             let (found, looked) = job.perform(looking: looking, derivatives: derivatives, known: known, logger: logger)
@@ -53,7 +53,7 @@ extension Engine {
             views.derivatives.receive(found)
             if looked > 0 { logger.debug("Looked ahead at \(looked) files for apps without location.") }
         }
-        return LibraryProbe.gather(batch, basis: basis, looking: index.access, indexedNames: Self.indexedNamesReader(store, logger: logger))
+        return LibraryProbe.gather(batch, basis: basis, looking: index.access, indexedNames: LibraryIndex.indexedNamesReader(store, logger: logger))
     }
 
     /// Looks ahead here, on the engine (an import, which holds the library's turn and its file open already).
@@ -63,20 +63,6 @@ extension Engine {
                                           known: views.derivatives.lookedAheadKeys, logger: logger)
         views.derivatives.receive(found)
         logger.debug("Looked ahead at \(looked) files for apps without location.")
-    }
-
-    /// The names of the files the index holds in an album, read from the store. A read that fails is
-    /// logged and gives nil: the listing that needed them is then not believed (nothing is taken for
-    /// gone), and the directory is listed again at the next round.
-    nonisolated static func indexedNamesReader(_ store: Store, logger: Logger) -> @Sendable (AlbumTree.ID) -> Set<FileName>? {
-        { album in
-            do {
-                return Set(try store.read { try $0.indexedFiles(inAlbum: album) }.keys)
-            } catch {
-                logger.warning("Cannot read the index's files of an album listed again by a round: \(error). Its listing changes nothing; the next round lists it again.")
-                return nil
-            }
-        }
     }
 
     /// The walk of a full scan (`LibraryIndex.walk`), on a thread of its own.

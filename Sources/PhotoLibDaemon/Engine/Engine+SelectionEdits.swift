@@ -42,8 +42,7 @@ extension Engine {
         logger.info("Selection of \(id) \(adding ? "gained" : "lost") \(done.plan.changedAssets.count) assets and \(changedAlbumPaths.count) albums.")
         // Named assets whose originals are refused: the edit stands (it shows once
         // the file is fixed), and the person hears why it is not in the view.
-        let refused = adding ? try store.read { tx in try edit.assets.compactMap { try tx.asset(rowID: $0.rowID) } }
-            .filter { $0.refusal != nil } : []
+        let refused = adding ? try index.refused(edit.assets) : []
         return SelectionEditOutcome(assets: done.plan.changedAssets.map(\.id), albums: changedAlbumPaths, refused: refused, added: done.plan.added,
                                     settled: done.settled)
     }

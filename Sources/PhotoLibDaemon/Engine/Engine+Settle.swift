@@ -45,7 +45,7 @@ extension Engine {
             // The open watches are placed on the other core while the views are checked on this one: a directory the
             // check makes is watched through its parent's event, like one made at any other time; a view it makes
             // whole is watched after.
-            let (report, watched) = (report, viewPaths(records))
+            let (report, watched) = (report, views.watchablePaths(records))
             try Alongside.run({ report.watch(watched, skippingMissing: true) }, while: reconcile)
             syncViewOpens(records)
             views.collectDerivatives(.all)

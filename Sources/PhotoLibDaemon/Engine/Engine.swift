@@ -125,7 +125,7 @@ actor Engine {
         } catch {
             throw PhotoLibError.cannotCreateDirectory(path: configuration.views, errno: error.errno)
         }
-        let mode = try Self.decideViewMode(configuration, viewsRoot: viewsRoot, library: root, libraryFilesystem: filesystem)
+        let mode = try ViewMaintainer.decideMode(configuration, viewsRoot: viewsRoot, library: root, libraryFilesystem: filesystem)
         board.update { $0.viewMode = mode }
         let derivatives: DerivativeCatalog
         do {
@@ -373,22 +373,4 @@ actor Engine {
 
     /// Answers once the engine has a turn: the watchdog pings only a live engine.
     func ping() {}
-}
-
-extension Engine {
-    /// Hard links, clones or references: the setting, what a probe of the views' filesystem finds, and
-    /// whether the library is on a remote filesystem on another mount than the views.
-    static func decideViewMode(_ configuration: DaemonConfiguration, viewsRoot: FileDescriptor, library: FileDescriptor,
-                               libraryFilesystem: FilesystemKind?) throws -> ViewModeDecision {
-        let support: CloneSupport
-        let apart: Bool
-        do throws(SystemCallError) {
-            support = configuration.viewMode == .links ? .unsupported(reason: "not asked") : try FileClone.probe(in: viewsRoot)
-            apart = libraryFilesystem?.isRemote == true ? try MountCheck.probe(library: library, views: viewsRoot) == .otherMount : false
-        } catch {
-            throw PhotoLibError.systemCall(name: error.call, path: configuration.views, errno: error.errno)
-        }
-        return try ViewModeDecision.decide(configuration.viewMode, support: support, filesystem: FileClone.filesystemName(of: viewsRoot),
-                                           views: configuration.views, remoteLibraryApart: apart ? libraryFilesystem?.name : nil)
-    }
 }

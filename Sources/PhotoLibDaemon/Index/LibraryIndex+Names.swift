@@ -32,4 +32,10 @@ extension LibraryIndex {
         let inAlbums = try store.read { tx in try tx.assets(inAlbums: edit.albums.flatMap { albums.subtree(of: $0) }) }
         return (edit.assets + inAlbums).compactMap(locate)
     }
+
+    /// Those of `assets` whose originals are refused now (`LinkRefusal`), read again: a named record is
+    /// from before the edit, and a refusal is learned while linking.
+    func refused(_ assets: [AssetRecord]) throws -> [AssetRecord] {
+        try store.read { tx in try assets.compactMap { try tx.asset(rowID: $0.rowID) } }.filter { $0.refusal != nil }
+    }
 }

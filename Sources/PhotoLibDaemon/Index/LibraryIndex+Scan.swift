@@ -103,3 +103,19 @@ extension LibraryIndex {
         return taken
     }
 }
+
+extension LibraryIndex {
+    /// The names of the files the index holds in an album, read from the store. A read that fails is
+    /// logged and gives nil: the listing that needed them is then not believed (nothing is taken for
+    /// gone), and the directory is listed again at the next round.
+    static func indexedNamesReader(_ store: Store, logger: Logger) -> @Sendable (AlbumTree.ID) -> Set<FileName>? {
+        { album in
+            do {
+                return Set(try store.read { try $0.indexedFiles(inAlbum: album) }.keys)
+            } catch {
+                logger.warning("Cannot read the index's files of an album listed again by a round: \(error). Its listing changes nothing; the next round lists it again.")
+                return nil
+            }
+        }
+    }
+}

@@ -25,6 +25,13 @@ extension ViewMaintainer {
         servesReferences(app) && app.ownUID(ownerUID: ownerUID) != nil
     }
 
+    /// Each app's view directory, by app, for the access report's open watches: but a view served to
+    /// an app's own uid alone (`servedToItsUIDAlone`), which the owner cannot enter, so cannot watch.
+    func watchablePaths(_ apps: [AppRecord]) -> [AppID: String] {
+        Dictionary(apps.filter { !servedToItsUIDAlone($0) }.map { ($0.id, $0.viewPath(views: paths.views, pictures: pictures)) },
+                   uniquingKeysWith: { first, _ in first })
+    }
+
     /// Mounts the FUSE view of an app's references on its view directory unless it is mounted; what
     /// the directory held before (copies of an earlier run) is removed first, not hidden beneath.
     func keepReferencesMounted(_ app: AppRecord, tx: StoreTransaction, report: inout Report) throws {
