@@ -114,7 +114,7 @@ struct AppGrantsTests {
         #expect(none.plan.removed.isEmpty && none.published.isEmpty, "nothing to take back: nothing told")
     }
 
-    @Test("grants that end: the photos they name leave the selection, one no longer indexed only loses its grant, the status returns; each event says expired")
+    @Test("grants that end: the photos they name leave the selection, a row the index no longer holds is planned as only deselected, the status returns; each event says expired")
     func ends() throws {
         let app = try app
         _ = try authorize(.limited)
