@@ -418,6 +418,44 @@ enum Schema {
                 CREATE INDEX member_placeUnreadable ON member (place) WHERE place = -1;
                 """)
         }
+        migrator.registerMigration("v24: a new asset's ID is a keyed permutation of its row number") { db in
+            // An ID was 80 random bits under a unique index: each insert checked it against every other
+            // (a random key's B-tree, cold pages at 100,000 and more) and returned it. A new asset now
+            // stores none: its ID is `AssetIDPermutation` of its row number under the library's key, kept
+            // here, and an ID finds its row by the inverse. The IDs assets have now stay theirs (apps and
+            // people may have kept them), under a unique index of those alone.
+            var generator = SystemRandomNumberGenerator()
+            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'asset'")
+            // Triggers name the asset table: dropped while it is rebuilt (a rename checks every trigger), made
+            // again as they were.
+            let triggers = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+            for trigger in triggers { try db.execute(sql: "DROP TRIGGER \(trigger["name"] as String)") }
+            try db.execute(sql: """
+                CREATE TABLE library (
+                    only INTEGER PRIMARY KEY CHECK (only = 1),
+                    assetIDKey BLOB NOT NULL CHECK (length(assetIDKey) = 16)
+                );
+                CREATE TABLE assetRebuilt (
+                    rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id TEXT,
+                    mediaType TEXT NOT NULL
+                );
+                INSERT INTO assetRebuilt (rowid, id, mediaType) SELECT rowid, id, mediaType FROM asset;
+                DROP TABLE asset;
+                ALTER TABLE assetRebuilt RENAME TO asset;
+                CREATE UNIQUE INDEX asset_id ON asset (id) WHERE id IS NOT NULL;
+                """)
+            try db.execute(sql: "INSERT INTO library (only, assetIDKey) VALUES (1, ?)",
+                           arguments: [Data(AssetIDPermutation.randomKey(using: &generator))])
+            // AUTOINCREMENT's promise (a row number never reused) holds across the rebuild.
+            if let sequence {
+                try db.execute(sql: "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'asset'", arguments: [sequence])
+                if try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_sequence WHERE name = 'asset'") == 0 {
+                    try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('asset', ?)", arguments: [sequence])
+                }
+            }
+            for trigger in triggers { try db.execute(sql: trigger["sql"] as String) }
+        }
         return migrator
     }
 

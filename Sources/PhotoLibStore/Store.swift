@@ -22,6 +22,8 @@ public final class Store: Sendable {
     private let appState = AppStateWatch()
     /// The schema steps this open took on a database an older photolibd had made (for the log), in order.
     public let migrated: [String]
+    /// The library's asset IDs (schema v24): the key never changes once made, so it is read once.
+    private let assetIDs: AssetIDPermutation
 
     /// How many write transactions have committed since the store was opened. Read before a
     /// read transaction, it names a state the read's snapshot is at least as new as: what is
@@ -69,6 +71,7 @@ public final class Store: Sendable {
             }
             pool.add(transactionObserver: appState, extent: .databaseLifetime)
             writer = pool
+            assetIDs = try pool.read { try StoreTransaction.loadAssetIDs($0, path: path) }
             checkpointer = try Checkpointer(path: path, truncate: {
                 try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
             }, report: checkpoints)
@@ -100,6 +103,7 @@ public final class Store: Sendable {
         try Schema.migrator.migrate(queue)
         queue.add(transactionObserver: appState, extent: .databaseLifetime)
         writer = queue
+        assetIDs = try queue.read { try StoreTransaction.loadAssetIDs($0, path: ":memory:") }
         checkpointer = nil
         migrated = []
     }
@@ -112,13 +116,13 @@ public final class Store: Sendable {
         return try writer.write { db in
             observer?.transactionBegan()
             defer { observer?.transactionEnded() }
-            return try body(StoreTransaction(db: db, path: path))
+            return try body(StoreTransaction(db: db, path: path, ids: assetIDs))
         }
     }
 
     /// Runs `body` on a consistent read snapshot, concurrently with writes.
     public func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
-        try writer.read { db in try body(StoreTransaction(db: db, path: path)) }
+        try writer.read { db in try body(StoreTransaction(db: db, path: path, ids: assetIDs)) }
     }
 
     /// SQLite's own consistency check: "ok", or the problems found.
@@ -132,4 +136,6 @@ public struct StoreTransaction {
     let db: Database
     /// The database file, for errors about what is in it.
     var path = "the database"
+    /// The library's asset IDs, read once by the store (`assetIDs()` reads them when nil).
+    var ids: AssetIDPermutation? = nil
 }

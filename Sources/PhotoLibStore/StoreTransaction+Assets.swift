@@ -19,12 +19,12 @@ extension StoreTransaction {
         try fetchMembers(sql: "SELECT \(Self.memberColumns) FROM member m WHERE rowid = ?", arguments: [rowID]).first
     }
 
-    /// Adds a member file: to `asset`, or to a new asset under a fresh random ID.
-    public func insertMember<G: RandomNumberGenerator>(
+    /// Adds a member file: to `asset`, or to a new asset (its ID the permutation of its row, `AssetIDPermutation`).
+    public func insertMember(
         album: AlbumTree.ID, name: FileName, mediaType: MediaType, file: FileFacts, refusal: LinkRefusal? = nil,
-        joining asset: Int64? = nil, generator: inout G
+        joining asset: Int64? = nil
     ) throws -> MemberRecord {
-        let owner = try asset ?? insertAssetRow(mediaType: mediaType, generator: &generator).row
+        let owner = try asset ?? insertAssetRow(mediaType: mediaType)
         let insert = try db.cachedStatement(sql: "INSERT INTO member (\(Self.newMemberColumns)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
         try DirectWrite(insert, in: db).run(Self.newMemberValues(asset: owner, album: album, name: name, mediaType: mediaType,
                                                                  file: file, refusal: refusal))
@@ -43,19 +43,11 @@ extension StoreTransaction {
          .blob(NameFolding.fold(name.bytes))]
     }
 
-    /// A new asset row (no member yet: insert one at once, in the same transaction).
-    private func insertAssetRow<G: RandomNumberGenerator>(mediaType: MediaType, generator: inout G) throws -> (row: Int64, id: AssetID) {
-        while true {
-            let id = AssetID.random(using: &generator)
-            do {
-                try DirectWrite(try db.cachedStatement(sql: "INSERT INTO asset (id, mediaType) VALUES (?, ?)"), in: db)
-                    .run([.text(id.rawValue), .text(mediaType.rawValue)])
-                return (db.lastInsertedRowID, id)
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT
-                && (error.message ?? "").contains("asset.id") {
-                continue  // 80 random bits collided: draw again
-            }
-        }
+    /// A new asset row, its row number (no member yet: insert one at once, in the same transaction). It
+    /// stores no ID: its ID is its row's under the library's key (`assetIDs`).
+    private func insertAssetRow(mediaType: MediaType) throws -> Int64 {
+        try DirectWrite(try db.cachedStatement(sql: "INSERT INTO asset (mediaType) VALUES (?)"), in: db).run([.text(mediaType.rawValue)])
+        return db.lastInsertedRowID
     }
 
     /// Stores a member's location and file facts (its row and asset stay).
@@ -87,10 +79,10 @@ extension StoreTransaction {
         try db.cachedStatement(sql: "UPDATE member SET asset = ? WHERE rowid = ?").execute(arguments: [asset, member])
     }
 
-    /// Moves a member out of its asset into a new one of its own (fresh ID, no selections).
+    /// Moves a member out of its asset into a new one of its own (a new ID, no selections).
     @discardableResult
-    public func splitMember<G: RandomNumberGenerator>(_ member: MemberRecord, generator: inout G) throws -> Int64 {
-        let asset = try insertAssetRow(mediaType: member.mediaType, generator: &generator).row
+    public func splitMember(_ member: MemberRecord) throws -> Int64 {
+        let asset = try insertAssetRow(mediaType: member.mediaType)
         try db.cachedStatement(sql: "UPDATE member SET asset = ? WHERE rowid = ?").execute(arguments: [asset, member.rowID])
         return asset
     }
@@ -202,7 +194,12 @@ extension StoreTransaction {
     }
 
     public func asset(id: AssetID) throws -> AssetRecord? {
-        try fetchAssets(where: "a.id = ?", arguments: [id.rawValue]).first
+        // An asset made since schema v24 by its row (the inverse of its ID); one made before by the ID it keeps.
+        if let row = try assetIDs().row(for: id),
+           let found = try fetchAssets(where: "a.rowid = ? AND a.id IS NULL", arguments: [row]).first {
+            return found
+        }
+        return try fetchAssets(where: "a.id = ?", arguments: [id.rawValue]).first
     }
 
     /// The asset a member file belongs to.
@@ -270,6 +267,7 @@ extension StoreTransaction {
             WHERE \(condition) ORDER BY a.rowid
             """
         let statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        let ids = try assetIDs()
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         let row = CurrentRow(statement)
         var out: [AssetRecord] = []
@@ -283,7 +281,15 @@ extension StoreTransaction {
                 out[out.count - 1].members.sort { ($0.mediaType == .image ? 0 : 1, $0.rowID) < ($1.mediaType == .image ? 0 : 1, $1.rowID) }
                 continue
             }
-            guard let id = row.text(1).flatMap(AssetID.init), let mediaType = row.text(2).flatMap(MediaType.init(rawValue:)) else { continue }
+            // An ID kept from before schema v24, or the permutation of the row's number.
+            let id: AssetID
+            if let kept = row.text(1) {
+                guard let valid = AssetID(kept) else { continue }
+                id = valid
+            } else {
+                id = ids.id(forRow: rowID)
+            }
+            guard let mediaType = row.text(2).flatMap(MediaType.init(rawValue:)) else { continue }
             out.append(AssetRecord(rowID: rowID, id: id, mediaType: mediaType, members: [member]))
         }
         return out

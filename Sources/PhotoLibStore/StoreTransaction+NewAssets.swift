@@ -9,14 +9,13 @@ extension StoreTransaction {
     /// Inserts each file as a new asset under a fresh random ID, and returns the assets (one member
     /// each) in the order given. A statement holds up to 256 files; its row count is a power of two, so a
     /// handful of cached statements serve every album.
-    public func insertNewAssets<G: RandomNumberGenerator>(
-        album: AlbumTree.ID, files: [DirectoryPlan.NewFile], generator: inout G
-    ) throws -> [AssetRecord] {
+    public func insertNewAssets(album: AlbumTree.ID, files: [DirectoryPlan.NewFile]) throws -> [AssetRecord] {
         var out: [AssetRecord] = []
         out.reserveCapacity(files.count)
+        let ids = try assetIDs()
         for batch in StatementBatches.ranges(of: files.indices, limit: Self.newAssetBatch) {
             let chunk = files[batch]
-            let assets = try insertAssetRows(chunk.map(\.mediaType), generator: &generator)
+            let assets = try insertAssetRows(chunk.map(\.mediaType), ids: ids)
             let rows = try insertMemberRows(album: album, chunk, assets: assets)
             for (file, ((asset, id), row)) in zip(chunk, zip(assets, rows)) {
                 let member = MemberRecord(rowID: row, asset: asset, album: album, name: file.name, mediaType: file.mediaType,
@@ -30,29 +29,21 @@ extension StoreTransaction {
     /// The most files one statement inserts (12 values each, well under SQLite's 32,766).
     static let newAssetBatch = 256
 
-    /// Asset rows for these types under fresh random IDs, their row numbers and IDs in order. A collision
-    /// with an existing ID (or within the batch) fails the whole statement, which is drawn again.
-    private func insertAssetRows<G: RandomNumberGenerator>(_ types: [MediaType], generator: inout G) throws -> [(row: Int64, id: AssetID)] {
-        let statement = try db.cachedStatement(sql: "INSERT INTO asset (id, mediaType) VALUES "
-            + Array(repeating: "(?,?)", count: types.count).joined(separator: ",") + " RETURNING rowid, id")
-        while true {
-            let ids = types.map { _ in AssetID.random(using: &generator) }
-            var rowByID: [String: Int64] = [:]
-            rowByID.reserveCapacity(ids.count)
-            do {
-                try DirectWrite(statement, in: db).run(zip(ids, types).flatMap { [.text($0.rawValue), .text($1.rawValue)] }) { row in
-                    if let id = row.text(1) { rowByID[id] = row.int64(0) }
-                }
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT && (error.message ?? "").contains("asset.id") {
-                continue  // 80 random bits collided: draw the batch again
-            }
-            return try ids.map { id in
-                guard let row = rowByID[id.rawValue] else {
-                    throw PhotoLibError.databaseFailed(path: path, detail: "an asset inserted was not returned (ID \(id.rawValue))")
-                }
-                return (row, id)
-            }
+    /// Asset rows for these types, their row numbers and IDs in order: each ID its row's under the
+    /// library's key (`AssetIDPermutation`), so nothing is drawn, stored or checked against the others.
+    private func insertAssetRows(_ types: [MediaType], ids: AssetIDPermutation) throws -> [(row: Int64, id: AssetID)] {
+        let statement = try db.cachedStatement(sql: "INSERT INTO asset (mediaType) VALUES "
+            + Array(repeating: "(?)", count: types.count).joined(separator: ",") + " RETURNING rowid")
+        var rows: [Int64] = []
+        rows.reserveCapacity(types.count)
+        try DirectWrite(statement, in: db).run(types.map { .text($0.rawValue) }) { row in rows.append(row.int64(0)) }
+        // One statement's rows take rising numbers in the order of its VALUES (AUTOINCREMENT, one writer);
+        // RETURNING gives them in no promised order, so they are put back in it.
+        rows.sort()
+        guard rows.count == types.count else {
+            throw PhotoLibError.databaseFailed(path: path, detail: "\(types.count) assets inserted, \(rows.count) returned")
         }
+        return rows.map { ($0, ids.id(forRow: $0)) }
     }
 
     /// Member rows for these files, each of its asset; their row numbers in order.

@@ -41,7 +41,7 @@ struct AccessReportTests {
         photos = try store.write { tx in
             try tx.insertApp(frame, createdAt: 0)
             try tx.insertApp(viewer, createdAt: 0)
-            let photos = try tx.insertNewAssets(album: AlbumTree.rootID, files: files, generator: &generator)
+            let photos = try tx.insertNewAssets(album: AlbumTree.rootID, files: files)
             _ = try tx.selectAssets(Self.limited, rowIDs: [photos[0].rowID])
             return photos
         }

@@ -27,7 +27,7 @@ struct AppGrantsTests {
         }
         photos = try store.write { tx in
             try tx.insertApp(app, createdAt: 0)
-            return try tx.insertNewAssets(album: AlbumTree.rootID, files: files, generator: &generator)
+            return try tx.insertNewAssets(album: AlbumTree.rootID, files: files)
         }
     }
 

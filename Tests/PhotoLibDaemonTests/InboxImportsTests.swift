@@ -179,12 +179,11 @@ final class InboxImportsTests {
 extension InboxImportsTests {
     /// An import recorded as copying, and the copy it placed as `name` at the library's root, indexed.
     func placedCopy(_ name: String = "IMG_1.jpg", inode: UInt64 = 7) throws -> (id: Int64, asset: AssetRecord) {
-        var generator = SystemRandomNumberGenerator()
         let file = DirectoryPlan.NewFile(name: FileName(name)!, mediaType: .image,
                                          facts: FileFacts(device: 9, inode: inode, size: 10, modificationTime: 0, permissions: 0o644), refusal: nil)
         return try store.write { tx in
             let id = try tx.beginImport(Self.camera, source: FileName("a.jpg")!, device: 9, inode: 3, birth: nil, album: .root, at: 0)
-            return (id, try tx.insertNewAssets(album: AlbumTree.rootID, files: [file], generator: &generator)[0])
+            return (id, try tx.insertNewAssets(album: AlbumTree.rootID, files: [file])[0])
         }
     }
 

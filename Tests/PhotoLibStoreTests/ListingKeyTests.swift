@@ -11,17 +11,15 @@ struct ListingKeyTests {
     @Test("a Live Photo is keyed by its photo whichever member came first; filters pick assets, not member rows")
     func keys() throws {
         let store = try Store(inMemory: ())
-        var generator = SystemRandomNumberGenerator()
         let (live, plain, refused) = try store.write { tx in
             let trips = try tx.insertAlbum(parent: AlbumTree.rootID, name: FileName("Trips")!)
-            let video = try tx.insertMember(album: trips, name: FileName("IMG_1.MOV")!, mediaType: .video, file: facts(1, mtime: 90),
-                                            generator: &generator)
+            let video = try tx.insertMember(album: trips, name: FileName("IMG_1.MOV")!, mediaType: .video, file: facts(1, mtime: 90))
             _ = try tx.insertMember(album: trips, name: FileName("IMG_1.HEIC")!, mediaType: .image, file: facts(2, mtime: 40),
-                                    joining: video.asset, generator: &generator)
+                                    joining: video.asset)
             let plain = try tx.insertMember(album: AlbumTree.rootID, name: FileName("cat.jpg")!, mediaType: .image,
-                                            file: facts(3, mtime: 70), generator: &generator)
+                                            file: facts(3, mtime: 70))
             let refused = try tx.insertMember(album: AlbumTree.rootID, name: FileName("shared.jpg")!, mediaType: .image,
-                                              file: facts(4, mtime: 10), refusal: .writableByOthers, generator: &generator)
+                                              file: facts(4, mtime: 10), refusal: .writableByOthers)
             return (video.asset, plain.asset, refused.asset)
         }
         let all = try store.read { try $0.listingKeys(ListingFilter()) }
@@ -41,17 +39,14 @@ struct ListingKeyTests {
     @Test("a search matches names byte for byte, ASCII letters in either case, and follows a rename")
     func nameSearch() throws {
         let store = try Store(inMemory: ())
-        var generator = SystemRandomNumberGenerator()
         // "ÉTÉ" in UTF-8, and a name that is not UTF-8 at all: neither is folded beyond ASCII.
         let summer = FileName(bytes: [0xC3, 0x89, 0x54, 0xC3, 0x89, 0x2E, 0x6A, 0x70, 0x67])!
         let broken = FileName(bytes: [0x42, 0xFF, 0x41, 0x43, 0x48, 0x2E, 0x6A, 0x70, 0x67])!  // "B\xFFACH.jpg"
         let (a, b, c) = try store.write { tx in
             let a = try tx.insertMember(album: AlbumTree.rootID, name: FileName("Beach_Day.JPG")!, mediaType: .image,
-                                        file: facts(1, mtime: 1), generator: &generator)
-            let b = try tx.insertMember(album: AlbumTree.rootID, name: summer, mediaType: .image, file: facts(2, mtime: 2),
-                                        generator: &generator)
-            let c = try tx.insertMember(album: AlbumTree.rootID, name: broken, mediaType: .image, file: facts(3, mtime: 3),
-                                        generator: &generator)
+                                        file: facts(1, mtime: 1))
+            let b = try tx.insertMember(album: AlbumTree.rootID, name: summer, mediaType: .image, file: facts(2, mtime: 2))
+            let c = try tx.insertMember(album: AlbumTree.rootID, name: broken, mediaType: .image, file: facts(3, mtime: 3))
             return (a, b, c)
         }
         func found(_ text: [UInt8]) throws -> [Int64] {

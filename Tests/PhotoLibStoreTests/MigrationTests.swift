@@ -188,4 +188,42 @@ struct MigrationTests {
             #expect(try String.fetchOne(db, sql: "SELECT mediaType FROM asset WHERE rowid = 2") == "live")
         }
     }
+
+    @Test("v24: every asset keeps its ID and row, selections stay, no row number is reused; a new asset stores no ID and is found by its own; the triggers still work")
+    func permutedIDs() throws {
+        let queue = try DatabaseQueue()
+        try Schema.migrator.migrate(queue, upTo: "v23: only the files waiting for a look at their place are indexed by it")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO app (id, uid, createdAt, viewName, idKey) VALUES ('org.example.A', 1000, 0, x'7631', x'000102030405060708090a0b0c0d0e0f');
+                INSERT INTO asset (rowid, id, mediaType) VALUES (1, 'aaaaaaaaaaaaaaaa', 'image'), (5, 'bbbbbbbbbbbbbbbb', 'image');
+                INSERT INTO member (rowid, asset, album, name, mediaType, device, inode, size, mtime, mode)
+                VALUES (1, 1, 1, x'612E6A7067', 'image', 1, 10, 1, 1, 420), (2, 5, 1, x'622E6A7067', 'image', 1, 11, 1, 1, 420);
+                INSERT INTO selectedAsset (app, asset) VALUES ('org.example.A', 5);
+                UPDATE sqlite_sequence SET seq = 9 WHERE name = 'asset';
+                """)
+        }
+        try Schema.migrator.migrate(queue)
+        try queue.write { db in
+            let tx = StoreTransaction(db: db)
+            #expect(try tx.asset(id: AssetID("aaaaaaaaaaaaaaaa")!)?.rowID == 1)
+            #expect(try tx.asset(rowID: 5)?.id.rawValue == "bbbbbbbbbbbbbbbb")
+            #expect(try Int64.fetchAll(db, sql: "SELECT asset FROM selectedAsset") == [5])
+            #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)
+            #expect(try Data.fetchOne(db, sql: "SELECT assetIDKey FROM library")?.count == 16)
+            let made = try tx.insertMember(album: AlbumTree.rootID, name: FileName("c.jpg")!, mediaType: .image,
+                                           file: FileFacts(device: 1, inode: 12, size: 1, modificationTime: 1, permissions: 0o644))
+            #expect(made.asset == 10, "rows 6-9 were used and deleted before: never again")
+            #expect(try String?.fetchOne(db, sql: "SELECT id FROM asset WHERE rowid = 10") == .some(nil), "no ID stored")
+            let id = try #require(try tx.asset(rowID: 10)?.id)
+            #expect(try tx.asset(id: id)?.rowID == 10 && id.rawValue != "aaaaaaaaaaaaaaaa")
+            #expect(try tx.asset(id: try tx.assetIDs().id(forRow: 1)) == nil, "row 1's own ID is not its permutation's")
+            _ = try tx.insertMember(album: AlbumTree.rootID, name: FileName("a.mov")!, mediaType: .video,
+                                   file: FileFacts(device: 1, inode: 13, size: 1, modificationTime: 1, permissions: 0o644), joining: 1)
+            #expect(try tx.asset(rowID: 1)?.mediaType == .live, "member_added still sets the type")
+            try tx.deleteMember(rowID: 2)
+            #expect(try tx.asset(rowID: 5) == nil, "member_deleted still takes the emptied asset")
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'") == 3)
+        }
+    }
 }

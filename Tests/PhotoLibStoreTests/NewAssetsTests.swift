@@ -3,7 +3,7 @@ import PhotoLibStore
 import Testing
 
 /// A scan's new files inserted many to a statement come back in order, each an asset of its own,
-/// stored exactly as one insert at a time stores them; an ID drawn twice is drawn again.
+/// stored exactly as one insert at a time stores them; each ID its row's under the library's key.
 @Suite("New assets, many to a statement")
 struct NewAssetsTests {
     func file(_ index: Int, refusal: LinkRefusal? = nil) -> DirectoryPlan.NewFile {
@@ -14,23 +14,12 @@ struct NewAssetsTests {
                               refusal: refusal)
     }
 
-    /// Draws the same 80 bits for the first `repeats` IDs, then distinct ones.
-    struct Repeating: RandomNumberGenerator {
-        var repeats: Int
-        var calls = 0
-        mutating func next() -> UInt64 {
-            calls += 1
-            return calls <= 2 * repeats ? 42 : UInt64(calls) &* 0x9E37_79B9_7F4A_7C15
-        }
-    }
-
     @Test("300 files (statements of 256, 32, 8 and 4) come back in order and read back as stored")
     func inOrder() throws {
         let store = try Store(inMemory: ())
-        var generator = SystemRandomNumberGenerator()
         let files = (0..<300).map { file($0, refusal: $0 == 13 ? .ownedByAnotherUser : nil) }
         let album = try store.write { tx in try tx.insertAlbum(parent: AlbumTree.rootID, name: FileName("Trip")!) }
-        let assets = try store.write { tx in try tx.insertNewAssets(album: album, files: files, generator: &generator) }
+        let assets = try store.write { tx in try tx.insertNewAssets(album: album, files: files) }
         let members = assets.map(\.primary)
         #expect(assets.allSatisfy { $0.members.count == 1 && $0.rowID == $0.primary.asset })
         #expect(members.map(\.name) == files.map(\.name))
@@ -52,24 +41,28 @@ struct NewAssetsTests {
         #expect(try store.read { tx in try tx.member(album: album, name: files[7].name)?.rowID } == members[7].rowID)
     }
 
-    @Test("an asset ID drawn twice in one statement fails it, and the batch is drawn again")
-    func collision() throws {
+    @Test("a new asset's ID is its row's under the library's key: found by it, never stored, never another's; a deleted row's ID names nothing after")
+    func permutedIDs() throws {
         let store = try Store(inMemory: ())
-        var generator = Repeating(repeats: 2)
-        let assets = try store.write { tx in try tx.insertNewAssets(album: AlbumTree.rootID, files: [file(1), file(2)], generator: &generator) }
-        #expect(assets.count == 2 && assets[0].rowID != assets[1].rowID)
-        let ids = try store.read { tx in try assets.map { try #require(try tx.asset(rowID: $0.rowID)).id } }
-        #expect(Set(ids).count == 2 && ids == assets.map(\.id), "the IDs returned are those stored after the redraw")
-        #expect(generator.calls > 4, "drawn again after the collision")
+        let assets = try store.write { tx in try tx.insertNewAssets(album: AlbumTree.rootID, files: (1...5).map { file($0) }) }
+        #expect(Set(assets.map(\.id)).count == 5)
+        let found = try store.read { tx in try assets.map { try tx.asset(id: $0.id)?.rowID } }
+        #expect(found == assets.map(\.rowID))
+        try store.write { tx in try tx.deleteMember(rowID: assets[4].primary.rowID) }
+        let next = try store.write { tx in try tx.insertNewAssets(album: AlbumTree.rootID, files: [file(6)]) }
+        #expect(next[0].rowID > assets[4].rowID && next[0].id != assets[4].id, "a row number, and so an ID, is never used twice")
+        #expect(try store.read { tx in try tx.asset(id: assets[4].id) } == nil, "the deleted asset's ID names nothing")
+        var generator = SystemRandomNumberGenerator()
+        #expect(try store.read { tx in try (0..<1_000).allSatisfy { _ in try tx.asset(id: AssetID.random(using: &generator)) == nil } },
+                "a guessed ID names nothing")
     }
 
     @Test("a name already in the album is an error, and the write stores none of the batch")
     func existingName() throws {
         let store = try Store(inMemory: ())
-        var generator = SystemRandomNumberGenerator()
-        _ = try store.write { tx in try tx.insertNewAssets(album: AlbumTree.rootID, files: [file(2)], generator: &generator) }
+        _ = try store.write { tx in try tx.insertNewAssets(album: AlbumTree.rootID, files: [file(2)]) }
         #expect(throws: (any Error).self) {
-            try store.write { tx in _ = try tx.insertNewAssets(album: AlbumTree.rootID, files: [file(1), file(2)], generator: &generator) }
+            try store.write { tx in _ = try tx.insertNewAssets(album: AlbumTree.rootID, files: [file(1), file(2)]) }
         }
         #expect(try store.read { tx in try tx.indexedFiles(inAlbum: AlbumTree.rootID).count } == 1)
     }

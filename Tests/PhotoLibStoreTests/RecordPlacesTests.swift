@@ -16,9 +16,8 @@ struct RecordPlacesTests {
     @Test("300 findings (statements of 256, 32, 8 and 4): each on its own row; a file changed since it was looked at keeps none")
     func eachOnItsRow() throws {
         let store = try Store(inMemory: ())
-        var generator = SystemRandomNumberGenerator()
         let files = (0..<300).map(file)
-        let members = try store.write { tx in try tx.insertNewAssets(album: AlbumTree.rootID, files: files, generator: &generator) }.map(\.primary)
+        let members = try store.write { tx in try tx.insertNewAssets(album: AlbumTree.rootID, files: files) }.map(\.primary)
         let changed = Set(100..<110)
         let results = members.enumerated().map { index, member in
             var facts = member.file

@@ -14,13 +14,12 @@ struct StoreTests {
     @Test("byte names that Swift strings would merge stay separate rows")
     func byteNames() throws {
         let store = try Store(inMemory: ())
-        var generator = SystemRandomNumberGenerator()
         let names: [[UInt8]] = [[0x63, 0x61, 0x66, 0xC3, 0xA9, 0x2E, 0x6A, 0x70, 0x67], [0x63, 0x61, 0x66, 0x65, 0xCC, 0x81, 0x2E, 0x6A, 0x70, 0x67],
                                 [0x62, 0xFF, 0x2E, 0x6A, 0x70, 0x67], [0x62, 0xFE, 0x2E, 0x6A, 0x70, 0x67]]
         try store.write { tx in
             for (index, bytes) in names.enumerated() {
                 _ = try tx.insertMember(album: AlbumTree.rootID, name: FileName(bytes: bytes)!, mediaType: .image,
-                                        file: facts(UInt64(index + 1)), generator: &generator)
+                                        file: facts(UInt64(index + 1)))
             }
         }
         let stored = try store.read { try $0.assets(inAlbums: [AlbumTree.rootID]) }
@@ -30,7 +29,6 @@ struct StoreTests {
     @Test("album grants are live and cover sub-albums; single selections survive an album move")
     func visibility() throws {
         let store = try Store(inMemory: ())
-        var generator = SystemRandomNumberGenerator()
         let (trips, inner, other) = try store.write { tx in
             (try tx.insertAlbum(parent: 1, name: FileName("Trips")!), 0, try tx.insertAlbum(parent: 1, name: FileName("Other")!))
         }
@@ -41,8 +39,8 @@ struct StoreTests {
             _ = try tx.selectAlbums(app, albums: [trips])
         }
         let (later, single) = try store.write { tx in
-            (try tx.asset(rowID: tx.insertMember(album: nested, name: FileName("later.jpg")!, mediaType: .image, file: facts(1), generator: &generator).asset)!,
-             try tx.asset(rowID: tx.insertMember(album: other, name: FileName("one.jpg")!, mediaType: .image, file: facts(2), generator: &generator).asset)!)
+            (try tx.asset(rowID: tx.insertMember(album: nested, name: FileName("later.jpg")!, mediaType: .image, file: facts(1)).asset)!,
+             try tx.asset(rowID: tx.insertMember(album: other, name: FileName("one.jpg")!, mediaType: .image, file: facts(2)).asset)!)
         }
         _ = try store.write { try $0.selectAssets(app, rowIDs: [single.rowID]) }
         #expect(Set(try store.read { try $0.visibleAssets(limitedApp: app) }.map(\.id)) == [later.id, single.id])
@@ -54,10 +52,9 @@ struct StoreTests {
     @Test("deleting an asset drops it from every selection")
     func cascade() throws {
         let store = try Store(inMemory: ())
-        var generator = SystemRandomNumberGenerator()
         let record = try store.write { tx in
             try tx.insertApp(AppRecord(id: app, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined, viewName: FileName("view-0000000000000000")!, assetIDs: Self.ids), createdAt: 0)
-            let record = try tx.insertMember(album: 1, name: FileName("a.jpg")!, mediaType: .image, file: facts(9), generator: &generator)
+            let record = try tx.insertMember(album: 1, name: FileName("a.jpg")!, mediaType: .image, file: facts(9))
             _ = try tx.selectAssets(app, rowIDs: [record.asset])
             return record
         }
@@ -76,8 +73,8 @@ struct StoreTests {
                 try tx.insertApp(AppRecord(id: id, uid: 1, purpose: "", readWrite: .limited, addOnly: .notDetermined,
                                            viewName: ViewName.random(using: &generator), assetIDs: Self.ids), createdAt: 0)
             }
-            let image = try tx.insertMember(album: 1, name: FileName("IMG_1.HEIC")!, mediaType: .image, file: facts(1), generator: &generator)
-            let video = try tx.insertMember(album: 1, name: FileName("IMG_1.MOV")!, mediaType: .video, file: facts(2), generator: &generator)
+            let image = try tx.insertMember(album: 1, name: FileName("IMG_1.HEIC")!, mediaType: .image, file: facts(1))
+            let video = try tx.insertMember(album: 1, name: FileName("IMG_1.MOV")!, mediaType: .video, file: facts(2))
             _ = try tx.selectAssets(app, rowIDs: [image.asset])
             _ = try tx.selectAssets(other, rowIDs: [video.asset])
             return (image, video)
@@ -166,12 +163,11 @@ struct StoreTests {
     @Test("a location check that found the file unreadable keeps its mode: assets --withheld names the file until a chmod")
     func unreadableCheck() throws {
         let store = try Store(inMemory: ())
-        var generator = SystemRandomNumberGenerator()
         var unreadable = facts(7)
         unreadable.permissions = 0o200
         let asset = try store.write { tx in
             let file = DirectoryPlan.NewFile(name: FileName("a.jpg")!, mediaType: .image, facts: unreadable)
-            return try tx.insertNewAssets(album: AlbumTree.rootID, files: [file], generator: &generator)[0]
+            return try tx.insertNewAssets(album: AlbumTree.rootID, files: [file])[0]
         }
         let member = asset.members[0].rowID
         try store.write { tx in try tx.setLocationCheck(.unreadable(unreadable), memberRowID: member) }
@@ -192,10 +188,9 @@ struct StoreTests {
     @Test("a new asset is returned as stored, so neither a scan nor a batch reads it back")
     func insertAssetAsStored() throws {
         let store = try Store(inMemory: ())
-        var generator = SystemRandomNumberGenerator()
         let inserted = try store.write { tx in
             let file = DirectoryPlan.NewFile(name: FileName("a.jpg")!, mediaType: .image, facts: facts(7))
-            return try tx.insertNewAssets(album: AlbumTree.rootID, files: [file], generator: &generator)[0]
+            return try tx.insertNewAssets(album: AlbumTree.rootID, files: [file])[0]
         }
         #expect(try store.read { try $0.asset(rowID: inserted.rowID) } == inserted)
     }
@@ -203,19 +198,18 @@ struct StoreTests {
     @Test("a member inserted into an asset makes it live when its type differs, and leaves a live asset live")
     func memberTypes() throws {
         let store = try Store(inMemory: ())
-        var generator = SystemRandomNumberGenerator()
         let asset = try store.write { tx in
             let file = DirectoryPlan.NewFile(name: FileName("IMG_1.HEIC")!, mediaType: .image, facts: facts(1))
-            return try tx.insertNewAssets(album: AlbumTree.rootID, files: [file], generator: &generator)[0]
+            return try tx.insertNewAssets(album: AlbumTree.rootID, files: [file])[0]
         }
         try store.write { tx in
             _ = try tx.insertMember(album: AlbumTree.rootID, name: FileName("IMG_1.MOV")!, mediaType: .video, file: facts(2),
-                                    joining: asset.rowID, generator: &generator)
+                                    joining: asset.rowID)
         }
         #expect(try store.read { try $0.asset(rowID: asset.rowID) }?.mediaType == .live)
         try store.write { tx in
             _ = try tx.insertMember(album: AlbumTree.rootID, name: FileName("IMG_1.JPG")!, mediaType: .image, file: facts(3),
-                                    joining: asset.rowID, generator: &generator)
+                                    joining: asset.rowID)
         }
         #expect(try store.read { try $0.asset(rowID: asset.rowID) }?.mediaType == .live)
     }
@@ -223,14 +217,13 @@ struct StoreTests {
     @Test("the app state's version moves with each commit that changes an app, a selection or a rule, and with no other")
     func appStateVersion() throws {
         let store = try Store(inMemory: ())
-        var generator = SystemRandomNumberGenerator()
         var version = store.appStateVersion
         func moved() -> Bool {
             defer { version = store.appStateVersion }
             return store.appStateVersion != version
         }
         let record = try store.write { tx in
-            try tx.insertMember(album: AlbumTree.rootID, name: FileName("a.jpg")!, mediaType: .image, file: facts(1), generator: &generator)
+            try tx.insertMember(album: AlbumTree.rootID, name: FileName("a.jpg")!, mediaType: .image, file: facts(1))
         }
         #expect(!moved(), "a library change")
         try store.write { tx in
@@ -253,8 +246,7 @@ struct StoreTests {
         #expect(!moved(), "events the app is sent (its log's tokens and floor)")
         _ = try store.write { try $0.setLocation(app, .none) }
         #expect(moved(), "its location setting")
-        try store.write { tx in _ = try tx.insertMember(album: AlbumTree.rootID, name: FileName("b.jpg")!, mediaType: .image, file: facts(2),
-                                                        generator: &generator) }
+        try store.write { tx in _ = try tx.insertMember(album: AlbumTree.rootID, name: FileName("b.jpg")!, mediaType: .image, file: facts(2)) }
         #expect(!moved(), "another library change")
         try store.write { try $0.deleteMember(rowID: record.rowID) }
         #expect(!moved(), "a selected photo deleted: its row ID, never reused, matches nothing in a kept selection")

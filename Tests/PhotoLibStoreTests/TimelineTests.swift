@@ -63,7 +63,7 @@ struct TimelineTests {
             for (index, file) in written.enumerated() {
                 let facts = FileFacts(device: 1, inode: UInt64(index + 1), size: 10, modificationTime: file.seconds * 1_000_000_000, permissions: 0o644)
                 let member = try tx.insertMember(album: AlbumTree.rootID, name: FileName("IMG_\(index).jpg")!, mediaType: .image, file: facts,
-                                                 joining: file.link ? previous : nil, generator: &generator)
+                                                 joining: file.link ? previous : nil)
                 previous = member.asset
             }
         }

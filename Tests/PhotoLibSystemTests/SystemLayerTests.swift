@@ -145,12 +145,4 @@ final class SystemLayerTests {
             try Directory.openOrMake(RelativePath(escaped: "Link/2027")!, in: root, mode: 0o700)
         }
     }
-
-    @Test("buffered random numbers come from the kernel across refills: 2,000 draws, none repeated, none all zero")
-    func bufferedRandom() {
-        var random = BufferedRandom()
-        let draws = (0..<2_000).map { _ in random.next() as UInt64 }
-        #expect(Set(draws).count == draws.count)
-        #expect(!draws.contains(0))
-    }
 }

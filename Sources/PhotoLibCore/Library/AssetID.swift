@@ -1,7 +1,9 @@
 /// The stable public identifier of an asset.
 ///
-/// Random, not a row number: a counter would tell an app how many assets the
-/// library holds, which it must not learn. 16 characters of lowercase
+/// Never a bare row number: a counter would tell an app how many assets the
+/// library holds, which it must not learn. An asset's row number under the
+/// library's keyed permutation (`AssetIDPermutation`, schema v24), or the
+/// random ID an asset made before that keeps. 16 characters of lowercase
 /// Crockford base32 (80 bits), so IDs are easy to read and type.
 public struct AssetID: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
     public let rawValue: String

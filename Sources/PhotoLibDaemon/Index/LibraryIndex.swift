@@ -23,7 +23,6 @@ final class LibraryIndex {
     /// Whether the library's inode numbers name its files (not on FUSE or SMB: `FilesystemKind.trustsInodeNumbers`).
     let trustsInodes: Bool
     var albums: AlbumTree
-    var generator = BufferedRandom()
     /// Library paths that could not be read at the last look, and why: their
     /// rows are kept as they were, and `status` says `degraded` until they can be read.
     var unreadable: [RelativePath: FileSystemFailure] = [:] {
@@ -90,9 +89,9 @@ final class LibraryIndex {
                _ body: (inout IndexBatch<TransactionRows>) throws -> Void) throws -> IndexBatch<TransactionRows> {
         access.invalidate()
         defer { access.invalidate() }
-        let (albums, unreadable, policy, daemonUID, generator, trustsInodes) = (albums, unreadable, policy, daemonUID, generator, trustsInodes)
+        let (albums, unreadable, policy, daemonUID, trustsInodes) = (albums, unreadable, policy, daemonUID, trustsInodes)
         let batch = try store.write { tx in
-            var batch = IndexBatch(rows: TransactionRows(tx: tx, generator: generator), albums: albums, unreadable: unreadable,
+            var batch = IndexBatch(rows: TransactionRows(tx: tx), albums: albums, unreadable: unreadable,
                                    probe: probe, policy: policy, daemonUID: daemonUID, recorder: recorder, trustsInodes: trustsInodes,
                                    checkpoint: { try StopRequest.checkpoint() })
             try body(&batch)
@@ -101,7 +100,6 @@ final class LibraryIndex {
         }
         self.albums = batch.albums
         self.unreadable = batch.unreadable
-        self.generator = batch.rows.generator
         // Descriptors kept for albums' old places point elsewhere now.
         if batch.outcome.albumsRearranged { access.retire() }
         return batch

@@ -2,11 +2,10 @@ import PhotoLibCore
 import PhotoLibStore
 import PhotoLibSystem
 
-/// A batch's rows (`IndexRows`) in the store's write transaction: SQL and nothing else, new
-/// assets' random IDs drawn from the index's generator (handed back once the batch is done).
+/// A batch's rows (`IndexRows`) in the store's write transaction: SQL and nothing else (a new asset's
+/// ID is its row's, `AssetIDPermutation`).
 struct TransactionRows: IndexRows {
     let tx: StoreTransaction
-    var generator: BufferedRandom
 
     func member(album: AlbumTree.ID, name: FileName) throws -> MemberRecord? { try tx.member(album: album, name: name) }
     func member(rowID: Int64) throws -> MemberRecord? { try tx.member(rowID: rowID) }
@@ -28,12 +27,12 @@ struct TransactionRows: IndexRows {
     func takeAlbumsDueForPairing() throws -> [AlbumTree.ID] { try tx.takeAlbumsDueForPairing() }
 
     mutating func insertNewAssets(album: AlbumTree.ID, files: [DirectoryPlan.NewFile]) throws -> [AssetRecord] {
-        try tx.insertNewAssets(album: album, files: files, generator: &generator)
+        try tx.insertNewAssets(album: album, files: files)
     }
 
     func updateMember(_ member: MemberRecord) throws { try tx.updateMember(member) }
     func moveMember(_ member: Int64, toAsset asset: Int64) throws { try tx.moveMember(member, toAsset: asset) }
-    mutating func splitMember(_ member: MemberRecord) throws -> Int64 { try tx.splitMember(member, generator: &generator) }
+    mutating func splitMember(_ member: MemberRecord) throws -> Int64 { try tx.splitMember(member) }
     func deleteMember(rowID: Int64) throws { try tx.deleteMember(rowID: rowID) }
     func insertAlbum(parent: AlbumTree.ID, name: FileName) throws -> AlbumTree.ID { try tx.insertAlbum(parent: parent, name: name) }
     func moveAlbum(_ id: AlbumTree.ID, parent: AlbumTree.ID, name: FileName) throws { try tx.moveAlbum(id, parent: parent, name: name) }
