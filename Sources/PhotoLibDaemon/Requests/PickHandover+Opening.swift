@@ -46,18 +46,7 @@ extension PickHandover {
             return (original, member.file.size)
         case .derivative(let inode, _):
             original.close()
-            let derivative: FileDescriptor, status: FileStatus
-            do {
-                derivative = try FileCopy.openUntrusted(DerivativeCatalog.derivativeName(member.rowID), in: derivatives)
-            } catch {
-                throw cannot(error.errno)
-            }
-            do {
-                status = try Directory.status(of: derivative)
-            } catch {
-                derivative.close()
-                throw cannot(error.errno)
-            }
+            let (derivative, status) = try openWithStatus(DerivativeCatalog.derivativeName(member.rowID), in: derivatives, cannot)
             guard status.inode == inode else {
                 derivative.close()
                 throw cannot(nil)

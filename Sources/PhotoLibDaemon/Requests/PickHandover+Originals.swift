@@ -17,19 +17,7 @@ extension PickHandover {
         case .gone: throw cannot(ENOENT)
         case .unreadable(let failure): throw cannot(failure.errno)
         }
-        let fd: FileDescriptor
-        let status: FileStatus
-        do {
-            fd = try FileCopy.openUntrusted(name, in: directory)
-        } catch {
-            throw cannot(error.errno)
-        }
-        do {
-            status = try Directory.status(of: fd)
-        } catch {
-            fd.close()
-            throw cannot(error.errno)
-        }
+        let (fd, status) = try openWithStatus(name, in: directory, cannot)
         switch LinkVerdict.judge(status.observation, expectedInode: member.file.inode, daemonUID: ownerUID) {
         case .link:
             return fd
@@ -41,6 +29,24 @@ extension PickHandover {
         case .notTheIndexedFile:
             fd.close()
             throw cannot(nil)
+        }
+    }
+
+    /// Opens `name` in `directory` for reading (never through a symlink, never blocking on a FIFO) with
+    /// its status; each failure is `cannot` with its errno, and nothing is left open.
+    static func openWithStatus(_ name: FileName, in directory: FileDescriptor, _ cannot: (Int32?) -> PhotoLibError) throws(PhotoLibError)
+        -> (FileDescriptor, FileStatus) {
+        let fd: FileDescriptor
+        do {
+            fd = try FileCopy.openUntrusted(name, in: directory)
+        } catch {
+            throw cannot(error.errno)
+        }
+        do {
+            return (fd, try Directory.status(of: fd))
+        } catch {
+            fd.close()
+            throw cannot(error.errno)
         }
     }
 }
