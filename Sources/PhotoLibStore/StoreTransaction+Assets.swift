@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 public import PhotoLibCore
 
-/// Assets and their member files. An asset row holds the ID and type; each
-/// file of the library that is an asset's member has a `member` row. Triggers
-/// (schema v6) drop an asset whose last member goes and keep its type in step.
+/// Assets and their member files. An asset row holds the type (and, for assets older than schema
+/// v24, the ID); each file of the library that is an asset's member has a `member` row. Triggers
+/// (schema v6) drop an asset whose last member goes and keep its type in step as members move or
+/// go; a member inserted into an asset sets its type here (v25).
 extension StoreTransaction {
     static let memberColumns = "m.rowid, m.asset, m.album, m.name, m.mediaType, m.device, m.inode, m.size, m.mtime, m.mode, m.btime, m.refusal, m.takenAt"
 
@@ -28,7 +29,11 @@ extension StoreTransaction {
         let insert = try db.cachedStatement(sql: "INSERT INTO member (\(Self.newMemberColumns)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
         try DirectWrite(insert, in: db).run(Self.newMemberValues(asset: owner, album: album, name: name, mediaType: mediaType,
                                                                  file: file, refusal: refusal))
-        return MemberRecord(rowID: db.lastInsertedRowID, asset: owner, album: album, name: name, mediaType: mediaType,
+        let rowID = db.lastInsertedRowID
+        // A file joining an asset may change its type (an image and its video are a Live Photo); a new
+        // asset was inserted with the file's own.
+        if let asset { try db.cachedStatement(sql: "UPDATE asset SET mediaType = (\(Schema.typeOf("?1"))) WHERE rowid = ?1").execute(arguments: [asset]) }
+        return MemberRecord(rowID: rowID, asset: owner, album: album, name: name, mediaType: mediaType,
                             file: file, refusal: refusal)
     }
 
@@ -142,10 +147,14 @@ extension StoreTransaction {
         try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM member") ?? 0
     }
 
-    /// A member file with this inode inserted after `rowID`.
-    public func member(device: UInt64, inode: UInt64, insertedAfter rowID: Int64) throws -> MemberRecord? {
-        try fetchMembers(sql: "SELECT \(Self.memberColumns) FROM member m WHERE inode = ? AND device = ? AND rowid > ? LIMIT 1",
-                         arguments: [Int64(bitPattern: inode), Int64(bitPattern: device), rowID]).first
+    /// Visits the member rows inserted after `rowID` (a range of the rowid key), in row order, with
+    /// their files' device and inode.
+    public func inodes(insertedAfter rowID: Int64, _ visit: (Int64, FileInode) -> Void) throws {
+        let statement = try db.cachedStatement(sql: "SELECT rowid, device, inode FROM member WHERE rowid > ? ORDER BY rowid")
+        let rows = try Row.fetchCursor(statement, arguments: [rowID])
+        while let row = try rows.next() {
+            visit(row[0], FileInode(device: UInt64(bitPattern: row[1] as Int64), inode: UInt64(bitPattern: row[2] as Int64)))
+        }
     }
 
     /// The files of one album by name: the hot path of every scan and full reconcile,

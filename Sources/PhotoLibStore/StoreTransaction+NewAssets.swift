@@ -3,10 +3,11 @@ public import PhotoLibCore
 
 /// New files of one album inserted as assets of their own, many rows to a statement: a scan meets
 /// a whole library of them at its first start, and a directory moved in brings thousands at once.
-/// One INSERT per file made SQLite open and close a statement journal for each (the member
-/// trigger makes every insert one that may change more than one row): most of a first start.
+/// One INSERT per file made SQLite open and close a statement journal for each (while a trigger
+/// ran on every member insert, until v25, each was one that may change more than one row): most
+/// of a first start.
 extension StoreTransaction {
-    /// Inserts each file as a new asset under a fresh random ID, and returns the assets (one member
+    /// Inserts each file as a new asset (its ID its row's permutation), and returns the assets (one member
     /// each) in the order given. A statement holds up to 256 files; its row count is a power of two, so a
     /// handful of cached statements serve every album.
     public func insertNewAssets(album: AlbumTree.ID, files: [DirectoryPlan.NewFile]) throws -> [AssetRecord] {

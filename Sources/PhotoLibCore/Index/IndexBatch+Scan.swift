@@ -109,6 +109,7 @@ extension IndexBatch {
         // Where inodes are made up, two vanished files that look alike match nothing.
         var alike: [FileIdentity.Content: Int] = [:]
         if !trustsInodes { for (gone, _) in files { alike[FileIdentity.Content(gone.file), default: 0] += 1 } }
+        if trustsInodes { try noteArrivedInodes(wanted: Set(files.map { FileInode($0.0.file) })) }
         for (gone, goneLocation) in files {
             if let arrived = try arrival(sameAs: gone.file, alike: alike) {
                 let arrivedLocation = try snapshot(arrived.asset)
@@ -132,15 +133,28 @@ extension IndexBatch {
     /// The file this batch inserted that is the vanished `gone`, if one is.
     private mutating func arrival(sameAs gone: FileFacts, alike: [FileIdentity.Content: Int]) throws -> MemberRecord? {
         if trustsInodes {
-            // A reused inode number with another birth time is another file.
-            guard let arrived = try rows.member(device: gone.device, inode: gone.inode, insertedAfter: held.watermark),
+            // The first arrival with its inode; a reused inode number with another birth time is another file.
+            let key = FileInode(gone)
+            guard let row = held.arrivedByInode[key]?.first, let arrived = try rows.member(rowID: row),
                   FileIdentity.isSameFile(indexed: gone, found: arrived.file) else { return nil }
+            held.arrivedByInode[key]?.removeFirst()  // matched once: a second link of the inode takes the next
             return arrived
         }
         let content = FileIdentity.Content(gone)
         guard alike[content] == 1, let row = held.arrivedByContent[content], let row else { return nil }
         held.arrivedByContent[content] = nil  // matched once
         return try rows.member(rowID: row)
+    }
+
+    /// Notes the rows this batch inserted with the inodes of `wanted` (the vanished files'), in row
+    /// order: read once, from the rows above the watermark, rather than kept for every insert (a first
+    /// start's 100,000) or looked up through an index of every file's inode that each insert paid for.
+    private mutating func noteArrivedInodes(wanted: Set<FileInode>) throws {
+        var arrived: [FileInode: [Int64]] = [:]
+        try rows.inodes(insertedAfter: held.watermark) { row, key in
+            if wanted.contains(key) { arrived[key, default: []].append(row) }
+        }
+        held.arrivedByInode = arrived
     }
 
     /// Notes what the batch inserted, where inodes are made up: what a vanished file is matched with.
@@ -234,4 +248,8 @@ struct HeldVanished {
     var files: [(MemberRecord, LocatedAsset?)] = []
     /// Where inode numbers are made up: the rows this batch inserted, by content (nil: more than one looks so).
     var arrivedByContent: [FileIdentity.Content: Int64?] = [:]
+    /// Where inode numbers are the filesystem's: the rows this batch inserted with a vanished file's
+    /// inode, in row order (read when the vanished are settled).
+    var arrivedByInode: [FileInode: [Int64]] = [:]
 }
+

@@ -18,12 +18,13 @@ public protocol IndexRows {
     func pairingMembers(inAlbum album: AlbumTree.ID, stem: [UInt8]?) throws -> ([LivePairing.Member], [Int64: Int])
     /// The largest member row so far (0 when empty): rows above it were inserted later.
     func maxMemberRowID() throws -> Int64
-    /// A member file with this inode inserted after `rowID`.
-    func member(device: UInt64, inode: UInt64, insertedAfter rowID: Int64) throws -> MemberRecord?
+    /// Visits the member rows inserted after `rowID`, in row order, with their files' device and
+    /// inode: a range of the table's own key, read only when a batch has vanished files to match.
+    func inodes(insertedAfter rowID: Int64, _ visit: (Int64, FileInode) -> Void) throws
     /// The albums a schema upgrade left to pair, forgotten as they are returned.
     mutating func takeAlbumsDueForPairing() throws -> [AlbumTree.ID]
 
-    /// Each file as a new asset of its own under a fresh random ID, in the order given.
+    /// Each file as a new asset of its own (a new ID, never used before), in the order given.
     mutating func insertNewAssets(album: AlbumTree.ID, files: [DirectoryPlan.NewFile]) throws -> [AssetRecord]
     /// Stores a member's location and file facts (its row and asset stay).
     mutating func updateMember(_ member: MemberRecord) throws

@@ -20,8 +20,8 @@ struct TransactionRows: IndexRows {
 
     func maxMemberRowID() throws -> Int64 { try tx.maxMemberRowID() }
 
-    func member(device: UInt64, inode: UInt64, insertedAfter rowID: Int64) throws -> MemberRecord? {
-        try tx.member(device: device, inode: inode, insertedAfter: rowID)
+    func inodes(insertedAfter rowID: Int64, _ visit: (Int64, FileInode) -> Void) throws {
+        try tx.inodes(insertedAfter: rowID, visit)
     }
 
     func takeAlbumsDueForPairing() throws -> [AlbumTree.ID] { try tx.takeAlbumsDueForPairing() }

@@ -187,6 +187,28 @@ struct IndexBatchTests {
         #expect(table.members.count == 2)
     }
 
+    @Test("A full scan: two links of one file moved while nobody watched keep both their IDs, one each; a file gone with no arrival of its inode goes")
+    func fullScanLinkedPair() throws {
+        var table = IndexTable()
+        let trips = table.addAlbum("Trips")
+        _ = table.addAlbum("Home")
+        let first = table.addFile("a.jpg", in: trips, facts: Self.facts(5, born: 100))
+        let second = table.addFile("b.jpg", in: trips, facts: Self.facts(5, born: 100))
+        let lost = table.addFile("c.jpg", in: trips, facts: Self.facts(7, born: 100))
+        let ids = try [first, second].map { try #require(table.asset(rowID: $0)?.id) }
+        let walked = LibraryProbe(listings: [
+            .root: .found([Self.album("Trips"), Self.album("Home")]),
+            Self.path("Trips"): .found([]),
+            Self.path("Home"): .found([Self.entry("x.jpg", Self.facts(5, born: 100)), Self.entry("y.jpg", Self.facts(5, born: 100)),
+                                       Self.entry("new.jpg", Self.facts(8, born: 100))]),
+        ])
+        let (batch, _) = try Self.run(nil, on: &table, probe: walked)
+        let found = Set(["Home/x.jpg", "Home/y.jpg"].compactMap { Self.assetID(at: $0, in: table, tree: batch.albums) })
+        #expect(found == Set(ids), "each link keeps one of the two IDs")
+        #expect(table.asset(rowID: lost) == nil)
+        #expect(table.members.count == 3)
+    }
+
     @Test("A full scan drops an album that is gone, and pairs what a schema upgrade left to pair")
     func fullScanAlbumsAndPairs() throws {
         var table = IndexTable()

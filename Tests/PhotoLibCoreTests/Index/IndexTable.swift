@@ -84,8 +84,8 @@ struct IndexTable: IndexRows {
 
     func maxMemberRowID() -> Int64 { members.keys.max() ?? 0 }
 
-    func member(device: UInt64, inode: UInt64, insertedAfter rowID: Int64) -> MemberRecord? {
-        members.values.filter { $0.file.device == device && $0.file.inode == inode && $0.rowID > rowID }.min { $0.rowID < $1.rowID }
+    func inodes(insertedAfter rowID: Int64, _ visit: (Int64, FileInode) -> Void) {
+        for member in members.values.filter({ $0.rowID > rowID }).sorted(by: { $0.rowID < $1.rowID }) { visit(member.rowID, FileInode(member.file)) }
     }
 
     mutating func takeAlbumsDueForPairing() -> [AlbumTree.ID] {
