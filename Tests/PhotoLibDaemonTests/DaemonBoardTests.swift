@@ -98,6 +98,21 @@ struct DaemonBoardTests {
         #expect(cache.keys(for: pageFilter, generation: 4) == nil, "a stale entry is let go, not kept for an older generation")
     }
 
+    @Test("a status's counts are read once while the store's generation holds, and read again after any write")
+    func statusCounts() {
+        let kept = StatusCounts()
+        var reads = 0
+        let read = {
+            reads += 1
+            return StatusCounts.Counts(assets: 100 + reads, albums: 2, apps: 1)
+        }
+        #expect(kept.counts(at: 7, read: read).assets == 101)
+        #expect(kept.counts(at: 7, read: read).assets == 101, "no write since: not counted again")
+        #expect(kept.counts(at: 8, read: read).assets == 102, "a write since: counted again")
+        #expect(kept.counts(at: 7, read: read).assets == 103, "only the generation read with them is trusted")
+        #expect(reads == 3)
+    }
+
     @Test("status says degraded once ready with a failed watch or an unreadable path, and the phase otherwise")
     func reportedState() {
         var snapshot = StatusBoard.Snapshot()

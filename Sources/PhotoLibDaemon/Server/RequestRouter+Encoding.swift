@@ -9,13 +9,15 @@ import PhotoLibSystem
 extension RequestRouter {
     func status() throws -> StatusResult {
         let snapshot = board.snapshot
-        let (assets, albums, apps) = try store.read { tx in (try tx.assetCount(), try tx.albumCount(), try tx.appCount()) }
+        let counts = try statusCounts.counts(at: store.generation) {
+            try store.read { tx in StatusCounts.Counts(assets: try tx.assetCount(), albums: try tx.albumCount(), apps: try tx.appCount()) }
+        }
         return StatusResult(
             version: version, pid: ProcessIdentity.processID, library: configuration.library, views: configuration.views,
             socket: configuration.socket,
             state: snapshot.reportedState,
             scannedDirectories: snapshot.scannedDirectories, scannedFiles: snapshot.scannedFiles,
-            assets: assets, albums: albums, apps: apps, watches: snapshot.watches, failedWatches: snapshot.failedWatches,
+            assets: counts.assets, albums: counts.albums, apps: counts.apps, watches: snapshot.watches, failedWatches: snapshot.failedWatches,
             unreadable: snapshot.unreadable.isEmpty ? nil : snapshot.unreadable.map(\.escaped),
             derivatives: snapshot.derivatives, derivativeBytes: snapshot.derivativeBytes,
             withheldFromNoLocation: snapshot.withheldFromNoLocation,

@@ -34,6 +34,8 @@ struct RequestRouter: Sendable {
     let coder = MessageCoder()
     /// The page's last listing, while the library stands still.
     let listings = ListingCache()
+    /// The counts `status` reports, while the store stands still.
+    let statusCounts = StatusCounts()
 
     init(changes: any LibraryChanges, requests: RequestDesk, store: Store, board: StatusBoard, configuration: DaemonConfiguration,
          ownerUID: UInt32, clock: any WallClock, watcher: any LibraryRewatching, hub: SubscriptionHub, endpoints: any AppEndpoints,
