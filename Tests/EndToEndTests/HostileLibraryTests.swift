@@ -12,7 +12,9 @@ struct HostileLibraryTests {
             return
         }
         let script = RunningDaemon.script("hostile-library")
-        let result = try await run("/usr/bin/python3", [script, "--swaps", "500", "--bin", RunningDaemon.buildDirectory])
+        // Each rescan may wait 300 s behind the swaps' events before the script calls it a hang (its
+        // RESCAN_WAIT); alone the run takes some 20 s, and it reports each rescan's wait.
+        let result = try await run("/usr/bin/python3", [script, "--swaps", "500", "--bin", RunningDaemon.buildDirectory], timeout: 1_200)
         #expect(result.status == 0, "\(result.stderr)")
         let figures = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         #expect((figures?["swaps"] as? Int ?? 0) >= 500, "\(result.stdout)")
