@@ -209,6 +209,8 @@ int photolibd_statx(int dirfd, const char *name, struct photolibd_file_status *o
     out->size = (int64_t)stx.stx_size;
     out->mtime_sec = stx.stx_mtime.tv_sec;
     out->mtime_nsec = stx.stx_mtime.tv_nsec;
+    out->ctime_sec = stx.stx_ctime.tv_sec;
+    out->ctime_nsec = stx.stx_ctime.tv_nsec;
     out->has_btime = (stx.stx_mask & STATX_BTIME) ? 1 : 0;
     out->btime_sec = out->has_btime ? stx.stx_btime.tv_sec : 0;
     out->btime_nsec = out->has_btime ? stx.stx_btime.tv_nsec : 0;

@@ -467,6 +467,27 @@ enum Schema {
                 DROP TRIGGER member_added;
                 """)
         }
+        migrator.registerMigration("v26: the views' directory stamps a clean stop leaves for the next start") { db in
+            // `ViewStamps`: written at a clean stop, read and deleted in the start's first transaction.
+            // No reference to the app: the rows exist only while the daemon is stopped.
+            try db.execute(sql: """
+                CREATE TABLE viewStampEpoch (
+                    only INTEGER PRIMARY KEY CHECK (only = 1),
+                    sentinel INTEGER NOT NULL,
+                    fingerprint TEXT NOT NULL
+                );
+                CREATE TABLE viewStamp (
+                    app TEXT NOT NULL,
+                    album INTEGER NOT NULL,
+                    device INTEGER NOT NULL,
+                    inode INTEGER NOT NULL,
+                    btime INTEGER,
+                    ctime INTEGER NOT NULL,
+                    mtime INTEGER NOT NULL,
+                    PRIMARY KEY (app, album)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

@@ -14,6 +14,9 @@ public struct FileStatus: Sendable, Equatable {
     public let size: Int64
     /// Modification time in nanoseconds since the epoch.
     public let modificationTime: Int64
+    /// Status change time (ctime) in nanoseconds since the epoch: set by the kernel at every change
+    /// to the inode or, for a directory, to its entries, and settable by no one but root.
+    public let changeTime: Int64
     /// Permission bits (`st_mode & 07777`).
     public let permissions: UInt32
     public let linkCount: UInt64
@@ -37,6 +40,7 @@ public struct FileStatus: Sendable, Equatable {
         inode = st.inode
         size = st.size
         modificationTime = st.mtime_sec * 1_000_000_000 + Int64(st.mtime_nsec)
+        changeTime = st.ctime_sec * 1_000_000_000 + Int64(st.ctime_nsec)
         permissions = st.mode & 0o7777
         linkCount = st.nlink
         owner = st.uid
@@ -56,6 +60,7 @@ public struct FileStatus: Sendable, Equatable {
         inode = UInt64(st.st_ino)
         size = Int64(st.st_size)
         modificationTime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        changeTime = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
         permissions = UInt32(st.st_mode & 0o7777)
         linkCount = UInt64(st.st_nlink)
         owner = st.st_uid

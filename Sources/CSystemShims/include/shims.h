@@ -103,6 +103,8 @@ struct photolibd_file_status {
     int64_t size;
     int64_t mtime_sec;
     uint32_t mtime_nsec;
+    int64_t ctime_sec;
+    uint32_t ctime_nsec;
     /// 1 when btime_* hold the birth time (statx STATX_BTIME was answered), else 0.
     int has_btime;
     int64_t btime_sec;

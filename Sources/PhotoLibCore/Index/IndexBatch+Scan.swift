@@ -184,6 +184,10 @@ extension IndexBatch {
         }
         var result = DirectoryResult(files: plan.fileCount)
         if plan.mayChangePairs { touchedAlbums.insert(album) }
+        if !plan.newFiles.isEmpty || plan.changedFiles.contains(where: \.isVisible) || !plan.vanishedFiles.isEmpty
+            || !plan.newAlbums.isEmpty || !plan.goneAlbums.isEmpty {
+            changedAlbums.insert(album)
+        }
         let inserted = try rows.insertNewAssets(album: album, files: plan.newFiles)
         noteArrived(inserted)
         for var asset in inserted {

@@ -50,6 +50,10 @@ public struct IndexBatch<Rows: IndexRows> {
     var touchedStems: [AlbumTree.ID: Set<[UInt8]>] = [:]
     /// Albums whose every file is paired again at the end of the batch (scanned ones).
     var touchedAlbums: Set<AlbumTree.ID> = []
+    /// Albums a directory's listing changed (a file new, changed as apps see it, or gone; a
+    /// sub-album new or gone): after a start's scan, the view directories that must be read
+    /// whatever their stamps say (`ViewTrust`).
+    public internal(set) var changedAlbums: Set<AlbumTree.ID> = []
     /// New files the batch found, stored many to a statement before anything reads the index again.
     var arrivals = PendingArrivals()
     /// Whether the library's inode numbers name its files (not on sshfs or SMB, which make them up):

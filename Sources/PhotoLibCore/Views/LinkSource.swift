@@ -75,10 +75,13 @@ public struct ViewReconcileReport: Equatable, Sendable {
     public var linked = 0
     public var unlinked = 0
     public var refused = 0
+    /// Directories taken as right by their stamps at a start (`ViewTrust`), neither read nor compared.
+    public var trustedDirectories = 0
 
-    public init(linked: Int = 0, unlinked: Int = 0, refused: Int = 0) {
+    public init(linked: Int = 0, unlinked: Int = 0, refused: Int = 0, trustedDirectories: Int = 0) {
         self.linked = linked
         self.unlinked = unlinked
         self.refused = refused
+        self.trustedDirectories = trustedDirectories
     }
 }

@@ -27,6 +27,9 @@ struct ChangeSet {
     private(set) var answers: [Answer] = []
     /// Requests the person is told of (a desktop notification), once the events are published.
     var announced: [(request: AccessRequest, purpose: String)] = []
+    /// A start's scan only: the directories of each app's view that may be taken as right by the
+    /// stamps the last clean stop left (`ViewTrust`).
+    var viewTrust: [AppID: ViewTrust] = [:]
 
     init(reconcile: SettleActs.Reconcile = .apps([]), derivatives: SettleActs.Derivatives = .untouched, events: [PublishedEvent] = []) {
         acts = SettleActs(reconcile: reconcile, derivatives: derivatives)

@@ -15,6 +15,14 @@ extension Engine {
     /// cannot be brought up to date: the journal holds them already, and the
     /// view is repaired by the next reconcile, which the error makes happen.
     func settle(_ set: ChangeSet) throws {
+        // A change settled before the start's scan that fails may leave a view short of what its
+        // records say, in directories it never touched: the stamps go with it. One that ends well
+        // leaves the views in step, and any directory it changed has a new ctime.
+        let stamps = stamping.recorded
+        stamping.recorded = nil
+        // Out of step until this settle ends well: a stop meanwhile records no stamps.
+        let wasInStep = stamping.inStep
+        stamping.inStep = false
         // A change that came in while a batch was probed, with the last batch's links in flight:
         // those land first, so no view is touched by two hands and the apps hear the batch first.
         if carried.tail != nil { try landTail() }
@@ -38,7 +46,8 @@ extension Engine {
         }
         let reconcile = { [self] in
             for record in records {
-                _ = try views.reconcile(record, index: index, store: store, libraryAvailable: lifecycle.libraryAvailable)
+                _ = try views.reconcile(record, index: index, store: store, libraryAvailable: lifecycle.libraryAvailable,
+                                        trust: set.viewTrust[record.id])
             }
         }
         if case .every = set.acts.reconcile {
@@ -55,6 +64,8 @@ extension Engine {
         views.collectDerivatives(set.acts.derivatives)
         try recordLearnedRefusals()
         try act(set)
+        if case .every = set.acts.reconcile { stamping.inStep = true } else { stamping.inStep = wasInStep }
+        stamping.recorded = stamps
     }
 
     /// What the change leaves to do besides its views (`SettleActs.kinds`), once they are settled.

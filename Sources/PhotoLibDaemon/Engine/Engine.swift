@@ -66,6 +66,8 @@ actor Engine {
     var libraryTurn = LibraryTurn()
     /// Verification rounds, and whether a network library's server answers.
     var rounds: LibraryRounds
+    /// The views' stamps a clean stop left, and whether the views are in step to record new ones.
+    var stamping = ViewStampKeeping()
 
     /// Batches are capped so a burst is applied in bounded transactions and requests get a turn between them.
     static let batchSize = 2048
@@ -146,6 +148,10 @@ actor Engine {
                                paths: (configuration.library, configuration.views), staging: staging, form: mode.form,
                                pictures: configuration.flatpakPictures, board: board, fuse: configuration.fuseViews)
         if try store.read({ try $0.anyRules() }) { index.readsCaptureTimes = true }
+        // Deleted before anything can change (`ViewStamps`): a crash from here on leaves none for the
+        // next start. A photolibd that upgraded the store may lay views out otherwise: none is trusted.
+        let recorded = try store.write { try $0.takeViewStamps() }
+        stamping.recorded = store.migrated.isEmpty ? recorded : nil
         // Made last: nothing after it throws, so a thread is never left behind by an engine that did not start.
         do throws(SystemCallError) {
             libraryLane = try BlockingLane(name: "library")
@@ -337,17 +343,22 @@ actor Engine {
         }
         let started = ContinuousClock.now
         index.beginFullScan()
+        // Only the first scan after the start may trust the stamps, and only if nothing was settled before it.
+        let recorded = stamping.recorded
+        stamping.recorded = nil
         let walked = try await walkLibrary()
         let contexts = try appContexts()
         var published: [PublishedEvent] = []
-        try index.fullScan(walked: walked, recorder: ChangeRecorder(recording: !contexts.isEmpty && !reloadEveryApp, limit: Self.rescanChangeLimit)) { tx, recorder, albums in
+        let changed = try index.fullScan(walked: walked, recorder: ChangeRecorder(recording: !contexts.isEmpty && !reloadEveryApp, limit: Self.rescanChangeLimit)) { tx, recorder, albums in
             published = try journal.recordLibraryChanges(
                 recorder.changes, overflowed: recorder.overflowed || reloadEveryApp, contexts: contexts, albums: albums, tx: tx)
         }
         let scanned = ContinuousClock.now
         // `.every` collects every derivative no view links; the inboxes are made and watched, and then
         // what arrived in them while the daemon was stopped (or the library was away) is swept in.
-        try settle(ChangeSet(acts: LibraryPlan.scanned, events: published))
+        var scan = ChangeSet(acts: LibraryPlan.scanned, events: published)
+        if let recorded { scan.viewTrust = try viewTrust(recorded, changedAlbums: changed) }
+        try settle(scan)
         imports.directories.watcher.sweepAll()
         store.releaseMemory()
         ProcessIdentity.releaseFreeMemory()

@@ -52,20 +52,22 @@ extension LibraryIndex {
     /// Makes the index match what `walked` found, in one transaction that reads those answers, as a
     /// batch's does its probe's, and makes no system call but SQLite's (`IndexBatch.fullScan`).
     /// A crash anywhere before its commit leaves the old index, and the next start scans again.
-    func fullScan(walked: LibraryProbe, recorder: ChangeRecorder, inTransaction: InTransaction = { _, _, _ in }) throws {
+    /// Returns the albums whose listings changed (`IndexBatch.changedAlbums`).
+    @discardableResult
+    func fullScan(walked: LibraryProbe, recorder: ChangeRecorder, inTransaction: InTransaction = { _, _, _ in }) throws -> Set<AlbumTree.ID> {
         // A stop asked for during the walk ends the scan here: nothing is recorded, the next start scans again.
         try StopRequest.checkpoint()
         let looked = ContinuousClock.now
         defer { logger.debug("The scan's transaction over \(walked.listings.count) directories took \(ContinuousClock.now - looked).") }
         let board = board
-        _ = try write(probe: walked, recorder: recorder, inTransaction: inTransaction) { batch in
+        return try write(probe: walked, recorder: recorder, inTransaction: inTransaction) { batch in
             try batch.fullScan { files in
                 board.update {
                     $0.scannedDirectories += 1
                     $0.scannedFiles += files
                 }
             }
-        }
+        }.changedAlbums
     }
 
     /// Lists the root and every album below it, before the scan's transaction, on every core (`TreeListing`).

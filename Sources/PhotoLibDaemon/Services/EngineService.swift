@@ -19,6 +19,8 @@ struct EngineService: Service {
                 queue.finish()
             }
         }
+        // No change is under way now: what the views are is what the next start may trust.
+        await engine.recordViewStampsAtStop()
         store.checkpointForStop()
     }
 }

@@ -232,14 +232,16 @@ final class ViewMaintainer {
         }
     }
 
-    /// Brings one app's whole view to the desired state.
-    func reconcile(_ app: AppRecord, index: LibraryIndex, store: Store, libraryAvailable: Bool) throws -> Report {
+    /// Brings one app's whole view to the desired state. `trust`: the directories of a full view a
+    /// start may take as right by their stamps (`ViewTrust`), neither read nor compared.
+    func reconcile(_ app: AppRecord, index: LibraryIndex, store: Store, libraryAvailable: Bool, trust: ViewTrust? = nil) throws -> Report {
         // One read snapshot for the whole view: consistent, and far cheaper
         // than a transaction per album.
-        try store.read { tx in try reconcile(app, index: index, tx: tx, libraryAvailable: libraryAvailable) }
+        try store.read { tx in try reconcile(app, index: index, tx: tx, libraryAvailable: libraryAvailable, trust: trust) }
     }
 
-    private func reconcile(_ app: AppRecord, index: LibraryIndex, tx: StoreTransaction, libraryAvailable: Bool) throws -> Report {
+    private func reconcile(_ app: AppRecord, index: LibraryIndex, tx: StoreTransaction, libraryAvailable: Bool,
+                           trust: ViewTrust? = nil) throws -> Report {
         let mirrored = isMirrored(app)
         let served = servesReferences(app)
         // Unmounted first: the folder beneath is what is reconciled now (emptied of photolibd's entries).
@@ -281,26 +283,31 @@ final class ViewMaintainer {
                     for (_, left, _) in pending { left.close() }
                     throw error
                 }
-                // Directories made before the app had its own uid lack the inherited ACL.
-                // For an app running as the owner, the view's own 0700 is enough.
-                // Every member file the owner can share, at its library path:
-                // `ViewPolicy`'s full layout, read album by album from the index.
-                if !path.isRoot, hasOwnUID(app), !served { restrictAccess(directory, to: app) }
-                let files = try tx.indexedFiles(inAlbum: album)
                 let children = index.albums.children(of: album)
-                var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
-                var sources: [FileName: LinkSource] = [:]
-                // Sized once: grown entry by entry, each dictionary hashed every name again at each doubling.
-                wanted.reserveCapacity(files.count + children.count)
-                sources.reserveCapacity(files.count)
-                for (name, indexed) in ViewPolicy.fullViewFiles(inAlbum: files) {
-                    let original = LinkSource(album: path, name: name, rowID: indexed.rowID, file: indexed.file)
-                    guard let source = resolve(original, file: indexed.file, for: app) else { continue }
-                    wanted[name] = .file(source.wanted(form))
-                    sources[name] = source
+                if let trust, trust.trusts(album, now: try Self.stamp(of: directory)) {
+                    // As the clean stop left it, its album unchanged since: its entries and its ACL are right.
+                    report.trustedDirectories += 1
+                } else {
+                    // Directories made before the app had its own uid lack the inherited ACL.
+                    // For an app running as the owner, the view's own 0700 is enough.
+                    // Every member file the owner can share, at its library path:
+                    // `ViewPolicy`'s full layout, read album by album from the index.
+                    if !path.isRoot, hasOwnUID(app), !served { restrictAccess(directory, to: app) }
+                    let files = try tx.indexedFiles(inAlbum: album)
+                    var wanted: [FileName: ViewDiff<FileName>.Wanted] = [:]
+                    var sources: [FileName: LinkSource] = [:]
+                    // Sized once: grown entry by entry, each dictionary hashed every name again at each doubling.
+                    wanted.reserveCapacity(files.count + children.count)
+                    sources.reserveCapacity(files.count)
+                    for (name, indexed) in ViewPolicy.fullViewFiles(inAlbum: files) {
+                        let original = LinkSource(album: path, name: name, rowID: indexed.rowID, file: indexed.file)
+                        guard let source = resolve(original, file: indexed.file, for: app) else { continue }
+                        wanted[name] = .file(source.wanted(form))
+                        sources[name] = source
+                    }
+                    for name in children.keys { wanted[name] = .directory }
+                    try sync(directory, app: app, wanted: wanted, sources: sources, tx: tx, report: &report)
                 }
-                for name in children.keys { wanted[name] = .directory }
-                try sync(directory, app: app, wanted: wanted, sources: sources, tx: tx, report: &report)
                 for (name, child) in children {
                     do {
                         pending.append((child, try Directory.open(name, in: directory), path.appending(name)))
@@ -320,8 +327,11 @@ final class ViewMaintainer {
                 return try reconcile(app, index: index, tx: tx, libraryAvailable: libraryAvailable)
             }
         }
-        if report != Report() {
+        if report.linked + report.unlinked + report.refused > 0 {
             logger.info("Reconciled the view of \(app.id): \(report.linked) linked, \(report.unlinked) removed, \(report.refused) refused.")
+        }
+        if report.trustedDirectories > 0 {
+            logger.info("The view of \(app.id): \(report.trustedDirectories) directories as the last clean stop left them, not read again.")
         }
         return report
     }

@@ -185,6 +185,9 @@ struct IndexBatchTests {
         #expect(other != replacedID, "another file under a reused inode number")
         #expect(table.asset(rowID: replaced) == nil)
         #expect(table.members.count == 2)
+        #expect(batch.changedAlbums == [trips, home], "the albums whose view directories a start must read")
+        let (again, _) = try Self.run(nil, on: &table, probe: walked)
+        #expect(again.changedAlbums.isEmpty, "the same walk again changes nothing")
     }
 
     @Test("A full scan: two links of one file moved while nobody watched keep both their IDs, one each; a file gone with no arrival of its inode goes")
