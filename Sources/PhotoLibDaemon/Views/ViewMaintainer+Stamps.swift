@@ -31,6 +31,8 @@ extension ViewMaintainer {
         guard let root = try openExisting(app.viewName, in: viewsRoot) else { return [:] }
         var stamps: [AlbumTree.ID: ViewStamp] = [:]
         var pending: [(AlbumTree.ID, FileDescriptor)] = [(AlbumTree.rootID, root)]
+        // Each directory is closed once looked at, and those still waiting when a look fails with it.
+        defer { for (_, left) in pending { left.close() } }
         while let (album, directory) = pending.popLast() {
             defer { directory.close() }
             stamps[album] = ViewStamp(try Directory.status(of: directory))
