@@ -488,6 +488,24 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v27: the digests of the albums' rows a clean stop leaves for the next start") { db in
+            // `AlbumDigests`: written at a clean stop, read and deleted in the start's first transaction.
+            // No reference to the album: the rows exist only while the daemon is stopped.
+            try db.execute(sql: """
+                CREATE TABLE albumDigestEpoch (
+                    only INTEGER PRIMARY KEY CHECK (only = 1),
+                    k0 INTEGER NOT NULL,
+                    k1 INTEGER NOT NULL,
+                    fingerprint TEXT NOT NULL
+                );
+                CREATE TABLE albumDigest (
+                    album INTEGER PRIMARY KEY,
+                    low INTEGER NOT NULL,
+                    high INTEGER NOT NULL,
+                    entries INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 

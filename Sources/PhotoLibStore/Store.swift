@@ -138,4 +138,8 @@ public struct StoreTransaction {
     var path = "the database"
     /// The library's asset IDs, read once by the store (`assetIDs()` reads them when nil).
     var ids: AssetIDPermutation? = nil
+
+    /// Rows inserted, changed or deleted by this connection so far (SQLite's `total_changes`): a
+    /// difference across some work tells whether it wrote anything.
+    public var totalChanges: Int { db.totalChangesCount }
 }

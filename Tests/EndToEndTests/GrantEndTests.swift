@@ -65,10 +65,11 @@ struct GrantEndTests {
         let ((event, at), (change, _)) = try await hearing.value
         #expect(try event.decode(SelectionEvent.self).removedAssets == [appA])
         #expect(at >= Double(endsAt) - 0.05, "not before its end")
-        // Within 8 s: the daemon's whole second, and a loaded machine's delay (`make test`'s load once made
-        // it 5.3 s, the time then taken by the awaiting task); a daemon that looked for ends only now and then
-        // (a minute's sweep, the next change) misses it. The alarm's exactness is ExpiryAlarm's unit tests'.
-        #expect(at <= Double(endsAt) + 8, "at its end (within the daemon's second and a loaded machine's delay)")
+        // Within 20 s: the daemon's whole second, and a loaded machine's delay in the test's own hearing of it
+        // (`make test`'s load made it 5.3 s once and 9.2 s another time, beside the HEIC and Load suites); a
+        // daemon that looked for ends only now and then (a minute's sweep, the next change) misses it. The
+        // alarm's exactness is ExpiryAlarm's unit tests'.
+        #expect(at <= Double(endsAt) + 20, "at its end (within the daemon's second and a loaded machine's delay)")
         #expect(try change.decode(ChangeEvent.self).removed.map(\.id) == [appA])
         #expect(await !daemon.viewEntries(Self.app).contains { $0.contains(appA) })
         #expect(await daemon.viewEntries(Self.app).contains { $0.contains(appB) })

@@ -15,4 +15,30 @@ struct SipHashTests {
         let digest = SipHash.hash128(key: Array(0..<16), message: (0..<length).map { UInt8($0) })
         #expect(digest.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() == expected)
     }
+
+    @Test("a message fed as whole words digests as the same bytes do, the reference's vectors among them", arguments: [0, 1, 2, 8])
+    func wordStream(words: Int) {
+        let message = (0..<words * 8).map { UInt8($0) }
+        var stream = SipHash.WordStream(k0: 0x0706050403020100, k1: 0x0f0e0d0c0b0a0908)
+        for word in 0..<words {
+            stream.feed((0..<8).reduce(UInt64(0)) { $0 | UInt64(message[word * 8 + $1]) << (8 * UInt64($1)) })
+        }
+        let (first, second) = stream.finish()
+        let bytes = (0..<8).map { UInt8(truncatingIfNeeded: first >> (8 * UInt64($0))) } + (0..<8).map { UInt8(truncatingIfNeeded: second >> (8 * UInt64($0))) }
+        #expect(bytes == SipHash.hash128(key: Array(0..<16), message: message))
+    }
+
+    @Test("bytes are fed as their length, then the bytes padded to a word")
+    func wordStreamBytes() {
+        let name: [UInt8] = Array("IMG_0001.HEIC".utf8)
+        var stream = SipHash.WordStream(k0: 1, k1: 2)
+        stream.feed(bytes: name)
+        var padded = (0..<8).map { UInt8(truncatingIfNeeded: UInt64(name.count) >> (8 * UInt64($0))) } + name
+        padded += Array(repeating: 0, count: (8 - name.count % 8) % 8)
+        var byWords = SipHash.WordStream(k0: 1, k1: 2)
+        for start in stride(from: 0, to: padded.count, by: 8) {
+            byWords.feed((0..<8).reduce(UInt64(0)) { $0 | UInt64(padded[start + $1]) << (8 * UInt64($1)) })
+        }
+        #expect(stream.finish() == byWords.finish())
+    }
 }

@@ -35,13 +35,20 @@ extension IndexBatch {
     ///
     /// Assets that disappeared from one place and an inode that appeared in another are the same
     /// asset moved while the daemon was not watching: it keeps its ID (and so its selections).
-    /// `scanned` hears each directory's count of files as it is done.
-    public mutating func fullScan(scanned: (Int) -> Void = { _ in }) throws {
+    /// `scanned` hears each directory's count of files as it is done. A directory whose listing is
+    /// what its rows were when `digests` were taken of them is left as it is, its rows not read.
+    public mutating func fullScan(trusting digests: AlbumDigests? = nil, scanned: (Int) -> Void = { _ in }) throws {
         held.watermark = try rows.maxMemberRowID()
         var pending = [Pending(album: AlbumTree.rootID, path: .root)]
         while let next = pending.popLast() {
             // A stop rolls the whole scan back (one transaction): the index stays as it was, and the next start scans again.
             try checkpoint()
+            if let files = digests?.unchanged(next.album, listing: probe.listings[next.path] ?? .gone, policy: policy, daemonUID: daemonUID) {
+                unchangedListings += 1
+                pending += albums.children(of: next.album).map { Pending(album: $0.value, path: next.path.appending($0.key)) }
+                scanned(files)
+                continue
+            }
             let result = try reconcileDirectory(next)
             held.files += result.vanished
             pending += result.subdirectories

@@ -54,6 +54,8 @@ public struct IndexBatch<Rows: IndexRows> {
     /// sub-album new or gone): after a start's scan, the view directories that must be read
     /// whatever their stamps say (`ViewTrust`).
     public internal(set) var changedAlbums: Set<AlbumTree.ID> = []
+    /// Directories a full scan left as they were, their listing being what their rows were at the last clean stop (`AlbumDigests`).
+    public internal(set) var unchangedListings = 0
     /// New files the batch found, stored many to a statement before anything reads the index again.
     var arrivals = PendingArrivals()
     /// Whether the library's inode numbers name its files (not on sshfs or SMB, which make them up):

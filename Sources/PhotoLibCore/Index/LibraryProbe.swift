@@ -27,11 +27,15 @@ public struct LibraryProbe: Sendable {
         public let albums: AlbumTree
         /// Whether some app has a rule grant: when files were taken is read too.
         public let readsCaptureTimes: Bool
+        /// The rows' digests the last clean stop left, while the index has written nothing since:
+        /// an album whose listing they vouch for has no file to look at.
+        public let digests: AlbumDigests?
 
-        public init(policy: AssetNamePolicy, albums: AlbumTree, readsCaptureTimes: Bool) {
+        public init(policy: AssetNamePolicy, albums: AlbumTree, readsCaptureTimes: Bool, digests: AlbumDigests? = nil) {
             self.policy = policy
             self.albums = albums
             self.readsCaptureTimes = readsCaptureTimes
+            self.digests = digests
         }
     }
 }

@@ -111,6 +111,7 @@ extension Engine {
         let learned = views.takeLearnedRefusals()
         let checks = views.derivatives.takeLearned()
         guard !learned.isEmpty || !checks.isEmpty else { return showDerivatives() }
+        if !learned.isEmpty { index.recordedDigests = nil }  // a refusal is in a row's digest
         try store.write { tx in
             for (rowID, refusal) in learned { try tx.setRefusal(refusal, memberRowID: rowID) }
             for (rowID, check) in checks { try tx.setLocationCheck(check, memberRowID: rowID) }

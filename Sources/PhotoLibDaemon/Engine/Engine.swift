@@ -119,8 +119,9 @@ actor Engine {
             throw PhotoLibError.systemCall(name: error.call, path: configuration.inboxes, errno: error.errno)
         }
         let access = LibraryAccess(root: root)
-        index = try LibraryIndex(store: store, policy: configuration.namePolicy, access: access, board: board, ownerUID: ownerUID, logger: logger,
-                                 trustsInodes: filesystem?.trustsInodeNumbers ?? true)
+        let index = try LibraryIndex(store: store, policy: configuration.namePolicy, access: access, board: board, ownerUID: ownerUID,
+                                     logger: logger, trustsInodes: filesystem?.trustsInodeNumbers ?? true)
+        self.index = index
         let viewsRoot: FileDescriptor
         do {
             viewsRoot = try Directory.open(path: configuration.views)
@@ -150,8 +151,11 @@ actor Engine {
         if try store.read({ try $0.anyRules() }) { index.readsCaptureTimes = true }
         // Deleted before anything can change (`ViewStamps`): a crash from here on leaves none for the
         // next start. A photolibd that upgraded the store may lay views out otherwise: none is trusted.
-        let recorded = try store.write { try $0.takeViewStamps() }
+        let (recorded, digests) = try store.write { tx in (try tx.takeViewStamps(), try tx.takeAlbumDigests()) }
         stamping.recorded = store.migrated.isEmpty ? recorded : nil
+        if store.migrated.isEmpty, let digests, digests.fingerprint == Self.digestFingerprint(library: configuration.library) {
+            index.recordedDigests = digests
+        }
         // Made last: nothing after it throws, so a thread is never left behind by an engine that did not start.
         do throws(SystemCallError) {
             libraryLane = try BlockingLane(name: "library")

@@ -60,14 +60,20 @@ extension LibraryIndex {
         let looked = ContinuousClock.now
         defer { logger.debug("The scan's transaction over \(walked.listings.count) directories took \(ContinuousClock.now - looked).") }
         let board = board
-        return try write(probe: walked, recorder: recorder, inTransaction: inTransaction) { batch in
-            try batch.fullScan { files in
+        let digests = recordedDigests
+        recordedDigests = nil  // the start's scan is the only one to use them
+        let batch = try write(probe: walked, recorder: recorder, inTransaction: inTransaction) { batch in
+            try batch.fullScan(trusting: digests) { files in
                 board.update {
                     $0.scannedDirectories += 1
                     $0.scannedFiles += files
                 }
             }
-        }.changedAlbums
+        }
+        if batch.unchangedListings > 0 {
+            logger.info("The scan read the rows of \(walked.listings.count - batch.unchangedListings) of \(walked.listings.count) library directories: the others' listings digest as their rows did at the last clean stop.")
+        }
+        return batch.changedAlbums
     }
 
     /// Lists the root and every album below it, before the scan's transaction, on every core (`TreeListing`).
@@ -95,6 +101,7 @@ extension LibraryIndex {
         var taken: [RelativePath: Int64?] = [:]
         for (path, listing) in listings {
             let album = albums.album(at: path)
+            if let album, basis.digests?.unchanged(album, listing: listing, policy: basis.policy, daemonUID: daemonUID) != nil { continue }
             let known = try album.map { try tx.indexedFiles(inAlbum: $0) } ?? [:]
             let plan = DirectoryPlan.plan(listing: listing, knownFiles: known, knownAlbums: album.map { albums.children(of: $0) } ?? [:],
                                           policy: basis.policy, daemonUID: daemonUID)

@@ -30,6 +30,9 @@ final class LibraryIndex {
     }
     /// Set while some app has a rule grant: new and changed files are looked at for when they were taken.
     var captureClock: CaptureClock?
+    /// The digests of the rows the last clean stop left (`AlbumDigests`), until the first write of any
+    /// kind: only the start's scan may use them, and only if nothing was written before it.
+    var recordedDigests: AlbumDigests?
 
     init(store: Store, policy: AssetNamePolicy, access: LibraryAccess, board: StatusBoard, ownerUID: UInt32, logger: Logger,
          trustsInodes: Bool = true) throws {
@@ -55,7 +58,7 @@ final class LibraryIndex {
 
     /// What a batch's probe needs of the index as it stands now.
     var probeBasis: LibraryProbe.Basis {
-        LibraryProbe.Basis(policy: policy, albums: albums, readsCaptureTimes: captureClock != nil)
+        LibraryProbe.Basis(policy: policy, albums: albums, readsCaptureTimes: captureClock != nil, digests: recordedDigests)
     }
 
     /// Applies a batch of watch events in one transaction, probed here first through the
@@ -90,14 +93,20 @@ final class LibraryIndex {
         access.invalidate()
         defer { access.invalidate() }
         let (albums, unreadable, policy, daemonUID, trustsInodes) = (albums, unreadable, policy, daemonUID, trustsInodes)
+        var wrote = false
         let batch = try store.write { tx in
             var batch = IndexBatch(rows: TransactionRows(tx: tx), albums: albums, unreadable: unreadable,
                                    probe: probe, policy: policy, daemonUID: daemonUID, recorder: recorder, trustsInodes: trustsInodes,
                                    checkpoint: { try StopRequest.checkpoint() })
+            let before = tx.totalChanges
             try body(&batch)
+            wrote = tx.totalChanges != before
             try inTransaction(tx, recorder, batch.albums)
             return batch
         }
+        // The rows may differ from those digested once the index wrote any (a batch that only asks
+        // for the start's scan writes none).
+        if wrote { recordedDigests = nil }
         self.albums = batch.albums
         self.unreadable = batch.unreadable
         // Descriptors kept for albums' old places point elsewhere now.

@@ -21,6 +21,7 @@ struct EngineService: Service {
         }
         // No change is under way now: what the views are is what the next start may trust.
         await engine.recordViewStampsAtStop()
+        await engine.recordAlbumDigestsAtStop()
         store.checkpointForStop()
     }
 }

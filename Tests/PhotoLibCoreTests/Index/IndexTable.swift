@@ -50,6 +50,12 @@ struct IndexTable: IndexRows {
         return owner
     }
 
+    /// Changes a row behind the index's back (only to show which rows a scan reads).
+    mutating func setSize(_ size: Int64, of name: String, in album: AlbumTree.ID) {
+        guard let member = member(album: album, name: FileName(name)!) else { return }
+        members[member.rowID]?.file.size = size
+    }
+
     // MARK: Reads
 
     func member(album: AlbumTree.ID, name: FileName) -> MemberRecord? {
