@@ -20,4 +20,16 @@ struct FilesystemKindTests {
         #expect(!FilesystemKind(magic: 0x1234).isRemote)
         #expect(FilesystemKind(magic: 0xFFFF_FFFF_FF53_4D42).name == "cifs")
     }
+
+    @Test("a directory's link count proves it has no sub-directory only where the count means it (2 on ext4, XFS, tmpfs)")
+    func leaves() {
+        for local in [0xEF53, 0x5846_5342, 0x0102_1994] as [UInt] {
+            #expect(FilesystemKind(magic: local).provesNoSubdirectories(linkCount: 2))
+            #expect(!FilesystemKind(magic: local).provesNoSubdirectories(linkCount: 3))
+            #expect(!FilesystemKind(magic: local).provesNoSubdirectories(linkCount: 1), "ext4 past 65,000 sub-directories")
+        }
+        for other in [0x9123_683E, 0x6573_5546, 0x6969, 0x1234] as [UInt] {
+            #expect(!FilesystemKind(magic: other).provesNoSubdirectories(linkCount: 2), "btrfs, FUSE, NFS, unknown")
+        }
+    }
 }

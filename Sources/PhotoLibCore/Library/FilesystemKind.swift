@@ -42,5 +42,20 @@ public struct FilesystemKind: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether a directory's link count is 2 plus its sub-directories (each one's `..`), as on
+    /// ext4, XFS and tmpfs; btrfs gives 1, and network and FUSE filesystems give what they like.
+    public var countsSubdirectoriesInLinks: Bool {
+        switch name {
+        case "ext4", "xfs", "tmpfs": true
+        default: false
+        }
+    }
+
+    /// Whether a directory with this link count surely has no sub-directory, so need not be listed
+    /// to find them (find's leaf optimisation, only where the count means it).
+    public func provesNoSubdirectories(linkCount: UInt64) -> Bool {
+        countsSubdirectoriesInLinks && linkCount == 2
+    }
+
     public var description: String { name }
 }

@@ -74,6 +74,15 @@ final class ViewOpenWatcher: Sendable {
             return  // gone meanwhile: its parent's event says so
         }
         defer { fd.close() }
+        // One filesystem per view: where a directory's link count tells its sub-directories, a leaf
+        // (most of a view's directories) is not listed.
+        let filesystem = try? FileClone.filesystem(of: fd)
+        walk(app, directory, fd, on: filesystem)
+    }
+
+    /// Watches the open directory `fd`, at `directory` in the app's view, then each directory below it,
+    /// each opened from its parent.
+    private func walk(_ app: AppID, _ directory: RelativePath, _ fd: FileDescriptor, on filesystem: FilesystemKind?) {
         do {
             let watch = try inotify.addWatch(fd, mask: .viewDirectory)
             state.withLock { $0.watches[watch] = ViewOpenTranslator.Watched(app: app, directory: directory) }
@@ -81,6 +90,8 @@ final class ViewOpenWatcher: Sendable {
             logger.warning("Cannot watch \(directory.escaped) in the view of \(app) for the access report: \(error); raise fs.inotify.max_user_watches.")
             return
         }
+        // Looked at after the watch is placed, as the listing is: a directory made after either is its watch's event.
+        if let filesystem, let status = try? Directory.status(of: fd), filesystem.provesNoSubdirectories(linkCount: status.linkCount) { return }
         let entries: [DirectoryEntry]
         do {
             entries = try Directory.listDirectories(fd)
@@ -88,7 +99,14 @@ final class ViewOpenWatcher: Sendable {
             return
         }
         for entry in entries where entry.kind == .directory || (entry.kind == .unknown && isDirectory(entry.name, in: fd, of: app, at: directory)) {
-            walk(app, directory.appending(entry.name))
+            let child: FileDescriptor
+            do {
+                child = try Directory.open(entry.name, in: fd)
+            } catch {
+                continue  // gone (or replaced) meanwhile: its parent's event says so
+            }
+            walk(app, directory.appending(entry.name), child, on: filesystem)
+            child.close()
         }
     }
 
