@@ -34,17 +34,21 @@ extension StoreTransaction {
     /// library's key (`AssetIDPermutation`), so nothing is drawn, stored or checked against the others.
     private func insertAssetRows(_ types: [MediaType], ids: AssetIDPermutation) throws -> [(row: Int64, id: AssetID)] {
         let statement = try db.cachedStatement(sql: "INSERT INTO asset (mediaType) VALUES "
-            + Array(repeating: "(?)", count: types.count).joined(separator: ",") + " RETURNING rowid")
-        var rows: [Int64] = []
-        rows.reserveCapacity(types.count)
-        try DirectWrite(statement, in: db).run(types.map { .text($0.rawValue) }) { row in rows.append(row.int64(0)) }
-        // One statement's rows take rising numbers in the order of its VALUES (AUTOINCREMENT, one writer);
-        // RETURNING gives them in no promised order, so they are put back in it.
-        rows.sort()
-        guard rows.count == types.count else {
-            throw PhotoLibError.databaseFailed(path: path, detail: "\(types.count) assets inserted, \(rows.count) returned")
+            + Array(repeating: "(?)", count: types.count).joined(separator: ","))
+        try DirectWrite(statement, in: db).run(types.map { .text($0.rawValue) })
+        return try insertedRows(types.count, of: "assets").map { ($0, ids.id(forRow: $0)) }
+    }
+
+    /// The row numbers the multi-row INSERT just run gave its `count` rows, in the order of its VALUES.
+    /// AUTOINCREMENT makes each new row's number one more than the largest the table ever held, in
+    /// that order, and this transaction is the only writer: they are the `count` numbers up to the
+    /// last inserted. (RETURNING would hand them over one row at a time, in no promised order.)
+    private func insertedRows(_ count: Int, of what: String) throws -> [Int64] {
+        guard db.changesCount == count else {
+            throw PhotoLibError.databaseFailed(path: path, detail: "\(count) \(what) inserted, \(db.changesCount) rows changed")
         }
-        return rows.map { ($0, ids.id(forRow: $0)) }
+        let last = db.lastInsertedRowID
+        return Array(last - Int64(count) + 1 ... last)
     }
 
     /// Member rows for these files, each of its asset; their row numbers in order.
@@ -53,7 +57,6 @@ extension StoreTransaction {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO member (\(Self.newMemberColumns)) VALUES
             \(Array(repeating: "(?,?,?,?,?,?,?,?,?,?,?,?)", count: files.count).joined(separator: ","))
-            RETURNING rowid, name
             """)
         var values: [DirectWrite.Value] = []
         values.reserveCapacity(files.count * 12)
@@ -61,16 +64,7 @@ extension StoreTransaction {
             values += Self.newMemberValues(asset: asset.row, album: album, name: file.name, mediaType: file.mediaType, file: file.facts,
                                            refusal: file.refusal)
         }
-        var rowByName: [FileName: Int64] = [:]
-        rowByName.reserveCapacity(files.count)
-        try DirectWrite(statement, in: db).run(values) { row in
-            if let name = row.name(1) { rowByName[name] = row.int64(0) }
-        }
-        return try files.map { file in
-            guard let row = rowByName[file.name] else {
-                throw PhotoLibError.databaseFailed(path: path, detail: "a member inserted was not returned (\(file.name.escaped))")
-            }
-            return row
-        }
+        try DirectWrite(statement, in: db).run(values)
+        return try insertedRows(files.count, of: "member files")
     }
 }
