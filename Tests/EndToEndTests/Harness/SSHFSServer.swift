@@ -66,10 +66,13 @@ final class SSHFSServer: @unchecked Sendable {
             PidFile none
             """
         mkdir("/run/sshd", 0o755)  // sshd's privilege-separation directory
-        // A port drawn at random, another one when it is taken.
+        // A port drawn at random, another one when it is taken; below the kernel's range for outgoing
+        // connections, which could take it while the server is away and so keep it from coming back
+        // on it (once seen: "Bind to port 49506 on 127.0.0.1 failed: Address already in use").
         var tries = 0
+        let ephemeral = Self.ephemeralPortsStart()
         while true {
-            port = UInt16.random(in: 20_000..<60_000)
+            port = UInt16.random(in: 10_000..<max(ephemeral, 10_001))
             guard !Self.listens(port) else { continue }
             try Data("Port \(port)\n".utf8 + Data(config.utf8) + Data("\n".utf8)).write(to: URL(fileURLWithPath: keys + "/sshd_config"))
             do {
@@ -182,6 +185,12 @@ final class SSHFSServer: @unchecked Sendable {
     static func isMounted(_ path: String) -> Bool {
         let table = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? ""
         return table.split(separator: "\n").contains { $0.split(separator: " ").dropFirst(4).first.map(String.init) == path }
+    }
+
+    /// The first port the kernel may give an outgoing connection (`net.ipv4.ip_local_port_range`, 32768 by default).
+    static func ephemeralPortsStart() -> UInt16 {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        return range.split(whereSeparator: \.isWhitespace).first.flatMap { UInt16($0) } ?? 32_768
     }
 
     /// Whether a socket listens on 127.0.0.1:`port`, read from /proc/net/tcp (a connection to try
