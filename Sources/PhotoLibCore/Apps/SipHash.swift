@@ -11,34 +11,10 @@ public enum SipHash {
         func word(_ bytes: ArraySlice<UInt8>) -> UInt64 {
             bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
         }
-        let k0 = word(key[0..<8]), k1 = word(key[8..<16])
-        var v0: UInt64 = 0x736f6d6570736575 ^ k0
-        var v1: UInt64 = 0x646f72616e646f6d ^ k1 ^ 0xee
-        var v2: UInt64 = 0x6c7967656e657261 ^ k0
-        var v3: UInt64 = 0x7465646279746573 ^ k1
-        func round() {
-            v0 &+= v1; v1 = v1.rotatedLeft(13); v1 ^= v0; v0 = v0.rotatedLeft(32)
-            v2 &+= v3; v3 = v3.rotatedLeft(16); v3 ^= v2
-            v0 &+= v3; v3 = v3.rotatedLeft(21); v3 ^= v0
-            v2 &+= v1; v1 = v1.rotatedLeft(17); v1 ^= v2; v2 = v2.rotatedLeft(32)
-        }
+        var stream = WordStream(k0: word(key[0..<8]), k1: word(key[8..<16]))
         let whole = message.count / 8 * 8
-        for start in stride(from: 0, to: whole, by: 8) {
-            let m = word(message[start..<start + 8])
-            v3 ^= m
-            round(); round()
-            v0 ^= m
-        }
-        let last = UInt64(message.count & 0xFF) << 56 | word(message[whole...])
-        v3 ^= last
-        round(); round()
-        v0 ^= last
-        v2 ^= 0xee
-        for _ in 0..<4 { round() }
-        let first = v0 ^ v1 ^ v2 ^ v3
-        v1 ^= 0xdd
-        for _ in 0..<4 { round() }
-        let second = v0 ^ v1 ^ v2 ^ v3
+        for start in stride(from: 0, to: whole, by: 8) { stream.feed(word(message[start..<start + 8])) }
+        let (first, second) = stream.finish(tail: word(message[whole...]), length: message.count)
         return (0..<8).map { UInt8(truncatingIfNeeded: first >> (8 * UInt64($0))) }
             + (0..<8).map { UInt8(truncatingIfNeeded: second >> (8 * UInt64($0))) }
     }

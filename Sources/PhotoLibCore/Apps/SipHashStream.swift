@@ -44,7 +44,13 @@ extension SipHash {
 
         /// The digest's two halves, as `hash128` gives them (its first eight bytes little-endian, then the next eight).
         public consuming func finish() -> (UInt64, UInt64) {
-            let last = UInt64(truncatingIfNeeded: words * 8) << 56
+            finish(tail: 0, length: words * 8)
+        }
+
+        /// The digest of the words fed and then `length - 8 × words` bytes more, in `tail` (little-endian):
+        /// the message's last block, as the reference makes it.
+        consuming func finish(tail: UInt64, length: Int) -> (UInt64, UInt64) {
+            let last = UInt64(truncatingIfNeeded: length & 0xFF) << 56 | tail
             v3 ^= last
             round(); round()
             v0 ^= last
