@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PhotoLibCore
 @testable import PhotoLibSystem
+import Synchronization
 import Testing
 
 /// The full scan's walk, listed on several threads before its transaction.
@@ -37,6 +38,23 @@ struct TreeListingTests {
             let directory = try Directory.open(path, in: fd)
             defer { directory.close() }
             #expect(listings[path] == Self.list(directory), "\(path.escaped)")
+        }
+    }
+
+    @Test("each listing is handed on once as it is made, always after the listing of the directory it is in", arguments: [1, 2, 4])
+    func deliveredInOrder(threads: Int) throws {
+        let root = try makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let fd = try Directory.open(path: root)
+        defer { fd.close() }
+        let order = Mutex<[RelativePath]>([])
+        let listings = TreeListing.list(root: .found(try Directory.reopen(fd)), threads: threads, list: Self.list,
+                                        delivered: { path, _ in order.withLock { $0.append(path) } })
+        let delivered = order.withLock { $0 }
+        #expect(delivered.count == listings.count && Set(delivered) == Set(listings.keys), "each listing once")
+        for (index, path) in delivered.enumerated() {
+            guard let parent = path.parent else { continue }
+            #expect(delivered.prefix(index).contains(parent), "\(path.escaped) came before \(parent.escaped)")
         }
     }
 

@@ -179,8 +179,9 @@ extension IndexBatch {
     /// New and changed files are written; sub-directories are returned for the caller to descend
     /// into; assets no longer present are returned as `vanished` for the caller to delete or match by
     /// inode. Inside a listed subtree, a directory without a listing is gone (or a symlink now)
-    /// since its parent was listed.
-    mutating func reconcileDirectory(_ pending: Pending, descendsKept: Bool = true) throws -> DirectoryResult {
+    /// since its parent was listed. Without `makesAlbums` (a first scan in parts), new sub-albums
+    /// are left for their own listings to make.
+    mutating func reconcileDirectory(_ pending: Pending, descendsKept: Bool = true, makesAlbums: Bool = true) throws -> DirectoryResult {
         let (album, path) = (pending.album, pending.path)
         let listing = probe.listings[path] ?? .gone
         let knownFiles = try rows.indexedFiles(inAlbum: album)
@@ -217,7 +218,7 @@ extension IndexBatch {
                 result.vanished.append((member, try snapshot(member.asset)))
             }
         }
-        for name in plan.newAlbums {
+        for name in plan.newAlbums where makesAlbums {
             let childPath = path.appending(name)
             guard probe.listings[childPath] != nil else { continue }  // gone (or a symlink now) since the listing
             let childID = try rows.insertAlbum(parent: album, name: name)

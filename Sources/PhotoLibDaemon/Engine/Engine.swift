@@ -350,12 +350,23 @@ actor Engine {
         // Only the first scan after the start may trust the stamps, and only if nothing was settled before it.
         let recorded = stamping.recorded
         stamping.recorded = nil
-        let walked = try await walkLibrary()
         let contexts = try appContexts()
         var published: [PublishedEvent] = []
-        let changed = try index.fullScan(walked: walked, recorder: ChangeRecorder(recording: !contexts.isEmpty && !reloadEveryApp, limit: Self.rescanChangeLimit)) { tx, recorder, albums in
-            published = try journal.recordLibraryChanges(
-                recorder.changes, overflowed: recorder.overflowed || reloadEveryApp, contexts: contexts, albums: albums, tx: tx)
+        var changed: Set<AlbumTree.ID> = []
+        var walksWhole = true
+        if try scansInParts(contexts: contexts) {
+            let parted = try await scanInParts()
+            changed = parted.changedAlbums
+            walksWhole = parted.needsFullScan
+            if walksWhole { index.beginFullScan() }  // counted and looked at anew, whole
+        }
+        if walksWhole {
+            let walked = try await walkLibrary()
+            let recorder = ChangeRecorder(recording: !contexts.isEmpty && !reloadEveryApp, limit: Self.rescanChangeLimit)
+            changed.formUnion(try index.fullScan(walked: walked, recorder: recorder) { tx, recorder, albums in
+                published = try journal.recordLibraryChanges(
+                    recorder.changes, overflowed: recorder.overflowed || reloadEveryApp, contexts: contexts, albums: albums, tx: tx)
+            })
         }
         let scanned = ContinuousClock.now
         // `.every` collects every derivative no view links; the inboxes are made and watched, and then

@@ -78,19 +78,22 @@ extension LibraryIndex {
 
     /// Lists the root and every album below it, before the scan's transaction, on every core (`TreeListing`).
     static func listWholeLibrary(root found: Lookup<FileDescriptor>, policy: AssetNamePolicy) -> [RelativePath: Lookup<[DirectoryPlan.Entry]>] {
-        let root: Lookup<FileDescriptor>
+        TreeListing.list(root: reopened(found), threads: ProcessInfo.processInfo.activeProcessorCount) { LibraryListing.list($0, policy: policy) }
+    }
+
+    /// The library's root as the looker found it, opened anew for a walk of its own: a duplicate
+    /// would share its read position with the looker's own descriptor.
+    static func reopened(_ found: Lookup<FileDescriptor>) -> Lookup<FileDescriptor> {
         switch found {
         case .found(let fd):
             do throws(SystemCallError) {
-                // Opened anew, not duplicated: a duplicate shares its read position with the looker's own descriptor.
-                root = .found(try Directory.reopen(fd))
+                return .found(try Directory.reopen(fd))
             } catch {
-                root = .unreadable(error.failure)
+                return .unreadable(error.failure)
             }
-        case .gone: root = .gone
-        case .unreadable(let failure): root = .unreadable(failure)
+        case .gone: return .gone
+        case .unreadable(let failure): return .unreadable(failure)
         }
-        return TreeListing.list(root: root, threads: ProcessInfo.processInfo.activeProcessorCount) { LibraryListing.list($0, policy: policy) }
     }
 
     /// When each media file the scan will add or change was taken (nil: it could not be opened), read
