@@ -5,6 +5,11 @@ public struct MessageCoder: Sendable {
     public init() {}
 
     public func encodeLine<T: Encodable>(_ value: T) throws -> [UInt8] {
+        if let written = value as? any WritesJSONLine {
+            var bytes = written.jsonBytes()
+            bytes.append(0x0A)
+            return bytes
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         var bytes = Array(try encoder.encode(value))
