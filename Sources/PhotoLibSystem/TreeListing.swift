@@ -22,8 +22,8 @@ public enum TreeListing {
 
     /// Every listing, by path, from `root` (a descriptor this call closes) down through the
     /// directories `LibraryScope` counts as albums. `delivered` hears each listing as it is made,
-    /// under the walk's lock, so always after the listing of the directory it is in (a first
-    /// scan writes its rows in parts as they come).
+    /// on the thread that made it and before the directories below it wait to be listed, so always
+    /// after the listing of the directory it is in (a first scan writes its rows in parts as they come).
     public static func list(root: Lookup<FileDescriptor>, threads: Int,
                             list: @escaping @Sendable (FileDescriptor) -> Lookup<[DirectoryPlan.Entry]>,
                             delivered: @escaping @Sendable (RelativePath, Lookup<[DirectoryPlan.Entry]>) -> Void = { _, _ in })
@@ -32,8 +32,8 @@ public enum TreeListing {
         DispatchQueue.concurrentPerform(iterations: max(1, threads)) { _ in
             while let next = take(from: state) {
                 let (listing, children) = visit(next, list: list)
+                delivered(next.path, listing)  // outside the lock; its children are not waiting yet
                 state.withLock {
-                    delivered(next.path, listing)
                     $0.listings[next.path] = listing
                     $0.waiting += children
                     $0.listing -= 1

@@ -10,7 +10,13 @@ extension IndexBatch {
     /// directories it holds. A listing whose parent has no album (which `TreeListing`'s order rules
     /// out) is not guessed at: the batch asks for a full scan (`Outcome.needsFullScan`).
     /// `scanned` hears each directory's count of files as it is done.
-    public mutating func scanListed(_ listed: [RelativePath], scanned: (Int) -> Void = { _ in }) throws {
+    ///
+    /// `plans` may hold, by path, each listing's plan against nothing known (`DirectoryPlan.plan`
+    /// with no files and no albums), made off the engine while the walk went on: an album this
+    /// part makes knows nothing yet, so its plan is that one. The root's, whose row was there
+    /// before, is made here.
+    public mutating func scanListed(_ listed: [RelativePath], plans: [RelativePath: DirectoryPlan] = [:],
+                                    scanned: (Int) -> Void = { _ in }) throws {
         for path in listed {
             // A stop rolls this part back; the parts before it stay, and the next start's full scan completes them.
             try checkpoint()
@@ -18,7 +24,8 @@ extension IndexBatch {
                 outcome.needsFullScan = true
                 continue
             }
-            let result = try reconcileDirectory(Pending(album: album, path: path), makesAlbums: false)
+            let planned = album == AlbumTree.rootID ? nil : plans[path]
+            let result = try reconcileDirectory(Pending(album: album, path: path), makesAlbums: false, planned: planned)
             held.files += result.vanished  // none on an empty index; held and settled as a full scan's are
             scanned(result.files)
         }

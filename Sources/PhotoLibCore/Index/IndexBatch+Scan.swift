@@ -180,13 +180,18 @@ extension IndexBatch {
     /// into; assets no longer present are returned as `vanished` for the caller to delete or match by
     /// inode. Inside a listed subtree, a directory without a listing is gone (or a symlink now)
     /// since its parent was listed. Without `makesAlbums` (a first scan in parts), new sub-albums
-    /// are left for their own listings to make.
-    mutating func reconcileDirectory(_ pending: Pending, descendsKept: Bool = true, makesAlbums: Bool = true) throws -> DirectoryResult {
+    /// are left for their own listings to make; `planned` is the plan already made for an album
+    /// that knows nothing yet (`scanListed`).
+    mutating func reconcileDirectory(_ pending: Pending, descendsKept: Bool = true, makesAlbums: Bool = true,
+                                     planned: DirectoryPlan? = nil) throws -> DirectoryResult {
         let (album, path) = (pending.album, pending.path)
-        let listing = probe.listings[path] ?? .gone
-        let knownFiles = try rows.indexedFiles(inAlbum: album)
-        let plan = DirectoryPlan.plan(listing: listing, knownFiles: knownFiles, knownAlbums: albums.children(of: album),
-                                      policy: policy, daemonUID: daemonUID)
+        let plan: DirectoryPlan
+        if let planned {
+            plan = planned
+        } else {
+            plan = DirectoryPlan.plan(listing: probe.listings[path] ?? .gone, knownFiles: try rows.indexedFiles(inAlbum: album),
+                                      knownAlbums: albums.children(of: album), policy: policy, daemonUID: daemonUID)
+        }
         for item in plan.unreadable {
             unreadable[item.name.map(path.appending) ?? path] = item.failure
         }

@@ -177,7 +177,8 @@ public struct IndexBatch<Rows: IndexRows> {
     /// before the change is recorded. One the probe did not read stays unknown: the engine looks at
     /// every file without a capture time when a rule is made, and this one again at its next change.
     mutating func noteCaptureTime(_ member: inout MemberRecord, contentChanged: Bool = true) throws {
-        guard contentChanged || member.takenAt == nil, let album = albums.path(of: member.album),
+        // Most batches read no capture time (no rule grant): no path is made to look one up.
+        guard !probe.takenAt.isEmpty, contentChanged || member.takenAt == nil, let album = albums.path(of: member.album),
               let probed = probe.takenAt[album.appending(member.name)], let taken = probed else { return }
         try rows.setCaptureTime(taken, memberRowID: member.rowID)
         member.takenAt = taken

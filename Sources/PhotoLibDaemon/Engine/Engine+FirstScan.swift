@@ -26,9 +26,9 @@ extension Engine {
     /// walk's instead of following it. No part waits on the library under SQLite's write lock.
     func scanInParts() async throws -> PartedScan {
         let feed = ListingFeed()
-        let (policy, looker) = (index.policy, libraryLooker)
+        let (policy, daemonUID, looker) = (index.policy, ownerUID, libraryLooker)
         let root = try Directory.duplicate(index.access.root)
-        async let walked = libraryLane.run { LibraryIndex.walk(into: feed, root: root, policy: policy, looker: looker) }
+        async let walked = libraryLane.run { LibraryIndex.walk(into: feed, root: root, policy: policy, daemonUID: daemonUID, looker: looker) }
         var scan = PartedScan()
         do {
             while let part = await feed.next() {

@@ -13,17 +13,22 @@ extension LibraryIndex {
     }
 
     /// The walk of a first scan (as `walk`'s, through descriptors of its own from `root`, which it
-    /// closes), handing each listing to `feed` as it is made; on every core but one, which is left
-    /// to the engine writing what they list (on two cores, listing on both starved the writes the
-    /// start waits for). Returns how long it took.
-    static func walk(into feed: ListingFeed, root: FileDescriptor, policy: AssetNamePolicy,
+    /// closes), handing each listing to `feed` as it is made, with its plan (made here, off the
+    /// engine: every album it names is new); on every core but one, which is left to the engine
+    /// writing what they list (on two cores, listing on both starved the writes the start waits
+    /// for). Returns how long it took.
+    static func walk(into feed: ListingFeed, root: FileDescriptor, policy: AssetNamePolicy, daemonUID: UInt32,
                      looker: LibraryLookerMaker) -> Duration {
         let started = ContinuousClock.now
         defer { feed.finish() }
         let looking = looker(root)
         let found = looking.lookUpDirectory(.root)
         _ = TreeListing.list(root: reopened(found), threads: max(1, ProcessInfo.processInfo.activeProcessorCount - 1),
-                             list: { LibraryListing.list($0, policy: policy) }, delivered: feed.deliver)
+                             list: { LibraryListing.list($0, policy: policy) },
+                             delivered: { path, listing in
+                                 let plan = DirectoryPlan.plan(listing: listing, knownFiles: [:], knownAlbums: [:], policy: policy, daemonUID: daemonUID)
+                                 feed.deliver((path, listing, plan))
+                             })
         return ContinuousClock.now - started
     }
 
@@ -34,9 +39,13 @@ extension LibraryIndex {
         try StopRequest.checkpoint()
         let board = board
         var probe = LibraryProbe()
-        for listed in part { probe.listings[listed.path] = listed.listing }
+        var plans: [RelativePath: DirectoryPlan] = [:]
+        for listed in part {
+            probe.listings[listed.path] = listed.listing
+            plans[listed.path] = listed.plan
+        }
         return try write(probe: probe, recorder: recorder, inTransaction: { _, _, _ in }) { batch in
-            try batch.scanListed(part.map(\.path)) { files in
+            try batch.scanListed(part.map(\.path), plans: plans) { files in
                 board.update {
                     $0.scannedDirectories += 1
                     $0.scannedFiles += files

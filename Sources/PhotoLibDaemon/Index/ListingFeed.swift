@@ -7,7 +7,8 @@ import Synchronization
 /// The walk never waits for the engine (listings pile up here while a part is written, and the
 /// next part takes them all), and the engine awaits without holding a thread.
 final class ListingFeed: Sendable {
-    typealias Listed = (path: RelativePath, listing: Lookup<[DirectoryPlan.Entry]>)
+    /// A directory's listing, and its plan against nothing known, made on the walk's thread (`IndexBatch.scanListed`).
+    typealias Listed = (path: RelativePath, listing: Lookup<[DirectoryPlan.Entry]>, plan: DirectoryPlan)
 
     private struct State {
         var arrived: [Listed] = []
@@ -24,9 +25,9 @@ final class ListingFeed: Sendable {
     private let state = Mutex(State())
 
     /// A listing made (called by the walk, in the order `TreeListing` promises).
-    func deliver(_ path: RelativePath, _ listing: Lookup<[DirectoryPlan.Entry]>) {
+    func deliver(_ listed: Listed) {
         let waiter = state.withLock { state in
-            state.arrived.append((path, listing))
+            state.arrived.append(listed)
             return state.take()
         }
         waiter?.resume()

@@ -136,7 +136,12 @@ struct FirstScanTests {
                 var batch = IndexBatch(rows: table, albums: albums, unreadable: unreadable,
                                        probe: LibraryProbe(listings: Dictionary(part.map { $0 }, uniquingKeysWith: { first, _ in first })),
                                        policy: .standard, daemonUID: Self.owner, recorder: recorder)
-                try batch.scanListed(part.map(\.0)) { partCounted += $0 }
+                // Some listings come with their plan made beforehand, as the daemon's walk makes them.
+                var plans: [RelativePath: DirectoryPlan] = [:]
+                for (path, listing) in part where random.next() % 2 == 0 {
+                    plans[path] = DirectoryPlan.plan(listing: listing, knownFiles: [:], knownAlbums: [:], policy: .standard, daemonUID: Self.owner)
+                }
+                try batch.scanListed(part.map(\.0), plans: plans) { partCounted += $0 }
                 #expect(!batch.outcome.needsFullScan)
                 (table, albums, unreadable) = (batch.rows, batch.albums, batch.unreadable)
                 changed.formUnion(batch.changedAlbums)
