@@ -1,5 +1,6 @@
 import Logging
 import PhotoLibCore
+import PhotoLibStore
 import PhotoLibSystem
 
 // A first start's scan: the rows written in parts while the walk goes on, rather than after it.
@@ -44,5 +45,16 @@ extension Engine {
         let took = await walked
         logger.debug("The first scan's walk took \(took); its rows were written in \(scan.parts) parts as its listings came.")
         return scan
+    }
+
+    /// The parts told no app of what they wrote (there was none when they began): an app added
+    /// while they were written is told to reload, as after any change too large to list.
+    func reloadAppsAddedDuringParts() throws -> [PublishedEvent] {
+        let contexts = try appContexts()
+        guard !contexts.isEmpty else { return [] }
+        let (journal, albums) = (journal, index.albums)
+        return try store.write { tx in
+            try journal.recordLibraryChanges([], overflowed: true, contexts: contexts, albums: albums, tx: tx)
+        }
     }
 }

@@ -350,18 +350,23 @@ actor Engine {
         // Only the first scan after the start may trust the stamps, and only if nothing was settled before it.
         let recorded = stamping.recorded
         stamping.recorded = nil
-        let contexts = try appContexts()
         var published: [PublishedEvent] = []
         var changed: Set<AlbumTree.ID> = []
         var walksWhole = true
-        if try scansInParts(contexts: contexts) {
+        if try scansInParts(contexts: try appContexts()) {
             let parted = try await scanInParts()
             changed = parted.changedAlbums
             walksWhole = parted.needsFullScan
-            if walksWhole { index.beginFullScan() }  // counted and looked at anew, whole
+            if walksWhole {
+                index.beginFullScan()  // counted and looked at anew, whole
+            } else {
+                published = try reloadAppsAddedDuringParts()
+            }
         }
         if walksWhole {
             let walked = try await walkLibrary()
+            // Read after the walk, in the transaction's turn: an app added or changed while it walked is told as it is now.
+            let contexts = try appContexts()
             let recorder = ChangeRecorder(recording: !contexts.isEmpty && !reloadEveryApp, limit: Self.rescanChangeLimit)
             changed.formUnion(try index.fullScan(walked: walked, recorder: recorder) { tx, recorder, albums in
                 published = try journal.recordLibraryChanges(
